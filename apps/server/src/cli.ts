@@ -1,0 +1,175 @@
+// Operator commands, e.g. creating the first administrator on a fresh install:
+//   npm run cli -- user:create --email admin@example.com --password 'a long secret' --admin
+// They use the same database as the server (DATABASE_URL, or the embedded one in the data directory) and the
+// same validation as the API.
+import { parseArgs } from 'node:util';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ZPassword, ZUsername, zEmail } from '@rooms/api';
+import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@rooms/db';
+import pg from 'pg';
+import type { z } from 'zod';
+import { ConfigError, parseEnv, type TConfig } from './env';
+import { createArgon2Hasher } from './services/passwords/argon2-hasher';
+import { join } from 'node:path';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  user:create  --email <e-mail> --password <password> [--username <name>] [--admin]
+  user:password --email <e-mail> --password <password>   set a new password, end the user's sessions
+  user:admin   --email <e-mail> [--revoke]                grant (or revoke) the administrator role
+  user:disable --email <e-mail>                           block sign-in and end the user's sessions
+  user:enable  --email <e-mail>
+  user:list                                               list accounts, newest first`;
+
+class UsageError extends Error {}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(`--${name}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  return result.data;
+}
+
+const emailOption = zEmail({ required: 'is required', format: 'is not a valid e-mail address' });
+
+/** Uses the running server's embedded database when there is one, else starts it for the command's duration. */
+async function openDatabase(config: TConfig): Promise<{ orm: MikroORM; close(): Promise<void> }> {
+  let url = config.databaseUrl;
+  let stop: (() => Promise<void>) | undefined;
+  if (!url) {
+    const candidate = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/rooms`;
+    const probe = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 1500 });
+    try {
+      await probe.connect();
+      url = candidate;
+    } catch {
+      const embedded = await startEmbeddedPostgres({
+        dataDir: join(config.dataDir, 'postgres'),
+        port: config.embeddedPgPort,
+      });
+      url = embedded.url;
+      stop = embedded.stop;
+    } finally {
+      await probe.end().catch(() => {});
+    }
+  }
+  const orm = await initOrm({ clientUrl: url });
+  await migrateAndSeed(orm);
+  return {
+    orm,
+    async close() {
+      await orm.close();
+      await stop?.();
+    },
+  };
+}
+
+async function findUser(orm: MikroORM, email: string) {
+  const user = await orm.em.fork().findOne(User, { email });
+  if (!user) throw new UsageError(`no account with the e-mail ${email}`);
+  return user;
+}
+
+async function run(command: string, values: Record<string, string | boolean | undefined>, config: TConfig) {
+  const passwords = createArgon2Hasher();
+  const database = await openDatabase(config);
+  const { orm } = database;
+  try {
+    const em = orm.em.fork();
+    switch (command) {
+      case 'user:create': {
+        const email = validate(emailOption, values.email, 'email');
+        const password = validate(ZPassword, values.password, 'password');
+        const username = validate(ZUsername, values.username ?? email.split('@')[0], 'username');
+        if (await em.count(User, { email })) throw new UsageError(`an account with the e-mail ${email} exists`);
+        em.create(User, {
+          username,
+          email,
+          passwordHash: await passwords.hash(password),
+          role: values.admin ? 'admin' : 'user',
+        });
+        await em.flush();
+        console.log(`created ${values.admin ? 'administrator' : 'user'} ${username} <${email}>`);
+        return;
+      }
+      case 'user:password': {
+        const user = await findUser(orm, validate(emailOption, values.email, 'email'));
+        const password = validate(ZPassword, values.password, 'password');
+        await em.nativeUpdate(User, { id: user.id }, { passwordHash: await passwords.hash(password) });
+        await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+        console.log(`password changed for ${user.email}; their sessions were ended`);
+        return;
+      }
+      case 'user:admin': {
+        const user = await findUser(orm, validate(emailOption, values.email, 'email'));
+        await em.nativeUpdate(User, { id: user.id }, { role: values.revoke ? 'user' : 'admin' });
+        console.log(`${user.email} is ${values.revoke ? 'no longer' : 'now'} an administrator`);
+        return;
+      }
+      case 'user:disable':
+      case 'user:enable': {
+        const user = await findUser(orm, validate(emailOption, values.email, 'email'));
+        const disabled = command === 'user:disable';
+        await em.nativeUpdate(User, { id: user.id }, { disabled });
+        if (disabled) await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+        console.log(`${user.email} is ${disabled ? 'disabled' : 'enabled'}`);
+        return;
+      }
+      case 'user:list': {
+        const users = await em.find(User, {}, { orderBy: { createdAt: 'desc' }, limit: 200 });
+        for (const user of users) {
+          const flags = [user.role === 'admin' ? 'admin' : '', user.disabled ? 'disabled' : ''].filter(Boolean);
+          console.log(`${user.email}\t${user.username}\tlevel ${user.level}${flags.length ? `\t${flags.join(',')}` : ''}`);
+        }
+        if (!users.length) console.log('no accounts yet');
+        return;
+      }
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+function parseOptions() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      username: { type: 'string' },
+      admin: { type: 'boolean' },
+      revoke: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+async function main() {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions();
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(1);
+  }
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  if (!command || values.help) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 1);
+  }
+  try {
+    await run(command, values, parseEnv());
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      console.error(`error: ${error.message}`);
+      if (error instanceof UsageError) console.error(`\n${USAGE}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+await main();

@@ -1,0 +1,23 @@
+// The tRPC context of one HTTP request, shared by the tRPC endpoint and the REST layer.
+import { RequestContext } from '@mikro-orm/postgresql';
+import { resolveSession, type TContext } from '@rooms/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** The token comes raw in the Authorization header; a `Bearer ` prefix is tolerated. */
+export function tokenFrom(request: FastifyRequest): string | null {
+  const header = request.headers.authorization?.trim();
+  if (!header) return null;
+  return header.replace(/^Bearer\s+/i, '') || null;
+}
+
+export async function createRequestContext(app: FastifyInstance, request: FastifyRequest): Promise<TContext> {
+  const em = RequestContext.getEntityManager() ?? app.orm.em.fork();
+  const services = app.services;
+  const token = tokenFrom(request);
+  return {
+    em: em as TContext['em'],
+    services,
+    request: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, token },
+    session: token ? await resolveSession(em as TContext['em'], token, services.now()) : null,
+  };
+}

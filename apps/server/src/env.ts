@@ -1,0 +1,128 @@
+// The server's configuration, parsed once from the environment. Nothing else reads process.env.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .optional();
+
+const ZEnv = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url().optional(),
+    DATABASE_URL: optionalString.pipe(
+      z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    ),
+    DATA_DIR: z.string().default(join(REPO_ROOT, '.data')),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+    MAIL_FROM: z.string().default('Cloud-browser rooms <no-reply@localhost>'),
+    CAPTCHA_PROVIDER: z.enum(['self-hosted', 'geetest']).default('self-hosted'),
+    GEETEST_ID: optionalString,
+    GEETEST_KEY: optionalString,
+    GEETEST_API_SERVER: optionalString.pipe(z.url().optional()),
+    APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((value) => value === 'true' || value === '1'),
+    WEB_DIST: z.string().default(join(REPO_ROOT, 'apps/web/dist')),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CAPTCHA_PROVIDER === 'geetest') {
+      for (const name of ['GEETEST_ID', 'GEETEST_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when CAPTCHA_PROVIDER=geetest' });
+      }
+    }
+    if (env.NODE_ENV === 'production') {
+      if (!env.SMTP_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMTP_URL'],
+          message: 'is required in production: without it, verification codes cannot reach users',
+        });
+      }
+      if (!env.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+  });
+
+export interface TConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  /** Unset: the server runs its own embedded PostgreSQL in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  captcha: {
+    provider: 'self-hosted' | 'geetest';
+    geetestId: string | undefined;
+    geetestKey: string | undefined;
+    geetestApiServer: string | undefined;
+  };
+  /** Signs the self-hosted captcha. */
+  appSecret: string;
+  logLevel: string;
+  trustProxy: boolean;
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Development keeps a generated secret in the data directory so restarts keep issued captchas valid. */
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
+  const parsed = ZEnv.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    nodeEnv: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: resolve(env.DATA_DIR),
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    captcha: {
+      provider: env.CAPTCHA_PROVIDER,
+      geetestId: env.GEETEST_ID,
+      geetestKey: env.GEETEST_KEY,
+      geetestApiServer: env.GEETEST_API_SERVER,
+    },
+    appSecret: env.APP_SECRET ?? developmentSecret(resolve(env.DATA_DIR)),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    webDist: resolve(env.WEB_DIST),
+  };
+}

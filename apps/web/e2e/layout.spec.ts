@@ -1,0 +1,181 @@
+// Guard, session and layout journeys: redirect and return, 401, unknown paths, language switch, share dialog and
+// the mobile menu, in real Chromium against the real server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  login,
+  PHONE,
+  register,
+  screenshots,
+  startJourneys,
+  type TJourneyKit,
+  toast,
+  uniqueUser,
+} from './support';
+
+let kit: TJourneyKit;
+const user = uniqueUser('lay');
+let session: Awaited<ReturnType<Awaited<ReturnType<TJourneyKit['newContext']>>['storageState']>>;
+
+beforeAll(async () => {
+  kit = await startJourneys();
+  const context = await kit.newContext();
+  await register(await context.newPage(), kit.server, user);
+  session = await context.storageState();
+  await context.close();
+});
+
+afterAll(async () => {
+  await kit?.close();
+});
+
+async function loggedInPage(viewport?: { width: number; height: number }) {
+  const context = await kit.browser.newContext({
+    baseURL: kit.server.url,
+    storageState: session,
+    viewport: viewport ?? { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>external</title>' }),
+  );
+  return { context, page: await context.newPage() };
+}
+
+describe('guard and session', () => {
+  it('sends a logged-out visitor to login with the full path and returns there after login', async () => {
+    const context = await kit.newContext();
+    const page = await context.newPage();
+    await page.goto('/profile?tab=security#password');
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/auth/login');
+    expect(url.searchParams.get('redirect')).toBe('/profile?tab=security#password');
+    await screenshots(page, 'guard-login');
+
+    await login(page, user.email, user.password);
+    await page.waitForURL((url) => url.pathname === '/profile' && url.search === '?tab=security');
+    expect(new URL(page.url()).hash).toBe('#password');
+    await expect.poll(() => page.getByTestId('profile-email').textContent()).toBe(user.email);
+
+    // Login and registration send a logged-in user to the dashboard.
+    await page.goto('/auth/login');
+    await page.waitForURL('**/dashboard');
+    await page.goto('/auth/register');
+    await page.waitForURL('**/dashboard');
+    await screenshots(page, 'guard-dashboard');
+    await context.close();
+  });
+
+  it('clears the session and goes to login when the server answers 401', async () => {
+    const { context, page } = await loggedInPage();
+    const expires = Date.now() / 1000 + 3600;
+    await context.addCookies([{ name: 'token', value: 'not-a-real-token', url: kit.server.url, expires }]);
+    await page.goto('/profile');
+    await page.waitForURL(
+      (url) => url.pathname === '/auth/login' && url.searchParams.get('redirect') === '/profile',
+    );
+    const names = (await context.cookies()).map((cookie) => cookie.name);
+    expect(names).not.toContain('token');
+    expect(names).not.toContain('username');
+    expect(names).not.toContain('avatar');
+    await screenshots(page, 'unauthorized');
+    await context.close();
+  });
+
+  it('counts a token whose expiry has passed as logged out', async () => {
+    const { context, page } = await loggedInPage();
+    await context.addCookies([
+      { name: 'token_expires', value: String(Date.now() - 1000), url: kit.server.url },
+    ]);
+    await page.goto('/dashboard');
+    await page.waitForURL(
+      (url) => url.pathname === '/auth/login' && url.searchParams.get('redirect') === '/dashboard',
+    );
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('token');
+    await context.close();
+  });
+
+  it('redirects an unknown path to the not-found page', async () => {
+    const context = await kit.newContext();
+    const page = await context.newPage();
+    await page.goto('/no/such/page');
+    await page.waitForURL('**/pages/notfound');
+    expect(await page.title()).toBe('Not found | Cloud-browser rooms');
+    expect(await page.getByTestId('status-page').textContent()).toContain('Page not found');
+    await screenshots(page, 'not-found');
+    await context.close();
+  });
+});
+
+describe('layout', () => {
+  it('switches to zh-CN: stores the choice, reloads, and shows Chinese in the layout and the title', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/dashboard');
+    expect(await page.title()).toBe('Dashboard | Cloud-browser rooms');
+    await page.getByTestId('language-button').click();
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('language-zh-CN').click()]);
+    await expect.poll(() => page.title()).toBe('仪表盘 | 云浏览器房间');
+    expect(await page.getByTestId('sidebar').textContent()).toContain('公共房间');
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+    const language = (await context.cookies()).find((cookie) => cookie.name === 'language');
+    expect(language?.value).toBe('zh-CN');
+    expect((language?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
+    await screenshots(page, 'zh-CN');
+    await context.close();
+  });
+
+  it('shares the site: copies the address, shows the QR code and opens a share page', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/dashboard');
+    await page.getByTestId('share-button').click();
+    const dialog = page.getByTestId('share-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByRole('heading').first().textContent()).toBe('share apps');
+    expect(await page.getByTestId('share-url').inputValue()).toBe(kit.server.url);
+
+    await page.getByTestId('share-copy').click();
+    await toast(page, 'share link copied to clipboard');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(kit.server.url);
+
+    await page.getByTestId('share-qr').click();
+    const qr = page.getByTestId('qr-image');
+    await qr.waitFor();
+    expect(await qr.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight])).toEqual(
+      [100, 100],
+    );
+    await screenshots(page, 'share-qr');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
+
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('share-social-x').click(),
+    ]);
+    await popup.waitForURL(/twitter\.com\/intent\/tweet/);
+    expect(new URL(popup.url()).searchParams.get('url')).toBe(kit.server.url);
+    await popup.close();
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('opens the menu on a phone, closes it after a choice and on a click outside', async () => {
+    const { context, page } = await loggedInPage(PHONE);
+    await page.goto('/dashboard');
+    const sidebar = page.getByTestId('sidebar');
+    expect(await sidebar.getAttribute('data-visible')).toBe('false');
+    await page.getByTestId('menu-toggle').click();
+    expect(await sidebar.getAttribute('data-visible')).toBe('true');
+    await screenshots(page, 'mobile-menu');
+    await sidebar.getByRole('link', { name: 'Help' }).click();
+    await page.waitForURL('**/help');
+    expect(await sidebar.getAttribute('data-visible')).toBe('false');
+
+    await page.getByTestId('menu-toggle').click();
+    expect(await sidebar.getAttribute('data-visible')).toBe('true');
+    await page.mouse.click(370, 600);
+    expect(await sidebar.getAttribute('data-visible')).toBe('false');
+    await context.close();
+  });
+});

@@ -1,0 +1,136 @@
+// Shared pieces of the browser journeys: the real server with its own database and SMTP listener, real Chromium
+// through playwright-core, and the steps several journeys take (solving the captcha, registering, logging in).
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
+
+export type { Page };
+
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '../test-results');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface TJourneyKit {
+  server: TTestServer;
+  browser: Browser;
+  newContext(options?: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+  }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+export async function startJourneys(): Promise<TJourneyKit> {
+  const [server, browser] = await Promise.all([
+    startTestServer(),
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    }),
+  ]);
+  return {
+    server,
+    browser,
+    async newContext(options = {}) {
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: options.viewport ?? DESKTOP,
+        locale: options.locale ?? 'en-US',
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      // No journey may reach the internet: social share pages answer locally.
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<title>external</title>' }),
+      );
+      // Page errors and failed requests go to the test output: they are the first clue when a journey stalls.
+      context.on('weberror', (error) => console.error('[page error]', error.error().message));
+      context.on('console', (message) => {
+        if (message.type() === 'error') console.error('[console]', message.text());
+      });
+      return context;
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Saves the page at 1280×800 and at 390×844 under apps/web/test-results/. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir(RESULTS, { recursive: true });
+  const original = page.viewportSize();
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: join(RESULTS, `${name}-${size.width}x${size.height}.png`) });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+let counter = 0;
+export function uniqueUser(prefix = 'user') {
+  counter += 1;
+  const id = `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
+  return { username: id.slice(0, 24), email: `${id}@example.com`, password: 'Secret123' };
+}
+
+/** Ticks "I'm not a robot" and waits for the proof of work to be solved and redeemed. */
+export async function solveCaptcha(page: Page): Promise<void> {
+  const box = page.getByTestId('captcha');
+  await box.waitFor();
+  if ((await box.getAttribute('data-status')) !== 'done') {
+    if ((await box.getAttribute('data-status')) !== 'solving') await box.click();
+    await page.waitForSelector('[data-testid="captcha"][data-status="done"]', { timeout: 60_000 });
+  }
+}
+
+export async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await page
+    .locator('[role="status"], [role="alert"]')
+    .filter({ hasText: text })
+    .first()
+    .waitFor({ timeout: 15_000 });
+}
+
+export async function register(page: Page, server: TTestServer, user: ReturnType<typeof uniqueUser>) {
+  await page.goto('/auth/register');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.locator('#password').fill(user.password);
+  await page.locator('#confirm').fill(user.password);
+  await solveCaptcha(page);
+  await page.getByTestId('send-code').click();
+  const mail = await server.smtp.nextMail(user.email);
+  if (!mail.code) throw new Error(`no code in the mail to ${user.email}`);
+  await page.getByLabel('Email code').fill(mail.code);
+  await page.getByTestId('terms').click();
+  // Sending the code spent the captcha; the widget solves a fresh one for the registration itself.
+  await solveCaptcha(page);
+  await page.getByTestId('register-submit').click();
+  await page.waitForURL('**/dashboard');
+}
+
+export async function login(page: Page, email: string, password: string) {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.locator('#password').fill(password);
+  await solveCaptcha(page);
+  await page.getByTestId('login-submit').click();
+}
+
+export async function logout(page: Page) {
+  await page.getByTestId('user-menu-button').click();
+  await page.getByTestId('logout').click();
+  await page.waitForURL('**/auth/login');
+}

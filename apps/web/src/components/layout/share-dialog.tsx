@@ -1,0 +1,150 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '@rooms/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@rooms/ui/dialog';
+import { Input } from '@rooms/ui/input';
+import { showToast } from '@rooms/ui/toaster';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@rooms/ui/tooltip';
+import { CopyIcon, HeartIcon, MailIcon, QrCodeIcon, Share2Icon } from 'lucide-react';
+import { useState } from 'react';
+import { SITE_TITLE } from '../../lib/site';
+import { QrPopover } from './qr-popover';
+import { shareUrl, type TShareTarget } from './share-links';
+
+const socials: { target: TShareTarget | 'qr'; name: string; color: string; glyph: string }[] = [
+  { target: 'x', name: 'X', color: 'bg-black', glyph: '𝕏' },
+  { target: 'facebook', name: 'Facebook', color: 'bg-[#1877f2]', glyph: 'f' },
+  { target: 'reddit', name: 'Reddit', color: 'bg-[#ff4500]', glyph: 'r/' },
+  { target: 'whatsapp', name: 'Whatsapp', color: 'bg-[#25d366]', glyph: 'W' },
+  { target: 'tumblr', name: 'Tumblr', color: 'bg-[#36465d]', glyph: 't' },
+  { target: 'telegram', name: 'Telegram', color: 'bg-[#26a5e4]', glyph: '✈' },
+  { target: 'email', name: 'Email', color: 'bg-slate-500', glyph: '@' },
+  { target: 'qr', name: 'QR Code', color: 'bg-emerald-600', glyph: '' },
+  { target: 'weibo', name: 'Weibo', color: 'bg-[#e6162d]', glyph: '微' },
+  { target: 'qzone', name: 'QZone', color: 'bg-[#fece00] text-black', glyph: 'Q' },
+];
+
+export function ShareDialog() {
+  const { i18n, t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const site = typeof location === 'undefined' ? '' : location.origin;
+  const title = i18n._(SITE_TITLE);
+  const text = `${t`Browse the web and watch videos together in one shared cloud browser:`} ${title}`;
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(site);
+      showToast({ severity: 'success', summary: t`success`, detail: t`share link copied to clipboard` });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      showToast({ severity: 'error', summary: i18n._(msg`Error`), detail: `${t`copy failed`} ${reason}` });
+    }
+  }
+
+  function open_(target: TShareTarget) {
+    const url = shareUrl(target, { url: site, text, title, tags: 'cloud browser,watch together' });
+    if (target === 'email') location.href = url;
+    else window.open(url, '_blank', 'noopener,noreferrer,width=640,height=560');
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <DialogTrigger asChild>
+            <Button variant="ghost" size="icon" aria-label={t`Share`} data-testid="share-button">
+              <Share2Icon />
+            </Button>
+          </DialogTrigger>
+        </TooltipTrigger>
+        <TooltipContent>
+          <Trans>Share</Trans>
+        </TooltipContent>
+      </Tooltip>
+      <DialogContent closeLabel={t`Close`} data-testid="share-dialog">
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>share apps</Trans>
+          </DialogTitle>
+          <DialogDescription>
+            <Trans>Invite friends to browse and watch together.</Trans>
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex gap-2">
+          <Input
+            readOnly
+            value={site}
+            aria-label={t`Site address`}
+            data-testid="share-url"
+            onFocus={(e) => e.target.select()}
+          />
+          <Button variant="secondary" onClick={copy} data-testid="share-copy">
+            <CopyIcon />
+            <span className="max-sm:sr-only">
+              <Trans>Copy</Trans>
+            </span>
+          </Button>
+          <QrPopover value={site}>
+            <Button variant="secondary" size="icon" aria-label={t`QR code`} data-testid="share-qr">
+              <QrCodeIcon />
+            </Button>
+          </QrPopover>
+        </div>
+        <div className="grid grid-cols-5 gap-3 max-sm:grid-cols-4">
+          {socials.map((social) => {
+            const face = (
+              <>
+                <span
+                  className={`flex size-10 items-center justify-center rounded-full font-bold text-white ${social.color}`}
+                >
+                  {social.target === 'qr' ? (
+                    <QrCodeIcon className="size-5" />
+                  ) : social.target === 'email' ? (
+                    <MailIcon className="size-5" />
+                  ) : (
+                    social.glyph
+                  )}
+                </span>
+                <span className="text-muted-foreground text-xs">{social.name}</span>
+              </>
+            );
+            const className =
+              'flex cursor-pointer flex-col items-center gap-1 rounded-md p-2 transition-colors hover:bg-accent';
+            if (social.target === 'qr') {
+              return (
+                <QrPopover key={social.target} value={site}>
+                  <button type="button" className={className} data-testid="share-social-qr">
+                    {face}
+                  </button>
+                </QrPopover>
+              );
+            }
+            const target = social.target;
+            return (
+              <button
+                key={target}
+                type="button"
+                className={className}
+                data-testid={`share-social-${target}`}
+                onClick={() => open_(target)}
+              >
+                {face}
+              </button>
+            );
+          })}
+        </div>
+        <p className="flex items-center justify-center gap-1 text-muted-foreground text-sm">
+          <Trans>Thank you for sharing</Trans>
+          <HeartIcon className="size-4 fill-red-500 text-red-500" />
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AppLayout } from '../components/layout/app-layout';
+import { requireLogin } from '../lib/guard';
+
+export const Route = createFileRoute('/_app')({
+  beforeLoad: requireLogin,
+  component: AppLayout,
+});

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TSessionUser } from './account/session';
+import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter } from './services/ports';
+import type { SelfHostedCaptcha } from './services/self-hosted-captcha';
+
+export interface TApiConfig {
+  /** The public address of the site, used in e-mails. */
+  publicUrl: string;
+  /** The product name shown in e-mails. */
+  siteName: string;
+}
+
+/** Everything long-lived a procedure may use; built once by the server. */
+export interface TServices {
+  config: TApiConfig;
+  mailer: Mailer;
+  captcha: CaptchaVerifier;
+  /** Present when the self-hosted captcha is the configured provider. */
+  selfHostedCaptcha: SelfHostedCaptcha | null;
+  passwords: PasswordHasher;
+  rateLimiter: RateLimiter;
+  now(): Date;
+}
+
+/** Who is calling, built per request. */
+export interface TRequestInfo {
+  ip: string;
+  userAgent: string | null;
+  /** The raw session token from the Authorization header, if any. */
+  token: string | null;
+}
+
+export interface TContext {
+  em: EntityManager;
+  services: TServices;
+  request: TRequestInfo;
+  /** The signed-in user, resolved from the token; null when the token is missing, unknown or expired. */
+  session: TSessionUser | null;
+}

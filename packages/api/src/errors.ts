@@ -1,0 +1,130 @@
+// One error type for the whole API. Each code has a stable machine name, the text a person reads (the spec's
+// error catalogue where it names one) and the HTTP status the REST layer answers with. The tRPC error formatter
+// and the REST envelope both read this table, so a text is written exactly once.
+import { TRPCError } from '@trpc/server';
+
+type TrpcCode = TRPCError['code'];
+
+interface ErrorSpec {
+  message: string;
+  status: number;
+  trpc: TrpcCode;
+}
+
+const catalogue = {
+  // Input that does not pass the schema; the message is taken from the schema's own text.
+  BAD_INPUT: { message: 'Request error', status: 400, trpc: 'BAD_REQUEST' },
+  NOT_FOUND: { message: 'Not found', status: 404, trpc: 'NOT_FOUND' },
+  INTERNAL: { message: 'Unknown error', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+
+  // Session
+  NOT_LOGGED_IN: { message: 'Not logged in', status: 401, trpc: 'UNAUTHORIZED' },
+  FORBIDDEN: { message: 'Access denied', status: 403, trpc: 'FORBIDDEN' },
+
+  // Login
+  INCORRECT_ACCOUNT: { message: 'Incorrect account', status: 400, trpc: 'BAD_REQUEST' },
+  INCORRECT_CREDENTIALS: { message: 'Incorrect email or password', status: 400, trpc: 'BAD_REQUEST' },
+  INCORRECT_PASSWORD: { message: 'Incorrect password', status: 400, trpc: 'BAD_REQUEST' },
+  ACCOUNT_DISABLED: { message: 'This account has been disabled', status: 403, trpc: 'FORBIDDEN' },
+
+  // Registration
+  EMAIL_REGISTERED: { message: 'Email registered', status: 409, trpc: 'CONFLICT' },
+  EMAIL_EXISTS: { message: 'The email address already exists', status: 409, trpc: 'CONFLICT' },
+  EMAIL_FORMAT: { message: 'The email format is incorrect', status: 400, trpc: 'BAD_REQUEST' },
+  CODE_USED: { message: 'Verification code has been used', status: 400, trpc: 'BAD_REQUEST' },
+  CODE_INCORRECT: { message: 'The verification code is incorrect', status: 400, trpc: 'BAD_REQUEST' },
+  CODE_NOT_REQUESTED: { message: 'Please get the verification code first', status: 400, trpc: 'BAD_REQUEST' },
+  CODE_EXPIRED: {
+    message: 'The verification code has expired, please get a new one',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  CODE_TOO_MANY_TRIES: {
+    message: 'Too many wrong codes, please get a new verification code',
+    status: 429,
+    trpc: 'TOO_MANY_REQUESTS',
+  },
+
+  // Sending a code
+  SEND_FAILED: { message: 'Sending failed', status: 502, trpc: 'INTERNAL_SERVER_ERROR' },
+  CODE_COOLDOWN: {
+    message: 'Please wait {0} seconds before requesting another code',
+    status: 429,
+    trpc: 'TOO_MANY_REQUESTS',
+  },
+
+  // Reset (the reset screen matches these exact replies)
+  RESET_EMAIL_NOT_EXIST: { message: 'Email not exist', status: 404, trpc: 'NOT_FOUND' },
+  RESET_EMAIL_INCORRECT: { message: 'Email is incorrect', status: 400, trpc: 'BAD_REQUEST' },
+  RESET_CODE_INCORRECT: { message: 'Code is incorrect', status: 400, trpc: 'BAD_REQUEST' },
+
+  // Passwords
+  PASSWORD_TOO_SHORT: { message: 'Password length cannot be less than 6 digits', status: 400, trpc: 'BAD_REQUEST' },
+
+  // Captcha
+  CAPTCHA_REQUIRED: { message: 'Please complete the verification', status: 400, trpc: 'BAD_REQUEST' },
+  CAPTCHA_FAILED: { message: 'verification failed', status: 400, trpc: 'BAD_REQUEST' },
+  PASS_TOKEN_USED: { message: 'pass_token used', status: 400, trpc: 'BAD_REQUEST' },
+  CAPTCHA_UNAVAILABLE: {
+    message: 'The verification service is unavailable, please try again later',
+    status: 503,
+    trpc: 'INTERNAL_SERVER_ERROR',
+  },
+
+  // Throttling
+  TOO_MANY_REQUESTS: {
+    message: 'Too many attempts, please try again in {0} seconds',
+    status: 429,
+    trpc: 'TOO_MANY_REQUESTS',
+  },
+} satisfies Record<string, ErrorSpec>;
+
+export type TAppErrorCode = keyof typeof catalogue;
+
+export function errorSpec(code: TAppErrorCode): ErrorSpec {
+  return catalogue[code];
+}
+
+/** Fills `{0}`, `{1}` … placeholders the way the client's translation catalogue does. */
+function format(template: string, args: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
+}
+
+export class AppError extends TRPCError {
+  readonly appCode: TAppErrorCode;
+  readonly status: number;
+
+  constructor(code: TAppErrorCode, options: { args?: (string | number)[]; message?: string; cause?: unknown } = {}) {
+    const spec = catalogue[code];
+    super({
+      code: spec.trpc,
+      message: options.message ?? format(spec.message, options.args ?? []),
+      cause: options.cause,
+    });
+    this.name = 'AppError';
+    this.appCode = code;
+    this.status = spec.status;
+  }
+}
+
+/** The machine code and status of any error thrown by a procedure, for the tRPC formatter and REST envelope. */
+export function describeError(error: unknown): { appCode: TAppErrorCode; status: number; message: string } {
+  const cause = error instanceof TRPCError && error.cause instanceof AppError ? error.cause : error;
+  if (cause instanceof AppError) return { appCode: cause.appCode, status: cause.status, message: cause.message };
+  if (error instanceof TRPCError) {
+    if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') {
+      return { appCode: 'BAD_INPUT', status: 400, message: validationMessage(error) };
+    }
+    if (error.code === 'UNAUTHORIZED') return { appCode: 'NOT_LOGGED_IN', status: 401, message: error.message };
+    if (error.code === 'NOT_FOUND') return { appCode: 'NOT_FOUND', status: 404, message: error.message };
+    if (error.code === 'METHOD_NOT_SUPPORTED') return { appCode: 'BAD_INPUT', status: 405, message: error.message };
+    if (error.code === 'PAYLOAD_TOO_LARGE') return { appCode: 'BAD_INPUT', status: 413, message: error.message };
+  }
+  return { appCode: 'INTERNAL', status: 500, message: catalogue.INTERNAL.message };
+}
+
+/** A zod failure becomes the first issue's own message (the schemas carry the spec's texts). */
+function validationMessage(error: TRPCError): string {
+  const issues = (error.cause as { issues?: { message: string }[] } | undefined)?.issues;
+  return issues?.[0]?.message ?? error.message;
+}

@@ -1,0 +1,31 @@
+// The REST compatibility layer (spec §7): each documented /api path is a procedure of the tRPC router, so the
+// React client and third-party scripts run the very same code. A path whose feature has not shipped is absent.
+export interface TRestRoute {
+  method: 'GET' | 'POST';
+  path: `/api/${string}`;
+  /** Dotted tRPC path, e.g. 'user.login'. */
+  procedure: string;
+  /** Needs the session token in the Authorization header. */
+  auth: boolean;
+  tag: string;
+}
+
+export const restRoutes = [
+  { method: 'GET', path: '/api/user/userinfo', procedure: 'user.userinfo', auth: true, tag: 'User' },
+  { method: 'POST', path: '/api/user/register', procedure: 'user.register', auth: false, tag: 'User' },
+  { method: 'POST', path: '/api/user/login', procedure: 'user.login', auth: false, tag: 'User' },
+  { method: 'POST', path: '/api/user/logout', procedure: 'user.logout', auth: true, tag: 'User' },
+  { method: 'POST', path: '/api/user/updatePassword', procedure: 'user.updatePassword', auth: true, tag: 'User' },
+  { method: 'POST', path: '/api/user/sendRegisterCode', procedure: 'user.sendRegisterCode', auth: false, tag: 'User' },
+  {
+    method: 'POST',
+    path: '/api/user/sendResetPasswordCode',
+    procedure: 'user.sendResetPasswordCode',
+    auth: false,
+    tag: 'User',
+  },
+  { method: 'POST', path: '/api/user/resetPassword', procedure: 'user.resetPassword', auth: false, tag: 'User' },
+  { method: 'GET', path: '/api/captcha/config', procedure: 'captcha.config', auth: false, tag: 'Captcha' },
+  { method: 'GET', path: '/api/captcha/challenge', procedure: 'captcha.challenge', auth: false, tag: 'Captcha' },
+  { method: 'POST', path: '/api/captcha/verify', procedure: 'captcha.verify', auth: false, tag: 'Captcha' },
+] as const satisfies readonly TRestRoute[];

@@ -1,0 +1,48 @@
+// The captcha as a client sees it: which provider to load and, for the self-hosted one, its challenge and redeem
+// calls (documented in the OpenAPI document so a script can solve it).
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import { LIMITS, throttle } from '../../account/guards';
+import { ZCaptchaFields } from '../../schemas/captcha';
+import { ZCaptchaChallenge, ZCaptchaSolution } from '../../schemas/self-hosted-captcha';
+import type { TContext } from '../../context';
+import { publicProcedure, router } from '../../trpc';
+
+function selfHosted(ctx: TContext) {
+  if (!ctx.services.selfHostedCaptcha) {
+    throw new AppError('NOT_FOUND', { message: 'The self-hosted captcha is not enabled on this server' });
+  }
+  return ctx.services.selfHostedCaptcha;
+}
+
+export const captchaRouter = router({
+  config: publicProcedure
+    .meta({ summary: 'Which captcha the client must solve: GeeTest v4 (load its script) or the self-hosted one.' })
+    .input(z.object({}).optional())
+    .output(z.object({ provider: z.enum(['self-hosted', 'geetest']), captchaId: z.string() }))
+    .query(({ ctx }) => ({ provider: ctx.services.captcha.provider, captchaId: ctx.services.captcha.captchaId })),
+
+  challenge: publicProcedure
+    .meta({
+      summary:
+        'Self-hosted captcha, step 1: a proof-of-work challenge. Find `number` in [0, maxnumber] with ' +
+        'sha256_hex(salt + number) == challenge, then redeem it with POST /api/captcha/verify.',
+    })
+    .input(z.object({}).optional())
+    .output(ZCaptchaChallenge)
+    .query(async ({ ctx }) => {
+      await throttle(ctx, [[`captcha:ip:${ctx.request.ip}`, LIMITS.captchaPerIp]]);
+      return selfHosted(ctx).createChallenge();
+    }),
+
+  verify: publicProcedure
+    .meta({
+      summary:
+        'Self-hosted captcha, step 2: trade a solved challenge for the five captcha fields (lot_number, ' +
+        'captcha_output, pass_token, gen_time, captcha_id) that login, register and the code calls require. ' +
+        'Each pass_token is accepted once.',
+    })
+    .input(ZCaptchaSolution)
+    .output(ZCaptchaFields)
+    .mutation(({ ctx, input }) => selfHosted(ctx).redeem(input)),
+});

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { revokeSession } from '../../account/session';
+import { protectedProcedure } from '../../trpc';
+
+export const logout = protectedProcedure
+  .meta({ summary: 'End the current session; its token answers 401 afterwards.' })
+  .input(z.object({}).optional())
+  .output(z.null())
+  .mutation(async ({ ctx }) => {
+    await revokeSession(ctx.em, ctx.session.sessionId, ctx.services.now());
+    return null;
+  });

@@ -1,0 +1,45 @@
+import type { EmailCodePurpose } from '@rooms/db';
+import { User } from '@rooms/db';
+import { CODE_RESEND_COOLDOWN_MS, sendEmailCode } from '../../account/email-codes';
+import { LIMITS, requireCaptcha, throttle } from '../../account/guards';
+import type { TContext } from '../../context';
+import { AppError } from '../../errors';
+import type { TCaptchaFields } from '../../schemas/captcha';
+import { publicProcedure } from '../../trpc';
+import { ZSendCodeResponse, ZSendRegisterCodeRequest, ZSendResetPasswordCodeRequest } from './send-code.types';
+
+async function sendCode(
+  ctx: TContext,
+  input: TCaptchaFields & { email: string },
+  purpose: EmailCodePurpose,
+  checkAccount: (exists: boolean) => void,
+) {
+  await throttle(ctx, [
+    [`code:ip:${ctx.request.ip}`, LIMITS.codePerIp],
+    [`code:account:${input.email}`, LIMITS.codePerAccount],
+  ]);
+  await requireCaptcha(ctx, input);
+  checkAccount((await ctx.em.count(User, { email: input.email })) > 0);
+  await sendEmailCode(ctx.em, ctx.services, { email: input.email, purpose, captchaPassToken: input.pass_token });
+  return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
+}
+
+export const sendRegisterCode = publicProcedure
+  .meta({ summary: 'E-mail a registration code (captcha required; one per minute per address).' })
+  .input(ZSendRegisterCodeRequest)
+  .output(ZSendCodeResponse)
+  .mutation(({ ctx, input }) =>
+    sendCode(ctx, input, 'register', (exists) => {
+      if (exists) throw new AppError('EMAIL_EXISTS');
+    }),
+  );
+
+export const sendResetPasswordCode = publicProcedure
+  .meta({ summary: 'E-mail a password reset code (captcha required; one per minute per address).' })
+  .input(ZSendResetPasswordCodeRequest)
+  .output(ZSendCodeResponse)
+  .mutation(({ ctx, input }) =>
+    sendCode(ctx, input, 'reset', (exists) => {
+      if (!exists) throw new AppError('RESET_EMAIL_NOT_EXIST');
+    }),
+  );

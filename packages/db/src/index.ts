@@ -1,0 +1,11 @@
+export { createDatabase, dropDatabase, withDatabase } from './database-admin';
+export {
+  defaultEmbeddedPostgresPort,
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  startEmbeddedPostgres,
+} from './embedded-postgres';
+export * from './entities';
+export { initOrm, MikroORM, migrateAndSeed } from './orm';
+export { createOrmConfig, migrationsPath, type OrmOptions } from './orm-config';
+export { DatabaseSeeder } from './seeders/database.seeder';

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig } from '@mikro-orm/postgresql';
+import { SeedManager } from '@mikro-orm/seeder';
+import { entities } from './entities';
+import { DatabaseSeeder } from './seeders/database.seeder';
+
+/** Absolute, so migrations are found whatever the working directory. */
+export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface OrmOptions {
+  /** postgres://user:password@host:port/database */
+  clientUrl: string;
+  /** Log every query. */
+  debug?: boolean;
+  /** Where the ORM's own messages (queries when debugging, applied migrations) go; console.log by default. */
+  logger?: (message: string) => void;
+}
+
+export function createOrmConfig({ clientUrl, debug = false, logger }: OrmOptions) {
+  return defineConfig({
+    clientUrl,
+    entities: [...entities],
+    extensions: [Migrator, SeedManager],
+    allowGlobalContext: false,
+    debug,
+    ...(logger ? { logger } : {}),
+    migrations: {
+      path: migrationsPath,
+      pathTs: migrationsPath,
+      glob: '!(*.d).ts',
+      emit: 'ts',
+      // Migrations diff entities against a migrated database (see cli/create-migration.ts), so no
+      // snapshot file: with one, every migrated database would write `.snapshot-<db>.json` here.
+      snapshot: false,
+    },
+    seeder: {
+      seedersList: [DatabaseSeeder],
+    },
+  });
+}

@@ -1,0 +1,109 @@
+// A small toast system in the spirit of Sonner: a module-level store, one <Toaster /> at the root.
+// Position top-right, width 25rem, life 3000 ms unless a toast says otherwise (spec §9).
+
+import { clsx as cn } from 'clsx';
+import { CircleAlertIcon, CircleCheckIcon, InfoIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
+import { useSyncExternalStore } from 'react';
+
+export type TToastSeverity = 'success' | 'info' | 'warn' | 'error';
+
+export interface TToastOptions {
+  severity: TToastSeverity;
+  summary: string;
+  detail?: string;
+  /** Milliseconds before the toast closes by itself. */
+  life?: number;
+}
+
+export interface TToast extends TToastOptions {
+  id: number;
+  life: number;
+}
+
+export const TOAST_LIFE_MS = 3000;
+
+let toasts: TToast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+export function dismissToast(id: number): void {
+  toasts = toasts.filter((toast) => toast.id !== id);
+  emit();
+}
+
+export function showToast(options: TToastOptions): number {
+  const id = nextId++;
+  const entry: TToast = { ...options, id, life: options.life ?? TOAST_LIFE_MS };
+  toasts = [...toasts, entry];
+  emit();
+  setTimeout(() => dismissToast(id), entry.life);
+  return id;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const icons = {
+  success: CircleCheckIcon,
+  info: InfoIcon,
+  warn: TriangleAlertIcon,
+  error: CircleAlertIcon,
+} as const;
+
+const tones = {
+  success: 'border-l-success text-success',
+  info: 'border-l-info text-info',
+  warn: 'border-l-warning text-warning',
+  error: 'border-l-destructive text-destructive',
+} as const;
+
+export function Toaster({ closeLabel }: { closeLabel: string }) {
+  const current = useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
+  return (
+    <section
+      aria-live="polite"
+      className="pointer-events-none fixed top-4 right-4 z-[1100] flex w-[25rem] max-w-[calc(100vw-2rem)] flex-col gap-2"
+    >
+      {current.map((toast) => {
+        const Icon = icons[toast.severity];
+        return (
+          <div
+            key={toast.id}
+            role={toast.severity === 'error' ? 'alert' : 'status'}
+            data-severity={toast.severity}
+            className={cn(
+              'pointer-events-auto flex animate-toast-in items-start gap-3 rounded-md border border-l-4 bg-popover p-4 shadow-lg',
+              tones[toast.severity],
+            )}
+          >
+            <Icon className="mt-0.5 size-5 shrink-0" />
+            <div className="min-w-0 flex-1">
+              <p className="font-semibold text-sm">{toast.summary}</p>
+              {toast.detail ? (
+                <p className="mt-1 break-words text-foreground/90 text-sm">{toast.detail}</p>
+              ) : null}
+            </div>
+            <button
+              type="button"
+              aria-label={closeLabel}
+              className="cursor-pointer opacity-70 hover:opacity-100"
+              onClick={() => dismissToast(toast.id)}
+            >
+              <XIcon className="size-4" />
+            </button>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+export * from './components/badge';
+export * from './components/button';
+export * from './components/card';
+export * from './components/checkbox';
+export * from './components/dialog';
+export * from './components/dropdown-menu';
+export * from './components/input';
+export * from './components/label';
+export * from './components/popover';
+export * from './components/progress';
+export * from './components/separator';
+export * from './components/spinner';
+export * from './components/toaster';
+export * from './components/tooltip';
+export { cn } from './lib/utils';

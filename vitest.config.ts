@@ -1,0 +1,41 @@
+// One Vitest run, three projects: fast unit tests, integration tests against real PostgreSQL/SMTP/sockets, and
+// browser journeys in real Chromium against the built app served by the real server.
+import { defineConfig } from 'vitest/config';
+
+const ignored = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{apps,packages}/*/src/**/*.test.{ts,tsx}'],
+          exclude: [...ignored, '**/*.integration.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['{apps,packages}/*/src/**/*.integration.test.ts'],
+          exclude: ignored,
+          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['apps/web/e2e/**/*.spec.ts'],
+          exclude: ignored,
+          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
