@@ -27,7 +27,10 @@ describe('REST envelope', () => {
     const missing = await server.app.inject('/api/user/userinfo');
     expect(missing.statusCode).toBe(401);
     expect(missing.json()).toEqual({ msg: 'error', data: 'Not logged in' });
-    const unknown = await server.app.inject({ url: '/api/user/userinfo', headers: { authorization: 'x'.repeat(43) } });
+    const unknown = await server.app.inject({
+      url: '/api/user/userinfo',
+      headers: { authorization: 'x'.repeat(43) },
+    });
     expect(unknown.statusCode).toBe(401);
   });
 
@@ -71,7 +74,15 @@ describe('OpenAPI document', () => {
     );
     const login = document.paths['/api/user/login'].post;
     expect(Object.keys(login.requestBody.content['application/json'].schema.properties)).toEqual(
-      expect.arrayContaining(['email', 'password', 'lot_number', 'captcha_output', 'pass_token', 'gen_time', 'captcha_id']),
+      expect.arrayContaining([
+        'email',
+        'password',
+        'lot_number',
+        'captcha_output',
+        'pass_token',
+        'gen_time',
+        'captcha_id',
+      ]),
     );
     expect(document.paths['/api/captcha/challenge'].get.summary).toMatch(/sha256/);
     expect(document.paths['/api/user/userinfo'].get.security).toEqual([{ token: [] }]);

@@ -30,7 +30,8 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
-    const data = status >= 500 ? 'Unknown error' : status === 400 ? `Request error: ${error.message}` : error.message;
+    const data =
+      status >= 500 ? 'Unknown error' : status === 400 ? `Request error: ${error.message}` : error.message;
     return reply.code(status).send({ msg: 'error', data });
   });
 

@@ -2,6 +2,8 @@
 //   npm run cli -- user:create --email admin@example.com --password 'a long secret' --admin
 // They use the same database as the server (DATABASE_URL, or the embedded one in the data directory) and the
 // same validation as the API.
+
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ZPassword, ZUsername, zEmail } from '@rooms/api';
@@ -10,7 +12,6 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
 import { createArgon2Hasher } from './services/passwords/argon2-hasher';
-import { join } from 'node:path';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -81,7 +82,8 @@ async function run(command: string, values: Record<string, string | boolean | un
         const email = validate(emailOption, values.email, 'email');
         const password = validate(ZPassword, values.password, 'password');
         const username = validate(ZUsername, values.username ?? email.split('@')[0], 'username');
-        if (await em.count(User, { email })) throw new UsageError(`an account with the e-mail ${email} exists`);
+        if (await em.count(User, { email }))
+          throw new UsageError(`an account with the e-mail ${email} exists`);
         em.create(User, {
           username,
           email,
@@ -111,15 +113,20 @@ async function run(command: string, values: Record<string, string | boolean | un
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
         const disabled = command === 'user:disable';
         await em.nativeUpdate(User, { id: user.id }, { disabled });
-        if (disabled) await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+        if (disabled)
+          await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
         console.log(`${user.email} is ${disabled ? 'disabled' : 'enabled'}`);
         return;
       }
       case 'user:list': {
         const users = await em.find(User, {}, { orderBy: { createdAt: 'desc' }, limit: 200 });
         for (const user of users) {
-          const flags = [user.role === 'admin' ? 'admin' : '', user.disabled ? 'disabled' : ''].filter(Boolean);
-          console.log(`${user.email}\t${user.username}\tlevel ${user.level}${flags.length ? `\t${flags.join(',')}` : ''}`);
+          const flags = [user.role === 'admin' ? 'admin' : '', user.disabled ? 'disabled' : ''].filter(
+            Boolean,
+          );
+          console.log(
+            `${user.email}\t${user.username}\tlevel ${user.level}${flags.length ? `\t${flags.join(',')}` : ''}`,
+          );
         }
         if (!users.length) console.log('no accounts yet');
         return;

@@ -20,11 +20,19 @@ const ZEnv = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().optional(),
     DATABASE_URL: optionalString.pipe(
-      z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
     ),
     DATA_DIR: z.string().default(join(REPO_ROOT, '.data')),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
-    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
     MAIL_FROM: z.string().default('Cloud-browser rooms <no-reply@localhost>'),
     CAPTCHA_PROVIDER: z.enum(['self-hosted', 'geetest']).default('self-hosted'),
     GEETEST_ID: optionalString,
@@ -41,7 +49,12 @@ const ZEnv = z
   .superRefine((env, ctx) => {
     if (env.CAPTCHA_PROVIDER === 'geetest') {
       for (const name of ['GEETEST_ID', 'GEETEST_KEY'] as const) {
-        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when CAPTCHA_PROVIDER=geetest' });
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when CAPTCHA_PROVIDER=geetest',
+          });
       }
     }
     if (env.NODE_ENV === 'production') {
@@ -52,7 +65,8 @@ const ZEnv = z
           message: 'is required in production: without it, verification codes cannot reach users',
         });
       }
-      if (!env.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+      if (!env.APP_SECRET)
+        ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
     }
   });
 
@@ -100,7 +114,9 @@ function developmentSecret(dataDir: string): string {
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
   const parsed = ZEnv.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
   }
   const env = parsed.data;

@@ -1,5 +1,6 @@
 // Guard, session and layout journeys: redirect and return, 401, unknown paths, language switch, share dialog and
 // the mobile menu, in real Chromium against the real server.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   login,
@@ -100,7 +101,7 @@ describe('guard and session', () => {
     const page = await context.newPage();
     await page.goto('/no/such/page');
     await page.waitForURL('**/pages/notfound');
-    expect(await page.title()).toBe('Not found | Cloud-browser rooms');
+    await expect.poll(() => page.title()).toBe('Not found | Cloud-browser rooms');
     expect(await page.getByTestId('status-page').textContent()).toContain('Page not found');
     await screenshots(page, 'not-found');
     await context.close();
@@ -111,7 +112,7 @@ describe('layout', () => {
   it('switches to zh-CN: stores the choice, reloads, and shows Chinese in the layout and the title', async () => {
     const { context, page } = await loggedInPage();
     await page.goto('/dashboard');
-    expect(await page.title()).toBe('Dashboard | Cloud-browser rooms');
+    await expect.poll(() => page.title()).toBe('Dashboard | Cloud-browser rooms');
     await page.getByTestId('language-button').click();
     await Promise.all([page.waitForEvent('load'), page.getByTestId('language-zh-CN').click()]);
     await expect.poll(() => page.title()).toBe('仪表盘 | 云浏览器房间');
@@ -143,8 +144,15 @@ describe('layout', () => {
     expect(await qr.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight])).toEqual(
       [100, 100],
     );
-    await screenshots(page, 'share-qr');
+    // Escape hides the QR popup and leaves the dialog open (spec §4).
     await page.keyboard.press('Escape');
+    await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
+    expect(await dialog.isVisible()).toBe(true);
+    await page.getByTestId('share-social-qr').click();
+    await page.getByTestId('qr-image').waitFor();
+    await page.screenshot({ path: join(RESULTS, 'share-qr-1280x800.png') });
+    // A resize hides it too; the helper's resize to the phone size does exactly that.
+    await screenshots(page, 'share-dialog');
     await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
 
     const [popup] = await Promise.all([

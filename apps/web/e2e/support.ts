@@ -8,7 +8,7 @@ import { startTestServer, type TTestServer } from '../../server/src/testing/test
 
 export type { Page };
 
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '../test-results');
+export const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '../test-results');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

@@ -59,7 +59,11 @@ const catalogue = {
   RESET_CODE_INCORRECT: { message: 'Code is incorrect', status: 400, trpc: 'BAD_REQUEST' },
 
   // Passwords
-  PASSWORD_TOO_SHORT: { message: 'Password length cannot be less than 6 digits', status: 400, trpc: 'BAD_REQUEST' },
+  PASSWORD_TOO_SHORT: {
+    message: 'Password length cannot be less than 6 digits',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
 
   // Captcha
   CAPTCHA_REQUIRED: { message: 'Please complete the verification', status: 400, trpc: 'BAD_REQUEST' },
@@ -94,7 +98,10 @@ export class AppError extends TRPCError {
   readonly appCode: TAppErrorCode;
   readonly status: number;
 
-  constructor(code: TAppErrorCode, options: { args?: (string | number)[]; message?: string; cause?: unknown } = {}) {
+  constructor(
+    code: TAppErrorCode,
+    options: { args?: (string | number)[]; message?: string; cause?: unknown } = {},
+  ) {
     const spec = catalogue[code];
     super({
       code: spec.trpc,
@@ -110,15 +117,19 @@ export class AppError extends TRPCError {
 /** The machine code and status of any error thrown by a procedure, for the tRPC formatter and REST envelope. */
 export function describeError(error: unknown): { appCode: TAppErrorCode; status: number; message: string } {
   const cause = error instanceof TRPCError && error.cause instanceof AppError ? error.cause : error;
-  if (cause instanceof AppError) return { appCode: cause.appCode, status: cause.status, message: cause.message };
+  if (cause instanceof AppError)
+    return { appCode: cause.appCode, status: cause.status, message: cause.message };
   if (error instanceof TRPCError) {
     if (error.code === 'BAD_REQUEST' || error.code === 'PARSE_ERROR') {
       return { appCode: 'BAD_INPUT', status: 400, message: validationMessage(error) };
     }
-    if (error.code === 'UNAUTHORIZED') return { appCode: 'NOT_LOGGED_IN', status: 401, message: error.message };
+    if (error.code === 'UNAUTHORIZED')
+      return { appCode: 'NOT_LOGGED_IN', status: 401, message: error.message };
     if (error.code === 'NOT_FOUND') return { appCode: 'NOT_FOUND', status: 404, message: error.message };
-    if (error.code === 'METHOD_NOT_SUPPORTED') return { appCode: 'BAD_INPUT', status: 405, message: error.message };
-    if (error.code === 'PAYLOAD_TOO_LARGE') return { appCode: 'BAD_INPUT', status: 413, message: error.message };
+    if (error.code === 'METHOD_NOT_SUPPORTED')
+      return { appCode: 'BAD_INPUT', status: 405, message: error.message };
+    if (error.code === 'PAYLOAD_TOO_LARGE')
+      return { appCode: 'BAD_INPUT', status: 413, message: error.message };
   }
   return { appCode: 'INTERNAL', status: 500, message: catalogue.INTERNAL.message };
 }

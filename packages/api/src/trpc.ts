@@ -9,18 +9,26 @@ export interface TMeta {
   summary?: string;
 }
 
-export const t = initTRPC.context<TContext>().meta<TMeta>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const { appCode, status, message } = describeError(error);
-    // Internal failures never leak their text; everything else is a message meant for people.
-    return {
-      ...shape,
-      message,
-      data: { ...shape.data, appCode: appCode satisfies TAppErrorCode, httpStatus: status, stack: undefined },
-    };
-  },
-});
+export const t = initTRPC
+  .context<TContext>()
+  .meta<TMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      const { appCode, status, message } = describeError(error);
+      // Internal failures never leak their text; everything else is a message meant for people.
+      return {
+        ...shape,
+        message,
+        data: {
+          ...shape.data,
+          appCode: appCode satisfies TAppErrorCode,
+          httpStatus: status,
+          stack: undefined,
+        },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

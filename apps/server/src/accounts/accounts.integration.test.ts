@@ -18,7 +18,10 @@ type TSession = { token: string; username: string; avatar: string; level: number
 
 async function sendCode(kind: 'Register' | 'ResetPassword', email: string, ip: string) {
   const captcha = await solveCaptcha(server.app, ip);
-  const reply = await rest(server.app, 'POST', `/api/user/send${kind}Code`, { body: { email, ...captcha }, ip });
+  const reply = await rest(server.app, 'POST', `/api/user/send${kind}Code`, {
+    body: { email, ...captcha },
+    ip,
+  });
   return { reply, captcha };
 }
 
@@ -53,7 +56,13 @@ describe('the whole account journey over REST', () => {
 
     // The captcha that sent the code is accepted again by the register call that spends the code.
     const registered = await rest<TSession>(server.app, 'POST', '/api/user/register', {
-      body: { username: 'Grace', email: email.toUpperCase(), password: 'first-secret', code: mail.code, ...codeCaptcha },
+      body: {
+        username: 'Grace',
+        email: email.toUpperCase(),
+        password: 'first-secret',
+        code: mail.code,
+        ...codeCaptcha,
+      },
       ip,
     });
     expect(registered.msg).toBe('success');
@@ -67,7 +76,14 @@ describe('the whole account journey over REST', () => {
 
     const info = await rest<Record<string, unknown>>(server.app, 'GET', '/api/user/userinfo', { token });
     expect(info.msg).toBe('success');
-    expect(info.data).toMatchObject({ username: 'Grace', email, level: 1, balance: 0, lastLoginIp: ip, avatar: '' });
+    expect(info.data).toMatchObject({
+      username: 'Grace',
+      email,
+      level: 1,
+      balance: 0,
+      lastLoginIp: ip,
+      avatar: '',
+    });
     expect(typeof info.data.lastLoginTime).toBe('string');
 
     const changed = await rest(server.app, 'POST', '/api/user/updatePassword', {
@@ -77,7 +93,9 @@ describe('the whole account journey over REST', () => {
     });
     expect(changed).toEqual({ status: 200, msg: 'success', data: null });
     // The registration session was ended by the change; the session that changed it lives on.
-    expect((await rest(server.app, 'GET', '/api/user/userinfo', { token: registered.data.token })).status).toBe(401);
+    expect(
+      (await rest(server.app, 'GET', '/api/user/userinfo', { token: registered.data.token })).status,
+    ).toBe(401);
     expect((await rest(server.app, 'GET', '/api/user/userinfo', { token })).msg).toBe('success');
     expect((await login(email, 'first-secret', ip)).data).toBe('Incorrect email or password');
     expect((await login(email, 'second-secret', ip)).msg).toBe('success');
@@ -134,9 +152,15 @@ describe('login errors', () => {
   it('refuses a captcha used twice with pass_token used', async () => {
     const { email, ip, password } = await registerUser();
     const captcha = await solveCaptcha(server.app, ip);
-    const first = await rest(server.app, 'POST', '/api/user/login', { body: { email, password, ...captcha }, ip });
+    const first = await rest(server.app, 'POST', '/api/user/login', {
+      body: { email, password, ...captcha },
+      ip,
+    });
     expect(first.msg).toBe('success');
-    const second = await rest(server.app, 'POST', '/api/user/login', { body: { email, password, ...captcha }, ip });
+    const second = await rest(server.app, 'POST', '/api/user/login', {
+      body: { email, password, ...captcha },
+      ip,
+    });
     expect(second).toEqual({ status: 400, msg: 'error', data: 'pass_token used' });
   });
 
@@ -305,7 +329,12 @@ describe('reset errors', () => {
     });
     expect(missing.data).toBe('Please fill in the email, verification code and new password');
     const unknownReset = await rest(server.app, 'POST', '/api/user/resetPassword', {
-      body: { email: `unknown-${email}`, password: 'new-secret', code: '123456', ...(await solveCaptcha(server.app, ip)) },
+      body: {
+        email: `unknown-${email}`,
+        password: 'new-secret',
+        code: '123456',
+        ...(await solveCaptcha(server.app, ip)),
+      },
       ip,
     });
     expect(unknownReset.data).toBe('Email not exist');

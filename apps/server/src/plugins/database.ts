@@ -20,7 +20,10 @@ export const databasePlugin = fp(
 
     if (!clientUrl) {
       const dataDir = join(config.dataDir, 'postgres');
-      app.log.info({ dataDir, port: config.embeddedPgPort }, 'starting the embedded PostgreSQL (DATABASE_URL unset)');
+      app.log.info(
+        { dataDir, port: config.embeddedPgPort },
+        'starting the embedded PostgreSQL (DATABASE_URL unset)',
+      );
       const embedded = await startEmbeddedPostgres({
         dataDir,
         port: config.embeddedPgPort,

@@ -9,10 +9,14 @@ function escapeHtml(text: string): string {
 export const devMailboxPlugin = fp(
   async (app) => {
     app.get('/dev/mailbox', async (request, reply) => {
-      const to = typeof (request.query as { to?: unknown }).to === 'string' ? (request.query as { to: string }).to : '';
-      const mails = await app.orm.em
-        .fork()
-        .find(OutboxMail, to ? { recipient: to.toLowerCase() } : {}, { orderBy: { createdAt: 'desc' }, limit: 50 });
+      const to =
+        typeof (request.query as { to?: unknown }).to === 'string'
+          ? (request.query as { to: string }).to
+          : '';
+      const mails = await app.orm.em.fork().find(OutboxMail, to ? { recipient: to.toLowerCase() } : {}, {
+        orderBy: { createdAt: 'desc' },
+        limit: 50,
+      });
       const items = mails
         .map(
           (mail) =>

@@ -11,7 +11,8 @@ export const trpcPlugin = fp(
         router: appRouter,
         createContext: ({ req }) => createRequestContext(app, req),
         onError({ error, path }) {
-          if (describeError(error).status >= 500) app.log.error({ err: error, path }, 'tRPC procedure failed');
+          if (describeError(error).status >= 500)
+            app.log.error({ err: error, path }, 'tRPC procedure failed');
         },
       } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     });

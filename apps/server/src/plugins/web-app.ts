@@ -17,7 +17,10 @@ export const webAppPlugin = fp(
         cacheControl: false,
         // Vite fingerprints everything under assets/; the HTML must always be fetched fresh.
         setHeaders: (res, path) =>
-          res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+          res.setHeader(
+            'cache-control',
+            path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          ),
       });
     } else {
       app.log.warn({ webDist: options.webDist }, 'no web build found; run `npm run build` to serve the app');
@@ -28,7 +31,10 @@ export const webAppPlugin = fp(
       if (isApi || request.method !== 'GET' || !hasBuild) {
         return reply.code(404).send({ msg: 'error', data: 'Not found' });
       }
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html');
     });
   },
   { name: 'web-app' },

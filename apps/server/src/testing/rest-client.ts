@@ -1,7 +1,8 @@
 // Calls the REST layer the way a third-party script does (through app.inject), including solving the
 // self-hosted captcha from its documented challenge and verify calls.
-import { solveChallenge } from '@rooms/api/captcha';
+
 import type { TCaptchaFields } from '@rooms/api';
+import { solveChallenge } from '@rooms/api/captcha';
 import type { FastifyInstance } from 'fastify';
 
 export interface TRestResult<T = unknown> {
@@ -37,7 +38,9 @@ export async function rest<T = unknown>(
 }
 
 export async function solveCaptcha(app: FastifyInstance, ip?: string): Promise<TCaptchaFields> {
-  const challenge = await rest<Parameters<typeof solveChallenge>[0]>(app, 'GET', '/api/captcha/challenge', { ip });
+  const challenge = await rest<Parameters<typeof solveChallenge>[0]>(app, 'GET', '/api/captcha/challenge', {
+    ip,
+  });
   if (challenge.msg !== 'success') throw new Error(`captcha challenge failed: ${String(challenge.data)}`);
   const solution = await solveChallenge(challenge.data);
   const fields = await rest<TCaptchaFields>(app, 'POST', '/api/captcha/verify', { body: solution, ip });
@@ -50,5 +53,8 @@ let counter = 0;
 export function uniqueCaller(prefix = 'user') {
   counter += 1;
   const id = `${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
-  return { email: `${prefix}-${id}@example.test`, ip: `10.${counter % 250}.${Math.floor(Math.random() * 250)}.${(counter * 7) % 250}` };
+  return {
+    email: `${prefix}-${id}@example.test`,
+    ip: `10.${counter % 250}.${Math.floor(Math.random() * 250)}.${(counter * 7) % 250}`,
+  };
 }

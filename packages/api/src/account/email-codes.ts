@@ -72,7 +72,9 @@ export async function isCodeCaptcha(
   passToken: string,
 ): Promise<boolean> {
   const row = await latestCode(em, email, purpose);
-  return !!row?.captchaPassTokenHash && !row.usedAt && sameHash(row.captchaPassTokenHash, sha256Hex(passToken));
+  return (
+    !!row?.captchaPassTokenHash && !row.usedAt && sameHash(row.captchaPassTokenHash, sha256Hex(passToken))
+  );
 }
 
 /** Checks and spends the newest code; wrong tries are counted even though the call fails. */

@@ -32,7 +32,11 @@ export async function createSession(
 }
 
 /** The live session for a token, or null when it is unknown, expired, revoked or its user is disabled. */
-export async function resolveSession(em: EntityManager, token: string, now: Date): Promise<TSessionUser | null> {
+export async function resolveSession(
+  em: EntityManager,
+  token: string,
+  now: Date,
+): Promise<TSessionUser | null> {
   if (token.length < 16 || token.length > 128) return null;
   const session = await em.findOne(
     Session,

@@ -37,7 +37,10 @@ function toJsonSchema(schema: ZodType, io: 'input' | 'output'): TJsonSchema {
 }
 
 /** Unwraps `.optional()` so an optional empty object still lists no parameters. */
-function objectProperties(schema: TJsonSchema): { properties: Record<string, TJsonSchema>; required: string[] } {
+function objectProperties(schema: TJsonSchema): {
+  properties: Record<string, TJsonSchema>;
+  required: string[];
+} {
   const variants = (schema.anyOf as TJsonSchema[] | undefined) ?? [schema];
   const object = variants.find((variant) => variant.type === 'object') ?? {};
   return {
@@ -86,7 +89,9 @@ export function buildOpenApiDocument(options: { serverUrl: string; version: stri
           },
         },
         400: errorEnvelope,
-        ...(route.auth ? { 401: { ...errorEnvelope, description: 'Missing, unknown or expired token.' } } : {}),
+        ...(route.auth
+          ? { 401: { ...errorEnvelope, description: 'Missing, unknown or expired token.' } }
+          : {}),
         429: { ...errorEnvelope, description: 'Too many attempts; the text says how long to wait.' },
       },
     };

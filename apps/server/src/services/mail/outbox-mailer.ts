@@ -18,7 +18,10 @@ export function createOutboxMailer(orm: MikroORM, log: FastifyBaseLogger): Maile
         createdAt: new Date(),
       });
       await em.flush();
-      log.info({ to: message.to, subject: message.subject }, `mail kept in the outbox (no SMTP_URL):\n${message.text}`);
+      log.info(
+        { to: message.to, subject: message.subject },
+        `mail kept in the outbox (no SMTP_URL):\n${message.text}`,
+      );
     },
   };
 }

@@ -1,11 +1,11 @@
 // The captcha as a client sees it: which provider to load and, for the self-hosted one, its challenge and redeem
 // calls (documented in the OpenAPI document so a script can solve it).
 import { z } from 'zod';
-import { AppError } from '../../errors';
 import { LIMITS, throttle } from '../../account/guards';
+import type { TContext } from '../../context';
+import { AppError } from '../../errors';
 import { ZCaptchaFields } from '../../schemas/captcha';
 import { ZCaptchaChallenge, ZCaptchaSolution } from '../../schemas/self-hosted-captcha';
-import type { TContext } from '../../context';
 import { publicProcedure, router } from '../../trpc';
 
 function selfHosted(ctx: TContext) {
@@ -17,10 +17,15 @@ function selfHosted(ctx: TContext) {
 
 export const captchaRouter = router({
   config: publicProcedure
-    .meta({ summary: 'Which captcha the client must solve: GeeTest v4 (load its script) or the self-hosted one.' })
+    .meta({
+      summary: 'Which captcha the client must solve: GeeTest v4 (load its script) or the self-hosted one.',
+    })
     .input(z.object({}).optional())
     .output(z.object({ provider: z.enum(['self-hosted', 'geetest']), captchaId: z.string() }))
-    .query(({ ctx }) => ({ provider: ctx.services.captcha.provider, captchaId: ctx.services.captcha.captchaId })),
+    .query(({ ctx }) => ({
+      provider: ctx.services.captcha.provider,
+      captchaId: ctx.services.captcha.captchaId,
+    })),
 
   challenge: publicProcedure
     .meta({

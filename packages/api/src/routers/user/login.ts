@@ -3,7 +3,7 @@ import { LIMITS, requireCaptcha, throttle } from '../../account/guards';
 import { createSession } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
-import { ZLoginRequest, ZSessionResponse, type TSessionResponse } from './login.types';
+import { type TSessionResponse, ZLoginRequest, ZSessionResponse } from './login.types';
 
 export function sessionResponse(user: User, token: string): TSessionResponse {
   return { token, username: user.username, avatar: user.avatar, level: user.level };

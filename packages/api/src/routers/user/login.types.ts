@@ -6,7 +6,10 @@ const fillIn = 'Please fill in your email and password';
 
 export const ZLoginRequest = z.object({
   email: zEmail({ required: fillIn, format: 'Incorrect account' }),
-  password: z.string({ error: fillIn }).min(1, { error: fillIn }).max(128, { error: 'Incorrect email or password' }),
+  password: z
+    .string({ error: fillIn })
+    .min(1, { error: fillIn })
+    .max(128, { error: 'Incorrect email or password' }),
   ...ZCaptchaFields.shape,
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;

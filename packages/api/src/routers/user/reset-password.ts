@@ -1,14 +1,16 @@
 import { User } from '@rooms/db';
+import { z } from 'zod';
 import { consumeEmailCode } from '../../account/email-codes';
 import { LIMITS, requireCodeCaptcha, throttle } from '../../account/guards';
 import { revokeUserSessions } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
 import { ZResetPasswordRequest } from './reset-password.types';
-import { z } from 'zod';
 
 export const resetPassword = publicProcedure
-  .meta({ summary: 'Set a new password with the e-mail code from sendResetPasswordCode; ends every session.' })
+  .meta({
+    summary: 'Set a new password with the e-mail code from sendResetPasswordCode; ends every session.',
+  })
   .input(ZResetPasswordRequest)
   .output(z.null())
   .mutation(async ({ ctx, input }) => {

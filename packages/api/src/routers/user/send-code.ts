@@ -6,7 +6,11 @@ import type { TContext } from '../../context';
 import { AppError } from '../../errors';
 import type { TCaptchaFields } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
-import { ZSendCodeResponse, ZSendRegisterCodeRequest, ZSendResetPasswordCodeRequest } from './send-code.types';
+import {
+  ZSendCodeResponse,
+  ZSendRegisterCodeRequest,
+  ZSendResetPasswordCodeRequest,
+} from './send-code.types';
 
 async function sendCode(
   ctx: TContext,
@@ -20,7 +24,11 @@ async function sendCode(
   ]);
   await requireCaptcha(ctx, input);
   checkAccount((await ctx.em.count(User, { email: input.email })) > 0);
-  await sendEmailCode(ctx.em, ctx.services, { email: input.email, purpose, captchaPassToken: input.pass_token });
+  await sendEmailCode(ctx.em, ctx.services, {
+    email: input.email,
+    purpose,
+    captchaPassToken: input.pass_token,
+  });
   return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
 }
 

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env';
+
+const base = { APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/rooms-env-test' };
+
+describe('parseEnv', () => {
+  it('defaults to port 3000, the embedded database and the self-hosted captcha', () => {
+    const config = parseEnv(base);
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.captcha.provider).toBe('self-hosted');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+  });
+
+  it('names every bad variable', () => {
+    expect(() => parseEnv({ ...base, PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrowError(ConfigError);
+    try {
+      parseEnv({ ...base, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    } catch (error) {
+      expect((error as Error).message).toContain('PORT');
+      expect((error as Error).message).toContain('DATABASE_URL: must be a postgres:// URL');
+    }
+  });
+
+  it('refuses a production start without SMTP_URL', () => {
+    expect(() => parseEnv({ ...base, NODE_ENV: 'production' })).toThrowError(
+      /SMTP_URL: is required in production/,
+    );
+    expect(
+      parseEnv({ ...base, NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587' }).smtpUrl,
+    ).toBe('smtp://mail.example.com:587');
+  });
+
+  it('needs GeeTest credentials when GeeTest is the provider', () => {
+    expect(() => parseEnv({ ...base, CAPTCHA_PROVIDER: 'geetest' })).toThrowError(
+      /GEETEST_ID.*\n.*GEETEST_KEY/s,
+    );
+    expect(() => parseEnv({ ...base, CAPTCHA_PROVIDER: 'recaptcha' })).toThrowError(/CAPTCHA_PROVIDER/);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(parseEnv({ ...base, DATABASE_URL: '', SMTP_URL: ' ' }).databaseUrl).toBeUndefined();
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter } from './memory-rate-limiter';
+
+describe('memory rate limiter', () => {
+  it('allows the limit, then answers how long to wait, then opens a new window', async () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    for (let hit = 0; hit < 3; hit++) expect(await limiter.hit('login:ip:1', 3, 60)).toBe(0);
+    expect(await limiter.hit('login:ip:1', 3, 60)).toBe(60);
+    now += 45_000;
+    expect(await limiter.hit('login:ip:1', 3, 60)).toBe(15);
+    expect(await limiter.hit('login:ip:2', 3, 60)).toBe(0);
+    now += 15_000;
+    expect(await limiter.hit('login:ip:1', 3, 60)).toBe(0);
+  });
+});
