@@ -33,7 +33,14 @@ async function cli(...args: string[]) {
 }
 
 it('creates an administrator who can log in', async () => {
-  const created = await cli('user:create', '--email', 'Root@Example.com', '--password', 'operator-secret', '--admin');
+  const created = await cli(
+    'user:create',
+    '--email',
+    'Root@Example.com',
+    '--password',
+    'operator-secret',
+    '--admin',
+  );
   expect(created.stderr).toBe('');
   expect(created.stdout).toContain('created administrator root <root@example.com>');
 
@@ -46,7 +53,9 @@ it('creates an administrator who can log in', async () => {
     ip: '10.9.9.9',
   });
   expect(login.msg).toBe('success');
-  const info = await rest<{ role: string }>(server.app, 'GET', '/api/user/userinfo', { token: login.data.token });
+  const info = await rest<{ role: string }>(server.app, 'GET', '/api/user/userinfo', {
+    token: login.data.token,
+  });
   expect(info.data.role).toBe('admin');
 
   const again = await cli('user:create', '--email', 'root@example.com', '--password', 'operator-secret');
@@ -70,14 +79,22 @@ it('disables an account, which ends its sessions and blocks login', async () => 
   await cli('user:create', '--email', 'blocked@example.com', '--password', 'blocked-secret');
   const ip = '10.9.9.10';
   const login = await rest<{ token: string }>(server.app, 'POST', '/api/user/login', {
-    body: { email: 'blocked@example.com', password: 'blocked-secret', ...(await solveCaptcha(server.app, ip)) },
+    body: {
+      email: 'blocked@example.com',
+      password: 'blocked-secret',
+      ...(await solveCaptcha(server.app, ip)),
+    },
     ip,
   });
   expect(login.msg).toBe('success');
   expect((await cli('user:disable', '--email', 'blocked@example.com')).code).toBe(0);
   expect((await rest(server.app, 'GET', '/api/user/userinfo', { token: login.data.token })).status).toBe(401);
   const refused = await rest(server.app, 'POST', '/api/user/login', {
-    body: { email: 'blocked@example.com', password: 'blocked-secret', ...(await solveCaptcha(server.app, ip)) },
+    body: {
+      email: 'blocked@example.com',
+      password: 'blocked-secret',
+      ...(await solveCaptcha(server.app, ip)),
+    },
     ip,
   });
   expect(refused).toEqual({ status: 403, msg: 'error', data: 'This account has been disabled' });

@@ -13,7 +13,10 @@ export const restPlugin = fp(
         handler: async (request, reply) => {
           const ctx = await createRequestContext(app, request);
           const result = await callRoute(ctx, route, restInput(route, request.query, request.body));
-          if (result.status >= 500) request.log.error({ err: result.error }, `${route.path} failed`);
+          // 500 is our bug; 502/503 are a mail server or captcha provider we depend on being down.
+          if (result.status === 500) request.log.error({ err: result.error }, `${route.path} failed`);
+          else if (result.status > 500)
+            request.log.warn({ err: result.error }, `${route.path}: upstream failure`);
           return reply.code(result.status).send(result.body);
         },
       });

@@ -11,8 +11,9 @@ export const trpcPlugin = fp(
         router: appRouter,
         createContext: ({ req }) => createRequestContext(app, req),
         onError({ error, path }) {
-          if (describeError(error).status >= 500)
-            app.log.error({ err: error, path }, 'tRPC procedure failed');
+          const { status } = describeError(error);
+          if (status === 500) app.log.error({ err: error, path }, 'tRPC procedure failed');
+          else if (status > 500) app.log.warn({ err: error, path }, 'tRPC procedure: upstream failure');
         },
       } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     });

@@ -30,7 +30,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     DATABASE_URL: database.url,
     SMTP_URL: smtp.url,
     APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'error',
     PORT: '0',
     ...options.env,
   });

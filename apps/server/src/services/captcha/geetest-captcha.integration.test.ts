@@ -1,76 +1,24 @@
-// The GeeTest verifier against a local HTTP server that validates the way GeeTest's v4 documentation describes:
-// POST /validate?captcha_id=…, a form body, sign_token = HMAC-SHA-256(lot_number) keyed by the captcha key.
+// The GeeTest verifier against a local HTTP server that validates the way GeeTest's v4 documentation describes.
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TAppErrorCode, TCaptchaFields } from '@rooms/api';
+import type { TAppErrorCode } from '@rooms/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sendJson as json, startLocalGeetest, type TLocalGeetest } from '../../testing/local-geetest';
 import { GeetestCaptcha } from './geetest-captcha';
 import { MemoryOnceStore } from './memory-once-store';
 
-const CAPTCHA_ID = '647f5ed2ed8acb4be36784e01556bb71';
-const CAPTCHA_KEY = 'b09a7aafbfd83f73b35a9b530d0337bf';
+let gt: TLocalGeetest;
 
-type THandler = (request: IncomingMessage, response: ServerResponse, form: URLSearchParams) => void;
-
-/** What the fake GeeTest answers; each test may swap it. */
-let handler: THandler;
-/** Lot numbers the fake GeeTest "issued", with the fields a genuine solve produced. */
-const issued = new Map<string, TCaptchaFields>();
-let server: Server;
-let apiServer: string;
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-/** Judges a request as GeeTest does: parameters, then the signature, then the captcha itself. */
-const geetest: THandler = (request, response, form) => {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  if (request.method !== 'POST' || url.pathname !== '/validate') return json(response, 404, {});
-  if (url.searchParams.get('captcha_id') !== CAPTCHA_ID) {
-    return json(response, 200, { status: 'error', code: '-50103', msg: 'not captcha' });
-  }
-  if (!/^\d+$/.test(form.get('gen_time') ?? '')) {
-    return json(response, 200, { status: 'error', code: '-50005', msg: 'illegal gen_time' });
-  }
-  const lotNumber = form.get('lot_number') ?? '';
-  const expected = createHmac('sha256', CAPTCHA_KEY).update(lotNumber).digest('hex');
-  if (form.get('sign_token') !== expected) {
-    return json(response, 200, { result: 'fail', reason: 'sign_token error', captcha_args: {} });
-  }
-  const genuine = issued.get(lotNumber);
-  const matches =
-    genuine !== undefined &&
-    genuine.captcha_output === form.get('captcha_output') &&
-    genuine.pass_token === form.get('pass_token') &&
-    genuine.gen_time === form.get('gen_time');
-  json(response, 200, {
-    result: matches ? 'success' : 'fail',
-    reason: matches ? '' : 'pass_token error',
-    captcha_args: {},
-  });
-};
-
-/** The five fields a browser would get from GeeTest's widget after a genuine solve. */
-function solvedCaptcha(): TCaptchaFields {
-  const fields = {
-    lot_number: randomBytes(16).toString('hex'),
-    captcha_output: randomBytes(48).toString('base64url'),
-    pass_token: randomBytes(32).toString('hex'),
-    gen_time: String(Math.floor(Date.now() / 1000)),
-    captcha_id: CAPTCHA_ID,
-  };
-  issued.set(fields.lot_number, fields);
-  return fields;
+function solvedCaptcha() {
+  return gt.solve();
 }
 
 function verifier(options: { captchaKey?: string; apiServer?: string; timeoutMs?: number } = {}) {
   return new GeetestCaptcha({
-    captchaId: CAPTCHA_ID,
-    captchaKey: options.captchaKey ?? CAPTCHA_KEY,
-    apiServer: options.apiServer ?? apiServer,
+    captchaId: gt.captchaId,
+    captchaKey: options.captchaKey ?? gt.captchaKey,
+    apiServer: options.apiServer ?? gt.url,
     timeoutMs: options.timeoutMs ?? 2000,
     onceStore: new MemoryOnceStore(),
   });
@@ -88,50 +36,40 @@ async function appCodeOf(promise: Promise<unknown>): Promise<TAppErrorCode> {
 }
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => handler(request, response, new URLSearchParams(body)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  apiServer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  gt = await startLocalGeetest();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await gt.close();
 });
 
 beforeEach(() => {
-  handler = geetest;
+  gt.reset();
 });
 
 describe('GeeTest v4 verifier', () => {
   it('accepts a captcha GeeTest validates, sending the documented request', async () => {
     const seen: { url: string; contentType: string; form: Record<string, string> }[] = [];
-    handler = (request, response, form) => {
+    gt.answerWith((request, response, form) => {
       seen.push({
         url: request.url ?? '',
         contentType: request.headers['content-type'] ?? '',
         form: Object.fromEntries(form),
       });
-      geetest(request, response, form);
-    };
+      gt.validate(request, response, form);
+    });
     const fields = solvedCaptcha();
     await expect(verifier().verify(fields)).resolves.toBeUndefined();
     expect(seen).toEqual([
       {
-        url: `/validate?captcha_id=${CAPTCHA_ID}`,
+        url: `/validate?captcha_id=${gt.captchaId}`,
         contentType: expect.stringContaining('application/x-www-form-urlencoded'),
         form: {
           lot_number: fields.lot_number,
           captcha_output: fields.captcha_output,
           pass_token: fields.pass_token,
           gen_time: fields.gen_time,
-          sign_token: createHmac('sha256', CAPTCHA_KEY).update(fields.lot_number).digest('hex'),
+          sign_token: createHmac('sha256', gt.captchaKey).update(fields.lot_number).digest('hex'),
         },
       },
     ]);
@@ -149,10 +87,10 @@ describe('GeeTest v4 verifier', () => {
 
   it('refuses fields for another captcha_id without asking GeeTest', async () => {
     let asked = false;
-    handler = (request, response, form) => {
+    gt.answerWith((request, response, form) => {
       asked = true;
-      geetest(request, response, form);
-    };
+      gt.validate(request, response, form);
+    });
     const fields = { ...solvedCaptcha(), captcha_id: 'ffffffffffffffffffffffffffffffff' };
     expect(await appCodeOf(verifier().verify(fields))).toBe('CAPTCHA_FAILED');
     expect(asked).toBe(false);
@@ -161,11 +99,13 @@ describe('GeeTest v4 verifier', () => {
   it("maps GeeTest's error codes: bad fields fail, a repeat is a used token, our own id is unavailability", async () => {
     const fields = solvedCaptcha();
     expect(await appCodeOf(verifier().verify({ ...fields, gen_time: 'yesterday' }))).toBe('CAPTCHA_FAILED');
-    handler = (_request, response) =>
-      json(response, 200, { status: 'error', code: '-50003', msg: 'illegal verify' });
+    gt.answerWith((_request, response) =>
+      json(response, 200, { status: 'error', code: '-50003', msg: 'illegal verify' }),
+    );
     expect(await appCodeOf(verifier().verify(fields))).toBe('PASS_TOKEN_USED');
-    handler = (_request, response) =>
-      json(response, 200, { status: 'error', code: '-50105', msg: 'captcha_id paused' });
+    gt.answerWith((_request, response) =>
+      json(response, 200, { status: 'error', code: '-50105', msg: 'captcha_id paused' }),
+    );
     expect(await appCodeOf(verifier().verify(fields))).toBe('CAPTCHA_UNAVAILABLE');
   });
 
@@ -186,32 +126,32 @@ describe('GeeTest v4 verifier', () => {
   });
 
   it('fails closed when GeeTest is too slow', async () => {
-    handler = (request, response, form) => {
-      setTimeout(() => geetest(request, response, form), 1000).unref();
-    };
+    gt.answerWith((request, response, form) => {
+      setTimeout(() => gt.validate(request, response, form), 1000).unref();
+    });
     expect(await appCodeOf(verifier({ timeoutMs: 100 }).verify(solvedCaptcha()))).toBe('CAPTCHA_UNAVAILABLE');
   });
 
   it('fails closed when GeeTest stalls in the middle of its reply', async () => {
-    handler = (_request, response) => {
+    gt.answerWith((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"result":');
-    };
+    });
     expect(await appCodeOf(verifier({ timeoutMs: 200 }).verify(solvedCaptcha()))).toBe('CAPTCHA_UNAVAILABLE');
   });
 
   it('fails closed on a server error', async () => {
-    handler = (_request, response) => json(response, 500, { result: 'success' });
+    gt.answerWith((_request, response) => json(response, 500, { result: 'success' }));
     expect(await appCodeOf(verifier().verify(solvedCaptcha()))).toBe('CAPTCHA_UNAVAILABLE');
   });
 
   it('fails closed on a reply it cannot read', async () => {
-    handler = (_request, response) => {
+    gt.answerWith((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html>maintenance</html>');
-    };
+    });
     expect(await appCodeOf(verifier().verify(solvedCaptcha()))).toBe('CAPTCHA_UNAVAILABLE');
-    handler = (_request, response) => json(response, 200, { status: 'success', result: 'maybe' });
+    gt.answerWith((_request, response) => json(response, 200, { status: 'success', result: 'maybe' }));
     expect(await appCodeOf(verifier().verify(solvedCaptcha()))).toBe('CAPTCHA_UNAVAILABLE');
   });
 });
