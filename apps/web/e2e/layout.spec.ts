@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   login,
   PHONE,
+  RESULTS,
   register,
   screenshots,
   startJourneys,

@@ -2,8 +2,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TAppErrorCode } from '@rooms/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appCodeOf } from '../../testing/app-code-of';
 import { sendJson as json, startLocalGeetest, type TLocalGeetest } from '../../testing/local-geetest';
 import { GeetestCaptcha } from './geetest-captcha';
 import { MemoryOnceStore } from './memory-once-store';
@@ -22,17 +22,6 @@ function verifier(options: { captchaKey?: string; apiServer?: string; timeoutMs?
     timeoutMs: options.timeoutMs ?? 2000,
     onceStore: new MemoryOnceStore(),
   });
-}
-
-async function appCodeOf(promise: Promise<unknown>): Promise<TAppErrorCode> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toHaveProperty('appCode');
-  return (error as { appCode: TAppErrorCode }).appCode;
 }
 
 beforeAll(async () => {

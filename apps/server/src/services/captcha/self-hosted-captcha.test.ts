@@ -1,6 +1,7 @@
-import type { TAppErrorCode, TCaptchaFields, TCaptchaSolution } from '@rooms/api';
+import type { TCaptchaFields, TCaptchaSolution } from '@rooms/api';
 import { sha256Hex, solveChallenge } from '@rooms/api/captcha';
 import { describe, expect, it } from 'vitest';
+import { appCodeOf } from '../../testing/app-code-of';
 import { MemoryOnceStore } from './memory-once-store';
 import { SelfHostedCaptchaService } from './self-hosted-captcha';
 
@@ -25,17 +26,6 @@ async function solved(captcha: SelfHostedCaptchaService): Promise<TCaptchaSoluti
   const solution = await solveChallenge(await captcha.createChallenge());
   if (!solution) throw new Error('the challenge had no solution');
   return solution;
-}
-
-async function appCodeOf(promise: Promise<unknown>): Promise<TAppErrorCode> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toHaveProperty('appCode');
-  return (error as { appCode: TAppErrorCode }).appCode;
 }
 
 describe('self-hosted captcha', () => {
