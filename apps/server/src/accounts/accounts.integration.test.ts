@@ -199,6 +199,32 @@ describe('login errors', () => {
   });
 });
 
+describe('sessions', () => {
+  it('ends a session after one day, like the cookie', async () => {
+    const { token } = await registerUser();
+    expect((await rest(server.app, 'GET', '/api/user/userinfo', { token })).msg).toBe('success');
+    await server.app.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update sessions set expires_at = now() - interval '1 second' where expires_at > now()`);
+    expect(await rest(server.app, 'GET', '/api/user/userinfo', { token })).toEqual({
+      status: 401,
+      msg: 'error',
+      data: 'Not logged in',
+    });
+  });
+
+  it('stores only a hash of the token', async () => {
+    const { token } = await registerUser();
+    const rows = await server.app.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ token_hash: string }[]>('select token_hash from sessions');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((row) => row.token_hash.includes(token))).toBe(false);
+  });
+});
+
 describe('registration errors', () => {
   it('refuses a registered e-mail at both steps', async () => {
     const { email, ip } = await registerUser();
