@@ -75,6 +75,14 @@ const catalogue = {
     trpc: 'INTERNAL_SERVER_ERROR',
   },
 
+  // Room engine (the browsers this server runs)
+  SERVER_FULL: {
+    message: 'This server is running as many rooms as it can; please try again later',
+    status: 503,
+    trpc: 'INTERNAL_SERVER_ERROR',
+  },
+  ROOM_START_FAILED: { message: 'The room could not be started', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+
   // Throttling
   TOO_MANY_REQUESTS: {
     message: 'Too many attempts, please try again in {0} seconds',

@@ -1,0 +1,40 @@
+// The room engine as the API sees it: it runs one Chromium per room on this server. apps/server implements it
+// (playwright-core); procedures start, stop and query rooms through it and never touch a browser themselves.
+
+export type TRoomRuntimeState = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed';
+
+/** Everything the engine needs to run a room, resolved from the room, its system image and its plan. */
+export interface TRoomLaunchSpec {
+  roomId: string;
+  /** Viewport of the room's browser, e.g. 1280×720. */
+  width: number;
+  height: number;
+  maxFrameRate: number;
+  videoBitrateKbps: number;
+  /** Where the browser opens (from the system image). */
+  startUrl: string;
+  /** Keep the browser profile (cookies, storage) across stop/start in a per-room directory. */
+  keepData: boolean;
+  /** Stop the room after this long with nobody connected; null keeps it running. */
+  autoCloseMs: number | null;
+}
+
+export interface TRoomStateChange {
+  roomId: string;
+  state: TRoomRuntimeState;
+  /** Why it changed when the engine decided on its own (crash, auto-close). */
+  reason?: 'crashed' | 'auto-close' | 'requested';
+}
+
+export interface RoomEngine {
+  /** Resolves once the browser runs. Throws AppError SERVER_FULL beyond capacity, ROOM_START_FAILED on failure. */
+  start(spec: TRoomLaunchSpec): Promise<void>;
+  /** Resolves once the browser is gone; stopping a stopped room is a no-op. */
+  stop(roomId: string): Promise<void>;
+  state(roomId: string): TRoomRuntimeState;
+  /** Deletes the room's kept profile directory (when the room is deleted). */
+  deleteData(roomId: string): Promise<void>;
+  /** Rooms running here and the most this server allows. */
+  capacity(): { running: number; max: number };
+  onStateChange(listener: (change: TRoomStateChange) => void): () => void;
+}
