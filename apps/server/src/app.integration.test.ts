@@ -53,7 +53,7 @@ describe('REST envelope', () => {
   });
 
   it('leaves paths of features not built yet absent', async () => {
-    const reply = await server.app.inject('/api/room/getRoomList');
+    const reply = await server.app.inject('/api/pay/getPayList');
     expect(reply.statusCode).toBe(404);
     expect(reply.json()).toEqual({ msg: 'error', data: 'Not found' });
   });

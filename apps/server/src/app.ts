@@ -3,6 +3,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TConfig } from './env';
+import { redactQuerySecrets } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
 import { healthPlugin } from './plugins/health';
@@ -10,6 +11,7 @@ import { restPlugin } from './plugins/rest';
 import { servicesPlugin } from './plugins/services';
 import { trpcPlugin } from './plugins/trpc';
 import { webAppPlugin } from './plugins/web-app';
+import { roomRelayPlugin } from './ws/room-relay-plugin';
 
 export const APP_VERSION = '1.0.0';
 
@@ -19,7 +21,17 @@ export interface TBuildOptions {
 
 export async function buildApp(config: TConfig, options: TBuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      // Scripts may pass a session token or room ticket in the query string; it must not reach the logs.
+      serializers: {
+        req: (request: { method: string; url: string; ip?: string }) => ({
+          method: request.method,
+          url: redactQuerySecrets(request.url),
+          remoteAddress: request.ip,
+        }),
+      },
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
@@ -37,7 +49,9 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
 
   await app.register(databasePlugin, { config });
   await app.register(servicesPlugin, { config });
-  await app.register(websocket);
+  // Room messages are small; refuse anything bigger before it is buffered (the library's default is 100 MiB).
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(roomRelayPlugin, { config });
   await app.register(healthPlugin);
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });

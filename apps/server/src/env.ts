@@ -1,6 +1,7 @@
 // The server's configuration, parsed once from the environment. Nothing else reads process.env.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -45,6 +46,21 @@ const ZEnv = z
       .default('false')
       .transform((value) => value === 'true' || value === '1'),
     WEB_DIST: z.string().default(join(REPO_ROOT, 'apps/web/dist')),
+    ROOMS_DATA_DIR: optionalString,
+    CHROMIUM_PATH: optionalString,
+    ROOM_CAPACITY: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(1000).optional(),
+    ),
+    /** Comma-separated host:port exceptions to the egress guard, for tests that serve pages on loopback. */
+    ROOM_EGRESS_ALLOW: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      ),
   })
   .superRefine((env, ctx) => {
     if (env.CAPTCHA_PROVIDER === 'geetest') {
@@ -92,6 +108,24 @@ export interface TConfig {
   logLevel: string;
   trustProxy: boolean;
   webDist: string;
+  rooms: {
+    /** Kept room profiles and the fresh profiles of running rooms. */
+    dataDir: string;
+    chromiumPath: string;
+    /** The most rooms this server runs at once. */
+    capacity: number;
+    /** host:port targets the room browsers may reach despite the egress guard (tests only). */
+    egressAllow: string[];
+  };
+}
+
+/**
+ * Rooms this machine can carry by default. A room repainting its whole 720p page every frame keeps about a core
+ * busy and takes 300–450 MB (bench/stream.ts); most pages repaint far less, so two per core, bounded by one per
+ * 1.5 GB of memory. ROOM_CAPACITY overrides it.
+ */
+export function defaultRoomCapacity(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  return Math.max(1, Math.min(cores * 2, Math.floor(memoryBytes / (1.5 * 1024 ** 3))));
 }
 
 export class ConfigError extends Error {
@@ -140,5 +174,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     webDist: resolve(env.WEB_DIST),
+    rooms: {
+      dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
+      chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
+      egressAllow: env.ROOM_EGRESS_ALLOW,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
 import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter } from './services/ports';
+import type { RoomEngine } from './services/room-engine';
 import type { SelfHostedCaptcha } from './services/self-hosted-captcha';
 
 export interface TApiConfig {
@@ -19,6 +20,8 @@ export interface TServices {
   selfHostedCaptcha: SelfHostedCaptcha | null;
   passwords: PasswordHasher;
   rateLimiter: RateLimiter;
+  /** The browsers of the rooms this server runs. */
+  rooms: RoomEngine;
   now(): Date;
 }
 

@@ -89,6 +89,46 @@ const catalogue = {
     status: 429,
     trpc: 'TOO_MANY_REQUESTS',
   },
+
+  // Rooms. Another user's room answers ROOM_NOT_FOUND too, so a room id or name reveals nothing.
+  ROOM_NOT_FOUND: { message: 'The room does not exist', status: 404, trpc: 'NOT_FOUND' },
+  ROOM_NAME_TAKEN: { message: 'This room name is already taken', status: 409, trpc: 'CONFLICT' },
+  ROOM_ZONE_UNAVAILABLE: { message: 'This zone is not available', status: 400, trpc: 'BAD_REQUEST' },
+  ROOM_IMAGE_UNAVAILABLE: { message: 'This image is not available', status: 400, trpc: 'BAD_REQUEST' },
+  ROOM_START_URL_REQUIRED: {
+    message: 'This image needs a start address beginning with http:// or https://',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  // Plan limits (spec §6); each text names the limit so the create dialog can show it as it is.
+  PLAN_ZONE_NOT_ALLOWED: {
+    message: 'Your plan does not include the zone {0}',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  PLAN_MAX_ROOMS: { message: 'Your plan allows at most {0} rooms', status: 403, trpc: 'FORBIDDEN' },
+  PLAN_MAX_CONNECTIONS: {
+    message: 'Your plan allows at most {0} connections per room',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  PLAN_MAX_RESOLUTION: { message: 'Your plan allows at most {0}p ({1}×{2})', status: 403, trpc: 'FORBIDDEN' },
+  PLAN_MAX_FRAME_RATE: { message: 'Your plan allows at most {0} fps', status: 403, trpc: 'FORBIDDEN' },
+  PLAN_MAX_BITRATE: {
+    message: 'Your plan allows a video bitrate of at most {0} kbps',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  PLAN_AUTO_CLOSE_FIXED: {
+    message: 'Your plan does not allow changing the auto-close settings',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  PLAN_NO_KEEP_DATA: {
+    message: 'Your plan does not include keeping browser data',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
 } satisfies Record<string, ErrorSpec>;
 
 export type TAppErrorCode = keyof typeof catalogue;

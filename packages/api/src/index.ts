@@ -5,6 +5,31 @@ export { callRoute, restInput, type TRestEnvelope, type TRestReply } from './res
 export { buildOpenApiDocument } from './rest/openapi';
 export { restRoutes, type TRestRoute } from './rest/route-table';
 export { type AppRouter, appRouter, createCaller } from './root';
+export { UPGRADE_HINT } from './routers/room/catalogue';
+export {
+  IMAGE_AND_ZONE_REQUIRED,
+  type TCreateRoomRequest,
+  ZCreateRoomRequest,
+} from './routers/room/create-room.types';
+export { type TRoomConfig, ZRoomConfig } from './routers/room/get-room-config.types';
+export { type TGetRoomImageReply, ZGetRoomImageReply } from './routers/room/get-room-image.types';
+export { type TGetRoomRegionReply, ZGetRoomRegionReply } from './routers/room/get-room-region.types';
+export { type TPlanLimits, ZPlanLimits } from './routers/room/plan-limits.types';
+export {
+  ROOM_NAME_MAX_LENGTH,
+  ROOM_NAME_PATTERN,
+  type TRoomInfo,
+  type TRoomListItem,
+  type TRoomStateReply,
+  type TRoomTarget,
+  ZRoomInfo,
+  ZRoomListItem,
+  ZRoomName,
+  ZRoomState,
+  ZRoomStateReply,
+  ZRoomTarget,
+} from './routers/room/room.types';
+export { ROOM_DEFAULTS } from './routers/room/room-settings';
 export { ZUsername } from './routers/user/register.types';
 export * from './schemas/captcha';
 export * from './schemas/common';
@@ -18,4 +43,10 @@ export type {
   TCaptchaProvider,
   TMailMessage,
 } from './services/ports';
+export type {
+  RoomEngine,
+  TRoomLaunchSpec,
+  TRoomRuntimeState,
+  TRoomStateChange,
+} from './services/room-engine';
 export type { SelfHostedCaptcha } from './services/self-hosted-captcha';

@@ -1,10 +1,12 @@
 import { captchaRouter } from './routers/captcha/router';
+import { roomRouter } from './routers/room/router';
 import { userRouter } from './routers/user/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
   user: userRouter,
   captcha: captchaRouter,
+  room: roomRouter,
 });
 
 export type AppRouter = typeof appRouter;

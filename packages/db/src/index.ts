@@ -8,4 +8,6 @@ export {
 export * from './entities';
 export { initOrm, MikroORM, migrateAndSeed } from './orm';
 export { createOrmConfig, migrationsPath, type OrmOptions } from './orm-config';
+export { planOf } from './plan-of';
 export { DatabaseSeeder } from './seeders/database.seeder';
+export { LOCAL_REGION_CODE } from './seeders/region.seeder';

@@ -1,8 +1,11 @@
-// Builds the long-lived services the procedures use (mail, captcha, passwords, throttling) and hands them to
-// the request contexts.
+// Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
+// hands them to the request contexts.
 import type { Mailer, TServices } from '@rooms/api';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { startEgressProxy } from '../rooms/egress/egress-proxy';
+import { ChromiumRoomEngine } from '../rooms/engine/chromium-room-engine';
+import { startRoomStateSync } from '../rooms/room-state-sync';
 import { createCaptcha } from '../services/captcha/create-captcha';
 import { createPostgresOnceStore } from '../services/captcha-once-store';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
@@ -13,6 +16,8 @@ import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limi
 declare module 'fastify' {
   interface FastifyInstance {
     services: TServices;
+    /** The same engine as services.rooms, with what the WebSocket relay needs (sessions, participant counts). */
+    roomEngine: ChromiumRoomEngine;
   }
 }
 
@@ -39,6 +44,24 @@ export const servicesPlugin = fp(
       createPostgresOnceStore(app.orm),
     );
 
+    const rooms = new ChromiumRoomEngine({
+      chromiumPath: config.rooms.chromiumPath,
+      roomsDataDir: config.rooms.dataDir,
+      capacity: config.rooms.capacity,
+      egress: {
+        start: ({ allow }) => startEgressProxy({ allow, logger: app.log }),
+        allow: config.rooms.egressAllow,
+      },
+      logger: app.log,
+    });
+    // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
+    // the rooms stopped at shutdown are stored as stopped.
+    const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });
+    app.addHook('onClose', async () => roomStates.close());
+    // No browser may outlive the server: every room stops (and keep-data profiles flush) before exit.
+    app.addHook('onClose', async () => rooms.close());
+    app.decorate('roomEngine', rooms);
+
     app.decorate('services', {
       config: { publicUrl: config.publicUrl, siteName: 'Cloud-browser rooms' },
       mailer,
@@ -47,6 +70,7 @@ export const servicesPlugin = fp(
       passwords: createArgon2Hasher(),
       rateLimiter: createMemoryRateLimiter(),
       now: () => new Date(),
+      rooms,
     } satisfies TServices);
   },
   { name: 'services', dependencies: ['database'] },

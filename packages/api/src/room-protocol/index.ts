@@ -1,2 +1,12 @@
 // The room WebSocket protocol: messages named `domain/action`, shared by the server relay and the web client.
+export * from './browser';
+export * from './chat';
+export * from './control';
 export * from './input';
+export * from './limits';
+export * from './media-frame';
+export * from './member';
+export * from './messages';
+export * from './stream';
+export * from './system';
+export * from './ticket';

@@ -1,16 +1,38 @@
 import { BalanceEntry } from './balance-entry.entity';
 import { EmailCode } from './email-code.entity';
 import { OutboxMail } from './outbox-mail.entity';
+import { Plan } from './plan.entity';
+import { Region } from './region.entity';
+import { Room } from './room.entity';
 import { Session } from './session.entity';
+import { Subscription } from './subscription.entity';
+import { SystemImage } from './system-image.entity';
 import { UsedCaptchaToken } from './used-captcha-token.entity';
 import { User } from './user.entity';
 
 export { BalanceEntry, type BalanceEntryKind, balanceEntryKinds } from './balance-entry.entity';
 export { EmailCode, type EmailCodePurpose, emailCodePurposes } from './email-code.entity';
 export { OutboxMail } from './outbox-mail.entity';
+export { Plan } from './plan.entity';
+export { Region } from './region.entity';
+export { Room, type RoomState, roomStates } from './room.entity';
 export { Session } from './session.entity';
+export { Subscription } from './subscription.entity';
+export { SystemImage, type SystemImageKind, systemImageKinds } from './system-image.entity';
 export { UsedCaptchaToken } from './used-captcha-token.entity';
 export { User, type UserRole, userRoles } from './user.entity';
 
 /** Every entity, listed explicitly: the ORM does no folder discovery. */
-export const entities = [User, Session, EmailCode, UsedCaptchaToken, OutboxMail, BalanceEntry] as const;
+export const entities = [
+  User,
+  Session,
+  EmailCode,
+  UsedCaptchaToken,
+  OutboxMail,
+  BalanceEntry,
+  Region,
+  SystemImage,
+  Plan,
+  Subscription,
+  Room,
+] as const;

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { redactQuerySecrets } from './log-redaction';
+
+describe('redactQuerySecrets', () => {
+  it('hides tokens, tickets and passwords in any position and keeps the rest', () => {
+    expect(redactQuerySecrets('/ws/room/1?token=abc&x=1')).toBe('/ws/room/1?token=[redacted]&x=1');
+    expect(redactQuerySecrets('/ws/room/1?x=1&ticket=t.s.g#frag')).toBe(
+      '/ws/room/1?x=1&ticket=[redacted]#frag',
+    );
+    expect(redactQuerySecrets('/api/room/getRoomInfo_share?name=a&PASSWORD=secret')).toBe(
+      '/api/room/getRoomInfo_share?name=a&PASSWORD=[redacted]',
+    );
+    expect(redactQuerySecrets('/api/user/userinfo')).toBe('/api/user/userinfo');
+  });
+});

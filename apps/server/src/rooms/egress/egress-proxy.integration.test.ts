@@ -1,0 +1,410 @@
+// The egress proxy over real sockets, driven the way Chromium drives it: absolute-form HTTP requests, CONNECT
+// tunnels and ws:// upgrades. An injected resolver plays DNS so names can "rebind" to private addresses.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEgressProxy, type TEgressProxy } from './egress-proxy';
+
+const BLOCK_TEXT = 'This address is blocked in rooms';
+
+interface TSite {
+  server: Server;
+  port: number;
+  /** Requests that reached this server; a blocked target's canary must stay at zero. */
+  hits: { url: string; headers: Record<string, string | string[] | undefined>; body: string }[];
+}
+
+async function startSite(): Promise<TSite> {
+  const hits: TSite['hits'] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      hits.push({ url: req.url ?? '', headers: req.headers, body });
+      const url = new URL(req.url ?? '/', 'http://site');
+      if (url.pathname === '/redirect') {
+        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      } else if (url.pathname === '/die') {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write('partial');
+        setTimeout(() => req.socket.destroy(), 20);
+      } else {
+        // A hop-by-hop header named by Connection, which the proxy must not pass on to the browser.
+        if (url.pathname === '/hello')
+          res.setHeader('connection', 'keep-alive, x-hop').setHeader('x-hop', 'drop');
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`site says ${req.method} ${url.pathname} ${body}`);
+      }
+    });
+  });
+  // A WebSocket-like echo: answer 101, then send back whatever arrives.
+  server.on('upgrade', (req, socket) => {
+    hits.push({ url: req.url ?? '', headers: req.headers, body: '' });
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    socket.on('data', (data) => socket.write(data));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, hits };
+}
+
+/**
+ * A loopback port that never completes a connection, like a firewalled host: a child process listens with the
+ * smallest backlog and is then stopped, so once its queue is full the kernel drops every further SYN.
+ */
+async function startSilentListener(): Promise<{ port: number; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const s = require('node:net').createServer();
+       s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => console.log(s.address().port));`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const port = Number(line.toString().trim());
+  child.kill('SIGSTOP');
+  const fillers: Socket[] = [];
+  // Fill the accept queue until a connect attempt hangs.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    fillers.push(socket);
+    const connected = await Promise.race([
+      once(socket, 'connect').then(() => true),
+      delay(200).then(() => false),
+    ]);
+    if (!connected) break;
+  }
+  return {
+    port,
+    stop: () => {
+      for (const socket of fillers) socket.destroy();
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** One request through the proxy in absolute form, as a browser sends it. */
+function viaProxy(
+  proxy: TEgressProxy,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: proxy.port, path: url, method: init.method ?? 'GET', headers: init.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Follows redirects through the proxy, each hop a new proxied request as in a browser. */
+async function followViaProxy(proxy: TEgressProxy, url: string): Promise<{ status: number; body: string }> {
+  let current = url;
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await viaProxy(proxy, current);
+    if (res.status !== 302) return res;
+    current = new URL(String(res.headers.location), current).href;
+  }
+  throw new Error('too many redirects');
+}
+
+/** Sends CONNECT and resolves with the status line's code once the response head has arrived. */
+function openTunnel(proxy: TEgressProxy, authority: string): Promise<{ status: number; socket: Socket }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(proxy.port, '127.0.0.1');
+    let head = '';
+    const onData = (data: Buffer) => {
+      head += data.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      resolve({ status: Number(head.split(' ')[1]), socket });
+    };
+    socket.on('data', onData);
+    socket.on('error', reject);
+    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`);
+  });
+}
+
+/** Writes raw bytes and collects everything until the peer closes. */
+function exchange(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    socket.on('data', (data) => {
+      received += data.toString('utf8');
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    socket.write(text);
+  });
+}
+
+function closed(socket: Socket): Promise<void> {
+  return socket.destroyed
+    ? Promise.resolve()
+    : new Promise((resolve) => socket.once('close', () => resolve()));
+}
+
+describe('egress proxy over sockets', () => {
+  let allowed: TSite;
+  let canary: TSite;
+  let proxy: TEgressProxy;
+  let closedPort: number;
+  let silent: Awaited<ReturnType<typeof startSilentListener>>;
+  const warnings: { obj: object; msg: string }[] = [];
+  const dns: Record<string, string[]> = {};
+
+  beforeAll(async () => {
+    allowed = await startSite();
+    canary = await startSite();
+    closedPort = await freePort();
+    silent = await startSilentListener();
+    Object.assign(dns, {
+      // Each simulates an attacker-controlled DNS answer.
+      'public.test': ['127.0.0.1'], // stands in for a public site; allow-listed by name below
+      'example.test': ['127.0.0.1'],
+      'rebind.test': ['10.0.0.5'],
+      'metadata.test': ['169.254.169.254'],
+      'mixed.test': ['8.8.8.8', '10.0.0.1'],
+      'ula.test': ['fd12:3456::1'],
+      'mapped.test': ['::ffff:192.168.0.1'],
+    });
+    proxy = await startEgressProxy({
+      allow: [
+        `127.0.0.1:${allowed.port}`,
+        `public.test:${allowed.port}`,
+        `127.0.0.1:${closedPort}`,
+        `127.0.0.1:${silent.port}`,
+      ],
+      resolve: async (name) => {
+        const found = dns[name];
+        if (!found) throw new Error(`ENOTFOUND ${name}`);
+        return found;
+      },
+      logger: { warn: (obj, msg) => warnings.push({ obj, msg }) },
+      connectTimeoutMs: 500,
+    });
+  });
+
+  afterAll(async () => {
+    await proxy.close();
+    allowed.server.close();
+    canary.server.close();
+    silent.stop();
+  });
+
+  const refusedTargets = (): [label: string, host: string, port: number][] => [
+    ['another loopback port', '127.0.0.1', canary.port],
+    ['another loopback IP on the allowed port', '127.0.0.2', allowed.port],
+    ['localhost', 'localhost', canary.port],
+    ['localhost on the allowed port (it is also ::1)', 'localhost', allowed.port],
+    ['IPv6 loopback', '[::1]', canary.port],
+    ['IPv4-mapped loopback', '[::ffff:127.0.0.1]', canary.port],
+    ['IPv4-mapped loopback in hex', '[::ffff:7f00:1]', canary.port],
+    ['NAT64 loopback', '[64:ff9b::7f00:1]', canary.port],
+    ['IPv6 unspecified', '[::]', canary.port],
+    ['decimal loopback', '2130706433', canary.port],
+    ['hex loopback', '0x7f.1', canary.port],
+    ['octal loopback', '0177.0.0.1', canary.port],
+    ['short loopback', '127.1', canary.port],
+    ['0.0.0.0 (is localhost on Linux)', '0.0.0.0', canary.port],
+    ['cloud metadata', '169.254.169.254', 80],
+    ['cloud metadata in hex', '0xa9fea9fe', 80],
+    ['RFC 1918 10/8', '10.0.0.1', 80],
+    ['RFC 1918 172.16/12', '172.16.0.1', 80],
+    ['RFC 1918 192.168/16', '192.168.1.1', 80],
+    ['CGNAT', '100.64.0.1', 80],
+    ['IPv6 ULA', '[fd00::1]', 80],
+    ['IPv6 link-local', '[fe80::1]', 80],
+    ['name rebinding to loopback', 'example.test', canary.port],
+    ['name resolving to a private IP', 'rebind.test', 80],
+    ['name resolving to the metadata IP', 'metadata.test', 80],
+    ['name with one public and one private record', 'mixed.test', 80],
+    ['name resolving to a ULA', 'ula.test', 80],
+    ['name resolving to a mapped private IP', 'mapped.test', 80],
+    ["the proxy's own port", '127.0.0.1', proxy.port],
+    ["the proxy's own port by name", 'localhost', proxy.port],
+  ];
+
+  it('refuses every blocked target as plain HTTP with the block page, and counts and logs it', async () => {
+    const targets = refusedTargets();
+    expect(targets.length).toBeGreaterThanOrEqual(20);
+    const before = proxy.blocked;
+    for (const [label, host, port] of targets) {
+      const res = await viaProxy(proxy, `http://${host}:${port}/secret`);
+      expect({ label, status: res.status }).toEqual({ label, status: 403 });
+      expect(res.body).toContain(BLOCK_TEXT);
+    }
+    expect(proxy.blocked - before).toBe(targets.length);
+    expect(warnings.some(({ obj }) => JSON.stringify(obj).includes('169.254.169.254'))).toBe(true);
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('refuses every blocked target as CONNECT with 403 and closes the socket', async () => {
+    const targets = refusedTargets();
+    const before = proxy.blocked;
+    for (const [label, host, port] of targets) {
+      const { status, socket } = await openTunnel(proxy, `${host}:${port}`);
+      expect({ label, status }).toEqual({ label, status: 403 });
+      await closed(socket);
+    }
+    expect(proxy.blocked - before).toBe(targets.length);
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('refuses a blocked ws:// upgrade', async () => {
+    const socket = connect(proxy.port, '127.0.0.1');
+    const answer = await exchange(
+      socket,
+      `GET http://127.0.0.1:${canary.port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${canary.port}\r\n` +
+        'Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 403/);
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('ends blocked when an allowed site redirects to a blocked address', async () => {
+    const blockedHop = encodeURIComponent('http://169.254.169.254/latest/meta-data/');
+    const secondHop = encodeURIComponent(`http://public.test:${allowed.port}/redirect?to=${blockedHop}`);
+    const res = await followViaProxy(proxy, `http://public.test:${allowed.port}/redirect?to=${secondHop}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toContain(BLOCK_TEXT);
+
+    const toCanary = await followViaProxy(
+      proxy,
+      `http://127.0.0.1:${allowed.port}/redirect?to=${encodeURIComponent(`http://localhost:${canary.port}/`)}`,
+    );
+    expect(toCanary.status).toBe(403);
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('ends blocked when a redirect read through a tunnel points at a blocked address', async () => {
+    const tunnel = await openTunnel(proxy, `public.test:${allowed.port}`);
+    expect(tunnel.status).toBe(200);
+    const target = encodeURIComponent(`http://10.0.0.1:${canary.port}/`);
+    const answer = await exchange(
+      tunnel.socket,
+      `GET /redirect?to=${target} HTTP/1.1\r\nHost: public.test\r\nConnection: close\r\n\r\n`,
+    );
+    const location = new URL(/location: (.*)\r\n/i.exec(answer)![1]!);
+    const next = await openTunnel(proxy, location.host);
+    expect(next.status).toBe(403);
+  });
+
+  it('forwards to the allow-listed loopback site, cleaning hop-by-hop and Proxy-* headers', async () => {
+    const res = await viaProxy(proxy, `http://127.0.0.1:${allowed.port}/hello?x=1`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'text/plain',
+        'proxy-authorization': 'Basic c2VjcmV0',
+        'proxy-connection': 'keep-alive',
+        connection: 'x-private',
+        'x-private': 'hop only',
+        'x-keep': 'end to end',
+      },
+      body: 'payload',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('site says POST /hello payload');
+    expect(res.headers['x-hop']).toBeUndefined();
+    const hit = allowed.hits.at(-1)!;
+    expect(hit.url).toBe('/hello?x=1');
+    expect(hit.headers.host).toBe(`127.0.0.1:${allowed.port}`);
+    expect(hit.headers['x-keep']).toBe('end to end');
+    expect(hit.headers['proxy-authorization']).toBeUndefined();
+    expect(hit.headers['proxy-connection']).toBeUndefined();
+    expect(hit.headers['x-private']).toBeUndefined();
+  });
+
+  it('reaches the site through a name on the allow-list', async () => {
+    const res = await viaProxy(proxy, `http://public.test:${allowed.port}/named`);
+    expect(res.status).toBe(200);
+    expect(allowed.hits.at(-1)!.headers.host).toBe(`public.test:${allowed.port}`);
+  });
+
+  it('tunnels CONNECT to the allow-listed site', async () => {
+    const { status, socket } = await openTunnel(proxy, `127.0.0.1:${allowed.port}`);
+    expect(status).toBe(200);
+    const answer = await exchange(
+      socket,
+      `GET /tunnelled HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 200/);
+    expect(answer).toContain('site says GET /tunnelled');
+  });
+
+  it('passes a ws:// upgrade to the allow-listed site and relays both ways', async () => {
+    const socket = connect(proxy.port, '127.0.0.1');
+    let received = '';
+    const echoed = new Promise<void>((resolve) => {
+      socket.on('data', (data) => {
+        received += data.toString();
+        if (received.includes('\r\n\r\n') && !received.includes('ping')) socket.write('ping');
+        if (received.includes('ping')) resolve();
+      });
+    });
+    socket.write(
+      `GET http://127.0.0.1:${allowed.port}/ws HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\n` +
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nProxy-Authorization: Basic eA==\r\n\r\n',
+    );
+    await echoed;
+    expect(received).toMatch(/^HTTP\/1.1 101/);
+    const hit = allowed.hits.at(-1)!;
+    expect(hit.url).toBe('/ws');
+    expect(hit.headers.upgrade).toBe('websocket');
+    expect(hit.headers['proxy-authorization']).toBeUndefined();
+    socket.destroy();
+  });
+
+  it('answers 502 for a target that refuses or never answers, and keeps serving', async () => {
+    expect((await viaProxy(proxy, `http://127.0.0.1:${closedPort}/`)).status).toBe(502);
+    expect((await openTunnel(proxy, `127.0.0.1:${closedPort}`)).status).toBe(502);
+    expect((await viaProxy(proxy, `http://127.0.0.1:${silent.port}/`)).status).toBe(502);
+    expect((await openTunnel(proxy, `127.0.0.1:${silent.port}`)).status).toBe(502);
+    expect((await viaProxy(proxy, 'http://nowhere.test/')).status).toBe(502);
+    expect((await viaProxy(proxy, `http://127.0.0.1:${allowed.port}/still-up`)).status).toBe(200);
+  });
+
+  it('survives a site that dies mid-response', async () => {
+    await expect(viaProxy(proxy, `http://127.0.0.1:${allowed.port}/die`)).rejects.toThrow();
+    expect((await viaProxy(proxy, `http://127.0.0.1:${allowed.port}/after-die`)).status).toBe(200);
+  });
+
+  it('refuses requests that are not absolute http:// URLs', async () => {
+    expect((await viaProxy(proxy, '/origin-form')).status).toBe(400);
+    expect((await viaProxy(proxy, `https://127.0.0.1:${allowed.port}/`)).status).toBe(400);
+  });
+
+  it('destroys open tunnels on close()', async () => {
+    const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`] });
+    const { status, socket } = await openTunnel(own, `127.0.0.1:${allowed.port}`);
+    expect(status).toBe(200);
+    await own.close();
+    await closed(socket);
+    expect(socket.destroyed).toBe(true);
+  });
+});

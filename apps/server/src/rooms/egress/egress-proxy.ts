@@ -1,0 +1,271 @@
+// The HTTP forward proxy every room browser is launched behind (--proxy-server, bypass list <-loopback> so even
+// loopback goes through it). It lets the browser reach the public Internet and nothing of ours: each target is
+// resolved once, checked by egress-policy, and connected to at exactly the checked address.
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createEgressPolicy, type TEgressDecision, type TResolver } from './egress-policy';
+import { splitAuthority } from './parse-host';
+import { connectToChecked, endToEndHeaders, splice } from './upstream';
+
+export interface TEgressProxyOptions {
+  /** Loopback exceptions for tests, each exactly one `host:port`; see TEgressPolicyOptions.allow. */
+  allow?: string[];
+  /** Interface to listen on; loopback by default, since only this server's browsers may use the proxy. */
+  host?: string;
+  logger?: { warn(obj: object, msg: string): void };
+  /** All A/AAAA records of a name; tests inject one to simulate rebinding. Defaults to dns.lookup(all). */
+  resolve?: TResolver;
+  connectTimeoutMs?: number;
+}
+
+export interface TEgressProxy {
+  /** For Chromium's --proxy-server, e.g. http://127.0.0.1:41234. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** Targets refused so far. */
+  readonly blocked: number;
+}
+
+// Shown in the room when a page is refused, so the user sees why rather than a bare error.
+const BLOCK_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Blocked</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em">
+<h1>This address is blocked in rooms</h1>
+<p>The room browser can only open public websites. Addresses on the server's own network are not reachable.</p>
+</body></html>
+`;
+
+type TTarget = { host: string; port: number; path: string };
+
+export async function startEgressProxy(options: TEgressProxyOptions = {}): Promise<TEgressProxy> {
+  const listenHost = options.host ?? '127.0.0.1';
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const logger = options.logger ?? { warn: () => {} };
+  let port: number | undefined;
+  let blocked = 0;
+  let closed = false;
+  const policy = createEgressPolicy({ allow: options.allow, resolve: options.resolve, selfPort: () => port });
+
+  // Upgraded and CONNECT sockets leave the HTTP server's bookkeeping, so close() needs its own list.
+  const sockets = new Set<Duplex>();
+  const track = (socket: Duplex) => {
+    if (closed) socket.destroy();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+
+  /**
+   * Resolves and checks one target; a refusal is counted and logged (host and port only: paths and queries can
+   * carry the user's tokens). Unresolvable names are not refusals; the callers answer those with 502.
+   */
+  async function admit(
+    target: TTarget,
+    via: 'http' | 'connect' | 'upgrade',
+    raw?: string,
+  ): Promise<TEgressDecision> {
+    const decision = await policy.check(target.host, target.port);
+    if (!decision.allowed && decision.reason !== 'unresolvable') {
+      blocked++;
+      logger.warn(
+        {
+          target: target.host === '' ? String(raw).slice(0, 200) : `${target.host}:${target.port}`,
+          via,
+          reason: decision.reason,
+          addresses: decision.addresses,
+        },
+        'room browser egress blocked',
+      );
+    }
+    return decision;
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = absoluteTarget(req.url);
+    if (!target) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('This is a forward proxy for http:// URLs.\n');
+      return;
+    }
+    const decision = await admit(target, 'http');
+    if (!decision.allowed) {
+      if (decision.reason === 'unresolvable') res.writeHead(502, { 'content-type': 'text/plain' }).end();
+      else res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(BLOCK_PAGE);
+      return;
+    }
+
+    let upstream: Socket;
+    try {
+      upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
+    } catch {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end();
+      return;
+    }
+    track(upstream);
+    if (res.destroyed) {
+      upstream.destroy();
+      return;
+    }
+
+    const headers = endToEndHeaders(req.rawHeaders);
+    headers.push('Host', hostHeader(target));
+    // A body of unknown length (chunked from the client) must stay chunked towards the site.
+    if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
+    const outgoing = request({
+      createConnection: () => upstream,
+      method: req.method,
+      path: target.path,
+      headers,
+      setHost: false,
+    });
+    outgoing.on('response', (incoming) => {
+      res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, endToEndHeaders(incoming.rawHeaders));
+      incoming.pipe(res);
+      incoming.on('error', () => res.destroy());
+    });
+    outgoing.on('error', () => {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(502, { 'content-type': 'text/plain' }).end();
+    });
+    // The browser gave up (navigation, tab closed): stop talking to the site too.
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+      upstream.destroy();
+    });
+    req.pipe(outgoing);
+  }
+
+  async function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    track(client);
+    client.on('error', () => client.destroy());
+    const authority = splitAuthority(req.url ?? '');
+    const target = authority ? { ...authority, path: '' } : { host: '', port: 0, path: '' };
+    const decision = await admit(target, 'connect', req.url);
+    if (!decision.allowed) {
+      refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
+      return;
+    }
+    let upstream: Socket;
+    try {
+      upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
+    } catch {
+      refuseRaw(client, 502);
+      return;
+    }
+    track(upstream);
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    splice(client, upstream);
+  }
+
+  // A plain ws:// upgrade sent to the proxy in absolute form: replay the request to the site, then splice.
+  async function onUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    track(client);
+    client.on('error', () => client.destroy());
+    const target = absoluteTarget(req.url);
+    if (!target) {
+      refuseRaw(client, 400);
+      return;
+    }
+    const decision = await admit(target, 'upgrade');
+    if (!decision.allowed) {
+      refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
+      return;
+    }
+    let upstream: Socket;
+    try {
+      upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
+    } catch {
+      refuseRaw(client, 502);
+      return;
+    }
+    track(upstream);
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    const headers = endToEndHeaders(req.rawHeaders);
+    headers.push('Host', hostHeader(target), 'Connection', 'Upgrade', 'Upgrade', req.headers.upgrade ?? '');
+    let text = `${req.method} ${target.path} HTTP/1.1\r\n`;
+    for (let i = 0; i < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
+    upstream.write(`${text}\r\n`);
+    if (head.length > 0) upstream.write(head);
+    splice(client, upstream);
+  }
+
+  const server = createServer(
+    // Uploads from a room may legitimately take long; the only clients are this server's own browsers.
+    { requestTimeout: 0 },
+    (req, res) => {
+      onRequest(req, res).catch(() => res.destroy());
+    },
+  );
+  server.on('connection', track);
+  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    onConnect(req, socket, head).catch(() => socket.destroy());
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    onUpgrade(req, socket, head).catch(() => socket.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, listenHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    get blocked() {
+      return blocked;
+    },
+    close: () => {
+      closed = true;
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+      return done;
+    },
+  };
+}
+
+/** The target of an absolute-form request ("GET http://host:port/path"); null for anything else. */
+function absoluteTarget(raw: string | undefined): TTarget | null {
+  if (!raw || !/^http:\/\//i.test(raw)) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return {
+    host: url.hostname,
+    port: url.port === '' ? 80 : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+  };
+}
+
+function hostHeader(target: TTarget): string {
+  return target.port === 80 ? target.host : `${target.host}:${target.port}`;
+}
+
+/** Answers a CONNECT or upgrade without a tunnel, then closes: the socket never carries anything else. */
+function refuseRaw(client: Duplex, status: 400 | 403 | 502): void {
+  if (client.destroyed) return;
+  const text = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway' }[status];
+  const body = status === 403 ? BLOCK_PAGE : '';
+  client.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/html; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => client.destroy(),
+  );
+}

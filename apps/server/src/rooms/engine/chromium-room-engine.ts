@@ -1,0 +1,287 @@
+// The RoomEngine of this server: one Chromium per running room, started and stopped on request, watched for
+// crashes, stopped when nobody has been connected for the room's auto-close time, and never more rooms than the
+// configured capacity. Operations on one room run one after another; different rooms proceed in parallel.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AppError,
+  type RoomEngine,
+  type TRoomLaunchSpec,
+  type TRoomRuntimeState,
+  type TRoomStateChange,
+} from '@rooms/api';
+import { AutoCloseTimer } from './auto-close';
+import { ChromiumRoomSession } from './chromium-room-session';
+import { silentLogger, type TEngineLogger } from './logger';
+import { RoomBrowser } from './room-browser';
+
+/** Starts the egress proxy the browsers go through (apps/server/src/rooms/egress). */
+export type TEgressStarter = (options: {
+  allow: string[];
+}) => Promise<{ url: string; close(): Promise<void> }>;
+
+export interface TChromiumRoomEngineOptions {
+  chromiumPath: string;
+  /** Kept profiles live in `<roomsDataDir>/<roomId>/profile`, fresh ones in `<roomsDataDir>/.fresh/`. */
+  roomsDataDir: string;
+  /** The most rooms this server runs at once. */
+  capacity: number;
+  egress: { start: TEgressStarter; allow: string[] };
+  logger?: TEngineLogger;
+}
+
+interface TRun {
+  spec: TRoomLaunchSpec;
+  profileDir: string;
+  /** A fresh profile is deleted when the browser stops; a kept one stays for the next start. */
+  fresh: boolean;
+  browser?: RoomBrowser;
+  session?: ChromiumRoomSession;
+  autoClose?: AutoCloseTimer;
+}
+
+interface TRoomEntry {
+  roomId: string;
+  state: TRoomRuntimeState;
+  /** The tail of this room's operation queue. */
+  queue: Promise<unknown>;
+  /** Starts queued and not yet finished: each holds the room's capacity slot. */
+  reserved: number;
+  participants: number;
+  run?: TRun;
+}
+
+// Room ids become directory names; anything else is a bug upstream, not a path to follow.
+const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const LIVE_STATES: ReadonlySet<TRoomRuntimeState> = new Set(['starting', 'running', 'stopping']);
+
+export class ChromiumRoomEngine implements RoomEngine {
+  private readonly rooms = new Map<string, TRoomEntry>();
+  private readonly listeners = new Set<(change: TRoomStateChange) => void>();
+  private readonly logger: TEngineLogger;
+  private proxy: ReturnType<TEgressStarter> | undefined;
+  private freshSwept: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: TChromiumRoomEngineOptions) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  start(spec: TRoomLaunchSpec): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new AppError('ROOM_START_FAILED', { message: 'The server is shutting down' }));
+    }
+    const entry = this.entry(spec.roomId);
+    const holdsSlot = entry.reserved > 0 || LIVE_STATES.has(entry.state);
+    // Decided now, not after queueing: a caller beyond capacity gets an answer at once instead of a hang.
+    if (!holdsSlot && this.occupied() >= this.options.capacity) {
+      this.logger.info({ roomId: spec.roomId, capacity: this.options.capacity }, 'room refused: server full');
+      return Promise.reject(new AppError('SERVER_FULL'));
+    }
+    entry.reserved++;
+    return this.enqueue(entry, async () => {
+      try {
+        await this.startNow(entry, spec);
+      } finally {
+        entry.reserved--;
+      }
+    });
+  }
+
+  stop(roomId: string): Promise<void> {
+    return this.stopFor(roomId, 'requested');
+  }
+
+  state(roomId: string): TRoomRuntimeState {
+    return this.rooms.get(roomId)?.state ?? 'stopped';
+  }
+
+  async deleteData(roomId: string): Promise<void> {
+    if (!ROOM_ID.test(roomId)) throw new Error(`Invalid room id: ${roomId}`);
+    const entry = this.entry(roomId);
+    await this.enqueue(entry, async () => {
+      await this.stopNow(entry, 'requested');
+      await rm(join(this.options.roomsDataDir, roomId), { recursive: true, force: true });
+    });
+    if (entry.reserved === 0 && entry.state === 'stopped') this.rooms.delete(roomId);
+  }
+
+  capacity(): { running: number; max: number } {
+    return { running: this.occupied(), max: this.options.capacity };
+  }
+
+  onStateChange(listener: (change: TRoomStateChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The running room's picture, input and controls; undefined unless the room is running. */
+  session(roomId: string): ChromiumRoomSession | undefined {
+    const entry = this.rooms.get(roomId);
+    return entry?.state === 'running' ? entry.run?.session : undefined;
+  }
+
+  /** The relay reports how many participants are connected; zero for the auto-close time stops the room. */
+  participantsChanged(roomId: string, count: number): void {
+    const entry = this.entry(roomId);
+    entry.participants = count;
+    entry.run?.autoClose?.update(count);
+  }
+
+  /** The room's browser process id (benchmarks, diagnostics). */
+  browserPid(roomId: string): number | undefined {
+    return this.rooms.get(roomId)?.run?.browser?.pid;
+  }
+
+  /** Stops every room and the egress proxy; later starts are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.rooms.keys()].map((roomId) => this.stopFor(roomId, 'requested')));
+    const proxy = await this.proxy?.catch(() => undefined);
+    await proxy?.close();
+  }
+
+  private stopFor(roomId: string, reason: 'requested' | 'auto-close'): Promise<void> {
+    const entry = this.rooms.get(roomId);
+    if (!entry) return Promise.resolve();
+    return this.enqueue(entry, () => this.stopNow(entry, reason));
+  }
+
+  private async startNow(entry: TRoomEntry, spec: TRoomLaunchSpec): Promise<void> {
+    // Already up: starting again is a no-op (restart = stop + start applies new settings).
+    if (entry.state === 'running') return;
+    this.setState(entry, 'starting', 'requested');
+    let run: TRun | undefined;
+    try {
+      if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
+      const proxy = await this.egressProxy();
+      run = { spec, ...(await this.prepareProfile(spec)) };
+      entry.run = run;
+      const browser = await RoomBrowser.launch({
+        chromiumPath: this.options.chromiumPath,
+        profileDir: run.profileDir,
+        width: spec.width,
+        height: spec.height,
+        proxyServer: proxy.url,
+      });
+      run.browser = browser;
+      const launched = run;
+      browser.onUnexpectedExit(() => void this.crashed(entry, launched));
+      run.session = await ChromiumRoomSession.open(browser.context, spec, this.logger);
+      if (spec.autoCloseMs !== null) {
+        run.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
+          this.logger.info({ roomId: spec.roomId }, 'auto-closing a room nobody is in');
+          this.stopFor(spec.roomId, 'auto-close').catch((error) =>
+            this.logger.error({ err: error, roomId: spec.roomId }, 'auto-close failed'),
+          );
+        });
+        run.autoClose.start(entry.participants);
+      }
+      this.setState(entry, 'running', 'requested');
+    } catch (error) {
+      this.logger.error({ err: error, roomId: spec.roomId }, 'room failed to start');
+      if (run) await this.teardown(run);
+      entry.run = undefined;
+      this.setState(entry, 'stopped');
+      throw new AppError('ROOM_START_FAILED', { cause: error });
+    }
+  }
+
+  private async stopNow(entry: TRoomEntry, reason: 'requested' | 'auto-close'): Promise<void> {
+    const run = entry.run;
+    if (!run) {
+      // A crashed room has already been cleaned up; stopping it acknowledges the crash.
+      if (entry.state === 'crashed') this.setState(entry, 'stopped', reason);
+      return;
+    }
+    this.setState(entry, 'stopping', reason);
+    await this.teardown(run);
+    entry.run = undefined;
+    this.setState(entry, 'stopped', reason);
+  }
+
+  private async crashed(entry: TRoomEntry, run: TRun): Promise<void> {
+    await this.enqueue(entry, async () => {
+      // A start still in progress sees the failure itself; a later run is not this browser.
+      if (entry.run !== run || entry.state !== 'running') return;
+      this.logger.warn({ roomId: entry.roomId }, 'room browser exited unexpectedly');
+      await this.teardown(run);
+      entry.run = undefined;
+      this.setState(entry, 'crashed', 'crashed');
+    }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash cleanup failed'));
+  }
+
+  private async teardown(run: TRun): Promise<void> {
+    run.autoClose?.cancel();
+    await run.session?.close().catch(() => {});
+    await run.browser
+      ?.close()
+      .catch((error) =>
+        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room browser did not close cleanly'),
+      );
+    if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  private async prepareProfile(spec: TRoomLaunchSpec): Promise<{ profileDir: string; fresh: boolean }> {
+    if (spec.keepData) {
+      const profileDir = join(this.options.roomsDataDir, spec.roomId, 'profile');
+      await mkdir(profileDir, { recursive: true });
+      return { profileDir, fresh: false };
+    }
+    const freshRoot = join(this.options.roomsDataDir, '.fresh');
+    // Fresh profiles left by a server that was killed hard belong to no running room: cleared once per engine.
+    this.freshSwept ??= rm(freshRoot, { recursive: true, force: true });
+    await this.freshSwept;
+    await mkdir(freshRoot, { recursive: true });
+    return { profileDir: await mkdtemp(join(freshRoot, `${spec.roomId}-`)), fresh: true };
+  }
+
+  /** One proxy for all rooms, started with the first room; a failed start is retried by the next room. */
+  private async egressProxy(): Promise<{ url: string }> {
+    this.proxy ??= this.options.egress.start({ allow: this.options.egress.allow });
+    try {
+      return await this.proxy;
+    } catch (error) {
+      this.proxy = undefined;
+      throw error;
+    }
+  }
+
+  private entry(roomId: string): TRoomEntry {
+    let entry = this.rooms.get(roomId);
+    if (!entry) {
+      entry = { roomId, state: 'stopped', queue: Promise.resolve(), reserved: 0, participants: 0 };
+      this.rooms.set(roomId, entry);
+    }
+    return entry;
+  }
+
+  private occupied(): number {
+    let count = 0;
+    for (const entry of this.rooms.values()) {
+      if (entry.reserved > 0 || LIVE_STATES.has(entry.state)) count++;
+    }
+    return count;
+  }
+
+  private enqueue<T>(entry: TRoomEntry, operation: () => Promise<T>): Promise<T> {
+    const result = entry.queue.then(operation);
+    entry.queue = result.catch(() => {});
+    return result;
+  }
+
+  private setState(entry: TRoomEntry, state: TRoomRuntimeState, reason?: TRoomStateChange['reason']): void {
+    if (entry.state === state) return;
+    entry.state = state;
+    const change: TRoomStateChange = reason
+      ? { roomId: entry.roomId, state, reason }
+      : { roomId: entry.roomId, state };
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.logger.error({ err: error, roomId: entry.roomId }, 'a room state listener failed');
+      }
+    }
+  }
+}

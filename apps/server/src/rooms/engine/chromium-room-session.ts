@@ -1,0 +1,122 @@
+// A running room as the relay sees it: its picture, its controller's input and the browser controls, all aimed
+// at the active tab of the room's Chromium.
+import type { TRoomLaunchSpec } from '@rooms/api';
+import type { TRoomInput } from '@rooms/api/room-protocol';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { RoomSession, TBrowserTab } from '../room-session';
+import { dispatchInput, isTargetGone } from './input-dispatcher';
+import type { TEngineLogger } from './logger';
+import { ScreencastSource } from './screencast-source';
+import { TabSet } from './tabs';
+import { normaliseAddress } from './url-policy';
+
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
+export class ChromiumRoomSession implements RoomSession {
+  readonly roomId: string;
+  readonly viewport: { width: number; height: number };
+  readonly video: ScreencastSource;
+  private readonly tabSet: TabSet;
+
+  private constructor(
+    context: BrowserContext,
+    spec: TRoomLaunchSpec,
+    private readonly logger: TEngineLogger,
+  ) {
+    this.roomId = spec.roomId;
+    this.viewport = { width: spec.width, height: spec.height };
+    this.video = new ScreencastSource({
+      width: spec.width,
+      height: spec.height,
+      maxFrameRate: spec.maxFrameRate,
+      onListenerError: (error) =>
+        logger.error({ err: error, roomId: spec.roomId }, 'a frame listener failed'),
+    });
+    this.tabSet = new TabSet(context, {
+      onActivate: (tab) => this.video.follow(tab.cdp),
+      onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
+    });
+  }
+
+  /** Follows the browser's tabs, starts the picture and opens the start page. */
+  static async open(
+    context: BrowserContext,
+    spec: TRoomLaunchSpec,
+    logger: TEngineLogger,
+  ): Promise<ChromiumRoomSession> {
+    const session = new ChromiumRoomSession(context, spec, logger);
+    await session.tabSet.init();
+    // The start URL comes from the system image, not from a participant, but passes the same policy.
+    await session.navigate(spec.startUrl);
+    return session;
+  }
+
+  async applyInput(input: TRoomInput): Promise<void> {
+    const tab = this.tabSet.active();
+    if (tab) await dispatchInput(tab.cdp, input, this.viewport);
+  }
+
+  async navigate(url: string): Promise<void> {
+    const target = normaliseAddress(url);
+    await this.onActivePage((page) =>
+      page.goto(target, { waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS }),
+    );
+  }
+
+  back(): Promise<void> {
+    return this.onActivePage((page) => page.goBack({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS }));
+  }
+
+  forward(): Promise<void> {
+    return this.onActivePage((page) =>
+      page.goForward({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS }),
+    );
+  }
+
+  reload(): Promise<void> {
+    return this.onActivePage((page) => page.reload({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS }));
+  }
+
+  tabs(): TBrowserTab[] {
+    return this.tabSet.list();
+  }
+
+  async openTab(url?: string): Promise<void> {
+    // Validated before the tab exists, so a refused address leaves no stray blank tab.
+    const target = url === undefined ? undefined : normaliseAddress(url);
+    await this.tabSet.open();
+    if (target && target !== 'about:blank') await this.navigate(target);
+  }
+
+  activateTab(tabId: string): Promise<void> {
+    return this.tabSet.activate(tabId);
+  }
+
+  closeTab(tabId: string): Promise<void> {
+    return this.tabSet.close(tabId);
+  }
+
+  onTabsChanged(listener: (tabs: TBrowserTab[]) => void): () => void {
+    return this.tabSet.onChange(listener);
+  }
+
+  async close(): Promise<void> {
+    this.tabSet.dispose();
+    await this.video.stop();
+  }
+
+  /**
+   * Runs a navigation on the active tab. A site that fails to load (refused by the egress guard, DNS, timeout)
+   * shows Chromium's error page to everyone, which is the answer; only a vanished tab is swallowed silently.
+   */
+  private async onActivePage(action: (page: Page) => Promise<unknown>): Promise<void> {
+    const tab = this.tabSet.active();
+    if (!tab) return;
+    try {
+      await action(tab.page);
+    } catch (error) {
+      if (isTargetGone(error)) return;
+      this.logger.debug({ err: error, roomId: this.roomId }, 'navigation did not complete');
+    }
+  }
+}

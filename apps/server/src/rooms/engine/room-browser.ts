@@ -1,0 +1,113 @@
+// Launches and ends one room's Chromium: a persistent context on the room's profile directory, headless, every
+// request through the egress proxy, downloads refused. It reports a browser that dies on its own so the engine
+// can mark the room crashed.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { findBrowserPid, isAlive } from './process-tree';
+
+export interface TRoomBrowserOptions {
+  chromiumPath: string;
+  profileDir: string;
+  width: number;
+  height: number;
+  /** The egress proxy every request goes through, e.g. http://127.0.0.1:41234. */
+  proxyServer: string;
+  launchTimeoutMs?: number;
+}
+
+const ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  // WebRTC would otherwise send UDP straight from the server, around the egress proxy.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+// A browser that does not close within this time is killed: stopping a room must not hang the API.
+const CLOSE_TIMEOUT_MS = 10_000;
+
+// Chromium refuses a profile whose Singleton* links point at a process that is gone (after a hard kill of the
+// server), so they are removed before launch; a live browser on the same profile cannot exist (one per room).
+async function removeStaleLocks(profileDir: string): Promise<void> {
+  await Promise.all(
+    ['SingletonLock', 'SingletonSocket', 'SingletonCookie'].map((name) =>
+      rm(join(profileDir, name), { force: true }),
+    ),
+  );
+}
+
+export class RoomBrowser {
+  private closing = false;
+  private readonly exitListeners = new Set<() => void>();
+
+  private constructor(
+    readonly context: BrowserContext,
+    /** The browser process, when /proc shows it (Linux). */
+    readonly pid: number | undefined,
+  ) {
+    context.on('close', () => {
+      if (this.closing) return;
+      for (const listener of this.exitListeners) listener();
+    });
+  }
+
+  static async launch(options: TRoomBrowserOptions): Promise<RoomBrowser> {
+    await removeStaleLocks(options.profileDir);
+    const viewport = { width: options.width, height: options.height };
+    const context = await chromium.launchPersistentContext(options.profileDir, {
+      executablePath: options.chromiumPath,
+      headless: true,
+      // Chromium's sandbox cannot start as root; everywhere else it stays on (playwright adds --no-sandbox
+      // unless this is true).
+      chromiumSandbox: process.getuid?.() !== 0,
+      viewport,
+      screen: viewport,
+      deviceScaleFactor: 1,
+      acceptDownloads: false,
+      // '<-loopback>' removes Chromium's built-in proxy bypass for localhost, so loopback goes through the guard.
+      proxy: { server: options.proxyServer, bypass: '<-loopback>' },
+      args: ARGS,
+      // Playwright disables the popup blocker for tests; a shared room keeps it, so only user-initiated popups
+      // become tabs.
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
+      timeout: options.launchTimeoutMs ?? 30_000,
+      // The server closes rooms gracefully on SIGINT/SIGTERM (keep-data profiles flush cookies on close);
+      // Playwright's own handlers would kill the browsers first.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    return new RoomBrowser(context, await findBrowserPid(options.profileDir));
+  }
+
+  /** Called once if the browser goes away without close() (crash, killed process). */
+  onUnexpectedExit(listener: () => void): void {
+    this.exitListeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+    });
+    await Promise.race([this.context.close().catch(() => {}), timedOut]);
+    clearTimeout(timer);
+    await this.ensureExited();
+  }
+
+  /** Makes sure no browser process outlives the room, whatever state Chromium was in. */
+  async ensureExited(): Promise<void> {
+    const pid = this.pid;
+    if (pid === undefined) return;
+    for (let waited = 0; waited < 3000 && isAlive(pid); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+}

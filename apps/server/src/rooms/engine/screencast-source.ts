@@ -1,0 +1,146 @@
+// The room's one picture: the CDP screencast of the active tab, shared by every participant. Chromium sends a
+// JPEG whenever the page repaints (up to ~60/s); we pass on at most the room's frame rate and, when a frame is
+// dropped for coming too soon, send the newest one when its slot comes, so the last change is never lost.
+//
+// Every frame is acknowledged at once. Holding acks to slow Chromium down to the cap was tried: it did not lower
+// the browser's CPU measurably (rendering, not JPEG encoding, dominates) and a repaint Chromium skips while acks
+// are held is never sent, so it needed refresh logic for no gain.
+import type { CDPSession } from 'playwright-core';
+import type { MediaSource, TMediaChunk } from '../room-session';
+
+interface TScreencastFrame {
+  data: string;
+  sessionId: number;
+}
+
+export interface TScreencastOptions {
+  width: number;
+  height: number;
+  maxFrameRate: number;
+  /** JPEG quality 0..100; 70 keeps text readable at about a third of the bytes of 90. */
+  quality?: number;
+  onListenerError?(error: unknown): void;
+}
+
+export class ScreencastSource implements MediaSource {
+  readonly codec = 'jpeg' as const;
+  /** Frames Chromium sent and frames passed on, for the benchmark and diagnostics. */
+  readonly stats = { received: 0, emitted: 0 };
+
+  private readonly listeners = new Set<(chunk: TMediaChunk) => void>();
+  private readonly interval: number;
+  // Frames arrive with a few ms of jitter; without slack a 30 fps page under a 30 fps cap would lose every other.
+  private readonly slack: number;
+  private latest: TMediaChunk | undefined;
+  private lastEmitAt = Number.NEGATIVE_INFINITY;
+  private pending: { frame: TScreencastFrame; arrivedAt: number } | undefined;
+  private trailing: NodeJS.Timeout | undefined;
+  private current: { cdp: CDPSession; onFrame: (frame: TScreencastFrame) => void } | undefined;
+  private switching: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly options: TScreencastOptions) {
+    this.interval = 1000 / Math.max(1, options.maxFrameRate);
+    this.slack = Math.min(5, this.interval * 0.2);
+  }
+
+  subscribe(listener: (chunk: TMediaChunk) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  latestKeyframe(): TMediaChunk | undefined {
+    return this.latest;
+  }
+
+  /** Captures this tab from now on (the active tab changed). Calls are applied in order. */
+  follow(cdp: CDPSession): Promise<void> {
+    this.switching = this.switching.then(() => this.switchTo(cdp)).catch(() => {});
+    return this.switching;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.switching;
+    await this.detach();
+  }
+
+  private async switchTo(cdp: CDPSession): Promise<void> {
+    if (this.stopped || this.current?.cdp === cdp) return;
+    await this.detach();
+    const onFrame = (frame: TScreencastFrame) => this.onFrame(cdp, frame);
+    this.current = { cdp, onFrame };
+    cdp.on('Page.screencastFrame', onFrame);
+    await this.startScreencast(cdp);
+  }
+
+  private startScreencast(cdp: CDPSession): Promise<unknown> {
+    return cdp.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: this.options.quality ?? 70,
+      maxWidth: this.options.width,
+      maxHeight: this.options.height,
+      everyNthFrame: 1,
+    });
+  }
+
+  private async detach(): Promise<void> {
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
+    // A frame of the previous tab must not show up after the switch.
+    this.pending = undefined;
+    const previous = this.current;
+    this.current = undefined;
+    if (!previous) return;
+    previous.cdp.off('Page.screencastFrame', previous.onFrame);
+    await previous.cdp.send('Page.stopScreencast').catch(() => {});
+  }
+
+  private onFrame(cdp: CDPSession, frame: TScreencastFrame): void {
+    // Chromium keeps at most three frames unacknowledged; acking each at once keeps the capture flowing.
+    void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {});
+    if (this.current?.cdp !== cdp) return;
+    this.stats.received++;
+    this.route(frame, performance.now());
+  }
+
+  /** Emits the frame now if its slot has come, else keeps it as the newest candidate for the next slot. */
+  private route(frame: TScreencastFrame, now: number): void {
+    const wait = this.lastEmitAt + this.interval - this.slack - now;
+    if (wait <= 0) {
+      clearTimeout(this.trailing);
+      this.trailing = undefined;
+      this.pending = undefined;
+      this.emit(frame, now);
+      return;
+    }
+    this.pending = { frame, arrivedAt: now };
+    this.trailing ??= setTimeout(() => {
+      this.trailing = undefined;
+      const pending = this.pending;
+      this.pending = undefined;
+      if (pending && !this.stopped) this.emit(pending.frame, pending.arrivedAt);
+    }, wait + this.slack);
+  }
+
+  private emit(frame: TScreencastFrame, timestamp: number): void {
+    const chunk: TMediaChunk = {
+      codec: 'jpeg',
+      keyframe: true,
+      timestamp,
+      data: Buffer.from(frame.data, 'base64'),
+      width: this.options.width,
+      height: this.options.height,
+    };
+    this.latest = chunk;
+    this.lastEmitAt = performance.now();
+    this.stats.emitted++;
+    for (const listener of this.listeners) {
+      try {
+        listener(chunk);
+      } catch (error) {
+        this.options.onListenerError?.(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+// Pages for the engine's integration tests and the stream benchmark, served on loopback: an animated canvas,
+// a button that changes colour when pressed, a form, a cookie setter and checker, a popup link. The pages report
+// what happened to them by requesting /event/<name>, so tests check the page's behaviour without reading pixels.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+
+export interface TTestPages {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** For the egress allow-list: exactly this server. */
+  hostPort: string;
+  url(path: string): string;
+  /** Events the pages reported, oldest first, e.g. "clicked", "submitted:hi there", "cookie:<as>:room=kept". */
+  events: string[];
+  waitForEvent(prefix: string, timeoutMs?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const page = (body: string, script = '') =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>test page</title>
+<style>html,body{margin:0;height:100%;font:40px sans-serif}</style></head><body>${body}
+<script>const report = (name) => fetch('/event/' + encodeURIComponent(name));${script}</script></body></html>`;
+
+const PAGES: Record<string, string> = {
+  // Text and colour change every animation frame, so every frame's JPEG differs.
+  '/animated': page(
+    '<canvas id="c" style="display:block;width:100%;height:100%"></canvas>',
+    `const canvas = document.getElementById('c');
+     const ctx = canvas.getContext('2d');
+     let n = 0;
+     function draw() {
+       canvas.width = innerWidth; canvas.height = innerHeight;
+       n++;
+       ctx.fillStyle = 'hsl(' + (n * 7 % 360) + ',70%,50%)';
+       ctx.fillRect(0, 0, canvas.width, canvas.height);
+       ctx.fillStyle = '#000';
+       ctx.fillText('frame ' + n, 40, 80);
+       requestAnimationFrame(draw);
+     }
+     ctx.font = '48px sans-serif';
+     draw();`,
+  ),
+  // The whole middle of the page is the button; each press toggles its colour and label.
+  '/button': page(
+    `<button id="b" style="position:fixed;left:25%;top:25%;width:50%;height:50%;font-size:48px;background:#2a6">
+       Press me</button>`,
+    `let presses = 0;
+     document.getElementById('b').addEventListener('pointerdown', (event) => {
+       presses++;
+       event.target.style.background = presses % 2 ? '#c33' : '#2a6';
+       event.target.textContent = 'Pressed ' + presses;
+       report('clicked');
+     });`,
+  ),
+  '/form': page(
+    `<form action="/submitted" method="get">
+       <input name="q" autocomplete="off" style="display:block;width:100%;height:120px;font-size:48px">
+     </form>`,
+  ),
+  '/popup': page(
+    `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
+  ),
+  '/check-cookie': page('cookie checked'),
+};
+
+export async function startTestPages(): Promise<TTestPages> {
+  const events: string[] = [];
+  const waiters = new Set<() => void>();
+  const record = (event: string) => {
+    events.push(event);
+    for (const wake of waiters) wake();
+  };
+
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    response.setHeader('cache-control', 'no-store');
+    if (url.pathname.startsWith('/event/')) {
+      record(decodeURIComponent(url.pathname.slice('/event/'.length)));
+      response.end();
+      return;
+    }
+    if (url.pathname === '/submitted') record(`submitted:${url.searchParams.get('q') ?? ''}`);
+    if (url.pathname === '/set-cookie') {
+      response.setHeader('set-cookie', 'room=kept; Max-Age=3600; Path=/');
+      record(`set-cookie:${url.searchParams.get('as') ?? ''}`);
+    }
+    if (url.pathname === '/check-cookie') {
+      record(`cookie:${url.searchParams.get('as') ?? ''}:${request.headers.cookie ?? ''}`);
+    }
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(PAGES[url.pathname] ?? page(url.pathname));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('test pages did not get a port');
+  const hostPort = `127.0.0.1:${address.port}`;
+  const origin = `http://${hostPort}`;
+
+  return {
+    origin,
+    hostPort,
+    url: (path) => `${origin}${path}`,
+    events,
+    async waitForEvent(prefix, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = events.find((event) => event.startsWith(prefix));
+        if (found !== undefined) return found;
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new Error(`no "${prefix}" event within ${timeoutMs} ms; saw ${JSON.stringify(events)}`);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiters.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, left);
+          waiters.add(wake);
+        });
+      }
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,237 @@
+// Starting, stopping, restarting and deleting rooms over REST with the real engine (one Chromium per room),
+// and the stored state following the browser: crashes, stops the engine makes on its own, a node restart.
+// The rooms open a page served here on loopback, which the egress guard lets through for this test only.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Room } from '@rooms/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { rest } from '../testing/rest-client';
+import { startTestServer, type TTestServer } from '../testing/test-server';
+import { createOwner, type TTestOwner, uniqueRoomName } from './room-test-users';
+
+let server: TTestServer;
+let roomsDataDir: string;
+let page: Server;
+let pageOrigin: string;
+/** Paths the room browsers asked the page server for. */
+const pageHits: string[] = [];
+
+beforeAll(async () => {
+  page = createServer((request, response) => {
+    pageHits.push(request.url ?? '');
+    response
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>room</title><p>hello');
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  const address = page.address();
+  if (!address || typeof address !== 'object') throw new Error('page server has no port');
+  pageOrigin = `http://127.0.0.1:${address.port}`;
+
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-lifecycle-'));
+  server = await startTestServer({
+    listen: false,
+    env: {
+      ROOMS_DATA_DIR: roomsDataDir,
+      // One room at a time, so the capacity test can fill the server.
+      ROOM_CAPACITY: '1',
+      ROOM_EGRESS_ALLOW: `127.0.0.1:${address.port}`,
+    },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => page?.close(resolve));
+  await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+type TRoom = Record<string, unknown> & { id: string; name: string; state: string };
+
+function call<T = unknown>(
+  owner: TTestOwner,
+  method: 'GET' | 'POST',
+  procedure: string,
+  options: { query?: Record<string, string>; body?: unknown } = {},
+) {
+  return rest<T>(server.app, method, `/api/room/${procedure}`, { ...options, token: owner.token });
+}
+
+/** A room opening our loopback page, tagged with its name so the page server can tell rooms apart. */
+async function createRoom(owner: TTestOwner, body: Record<string, unknown> = {}): Promise<TRoom> {
+  const name = uniqueRoomName('live');
+  const reply = await call<TRoom>(owner, 'POST', 'createRoom', {
+    body: {
+      name,
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: `${pageOrigin}/start?room=${name}`,
+      ...body,
+    },
+  });
+  expect(reply, JSON.stringify(reply.data)).toMatchObject({ msg: 'success' });
+  return reply.data;
+}
+
+async function storedState(owner: TTestOwner, room: TRoom): Promise<string | undefined> {
+  const list = await call<TRoom[]>(owner, 'GET', 'getRoomList');
+  return list.data.find((item) => item.id === room.id)?.state;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a room’s browser', () => {
+  it('starts on its start page, shows as running, and stops', async () => {
+    const owner = await createOwner(server.app);
+    const room = await createRoom(owner);
+
+    expect(await call(owner, 'POST', 'startRoom', { query: { id: room.id } })).toEqual({
+      status: 200,
+      msg: 'success',
+      data: { id: room.id, name: room.name, state: 'running' },
+    });
+    await expect.poll(() => pageHits.some((hit) => hit.includes(room.name)), { timeout: 20_000 }).toBe(true);
+
+    const [listed] = (await call<TRoom[]>(owner, 'GET', 'getRoomList')).data;
+    expect(listed).toMatchObject({ id: room.id, state: 'running' });
+    expect(listed?.lastStartedAt).not.toBeNull();
+    expect(await call(owner, 'GET', 'updateState', { query: { name: room.name } })).toMatchObject({
+      data: { state: 'running' },
+    });
+    expect(await call(owner, 'GET', 'getRoomConfig', { query: { id: room.id } })).toMatchObject({
+      data: { state: 'running', width: 1280, height: 720 },
+    });
+    // Starting a running room changes nothing.
+    expect(await call(owner, 'POST', 'startRoom', { query: { name: room.name } })).toMatchObject({
+      data: { state: 'running' },
+    });
+
+    const pid = server.app.roomEngine.browserPid(room.id);
+    expect(pid).toBeTypeOf('number');
+    expect(await call(owner, 'POST', 'stopRoom', { query: { name: room.name } })).toMatchObject({
+      status: 200,
+      data: { state: 'stopped' },
+    });
+    expect(await storedState(owner, room)).toBe('stopped');
+    expect(processAlive(pid!)).toBe(false);
+    // Without keep-data nothing of the room stays on disk.
+    expect(existsSync(join(roomsDataDir, room.id))).toBe(false);
+  });
+
+  it('is refused beyond the server’s capacity with the engine’s error, and the refused room stays stopped', async () => {
+    const first = await createOwner(server.app);
+    const second = await createOwner(server.app);
+    const running = await createRoom(first);
+    const refused = await createRoom(second);
+
+    expect(await call(first, 'POST', 'startRoom', { query: { id: running.id } })).toMatchObject({
+      data: { state: 'running' },
+    });
+    expect(await call(second, 'POST', 'startRoom', { query: { id: refused.id } })).toEqual({
+      status: 503,
+      msg: 'error',
+      data: 'This server is running as many rooms as it can; please try again later',
+    });
+    expect(await storedState(second, refused)).toBe('stopped');
+
+    await call(first, 'POST', 'stopRoom', { query: { id: running.id } });
+    expect(await call(second, 'POST', 'startRoom', { query: { id: refused.id } })).toMatchObject({
+      data: { state: 'running' },
+    });
+    await call(second, 'POST', 'stopRoom', { query: { id: refused.id } });
+  });
+
+  it('shows as crashed when it dies, and restart brings it back', async () => {
+    const owner = await createOwner(server.app);
+    const room = await createRoom(owner);
+    await call(owner, 'POST', 'startRoom', { query: { id: room.id } });
+    const pid = server.app.roomEngine.browserPid(room.id);
+    expect(pid).toBeTypeOf('number');
+
+    process.kill(pid!, 'SIGKILL');
+    await expect.poll(() => storedState(owner, room), { timeout: 20_000 }).toBe('crashed');
+    expect(await call(owner, 'GET', 'updateState', { query: { name: room.name } })).toMatchObject({
+      data: { state: 'crashed' },
+    });
+
+    expect(
+      await call(owner, 'POST', 'restartRoom', { query: { id: room.id, name: room.name } }),
+    ).toMatchObject({
+      status: 200,
+      data: { state: 'running' },
+    });
+    expect(await storedState(owner, room)).toBe('running');
+    const restartedPid = server.app.roomEngine.browserPid(room.id);
+    expect(restartedPid).not.toBe(pid);
+    expect(processAlive(restartedPid!)).toBe(true);
+    await call(owner, 'POST', 'stopRoom', { query: { id: room.id } });
+  });
+
+  it('is stored as stopped when the engine stops it on its own (as auto-close does)', async () => {
+    const owner = await createOwner(server.app);
+    const room = await createRoom(owner);
+    await call(owner, 'POST', 'startRoom', { query: { id: room.id } });
+    expect(await storedState(owner, room)).toBe('running');
+
+    await server.app.roomEngine.stop(room.id);
+    await expect.poll(() => storedState(owner, room), { timeout: 10_000 }).toBe('stopped');
+  });
+});
+
+describe('deleting a room', () => {
+  it('stops its running browser and removes its kept data', async () => {
+    const owner = await createOwner(server.app, { plan: 'pro' });
+    const room = await createRoom(owner, { keepData: true });
+    const profile = join(roomsDataDir, room.id);
+
+    await call(owner, 'POST', 'startRoom', { query: { id: room.id } });
+    await call(owner, 'POST', 'stopRoom', { query: { id: room.id } });
+    // Kept data outlives a stop…
+    expect(existsSync(profile)).toBe(true);
+
+    await call(owner, 'POST', 'startRoom', { query: { id: room.id } });
+    const pid = server.app.roomEngine.browserPid(room.id);
+    expect(await call(owner, 'POST', 'deleteRoom', { query: { name: room.name } })).toEqual({
+      status: 200,
+      msg: 'success',
+      data: { id: room.id, name: room.name },
+    });
+    // …but not the room.
+    expect(existsSync(profile)).toBe(false);
+    expect(processAlive(pid!)).toBe(false);
+    expect(server.app.roomEngine.state(room.id)).toBe('stopped');
+    expect((await call<TRoom[]>(owner, 'GET', 'getRoomList')).data).toEqual([]);
+  });
+});
+
+describe('a node that restarts', () => {
+  it('shows every room it no longer runs as stopped, never a ghost "running"', async () => {
+    const owner = await createOwner(server.app, { plan: 'pro' });
+    const rooms = await Promise.all([createRoom(owner), createRoom(owner), createRoom(owner)]);
+    // As a node killed mid-run leaves them.
+    const em = server.app.orm.em.fork();
+    await em.nativeUpdate(Room, { id: rooms[0]!.id }, { state: 'running' });
+    await em.nativeUpdate(Room, { id: rooms[1]!.id }, { state: 'starting' });
+    await em.nativeUpdate(Room, { id: rooms[2]!.id }, { state: 'crashed' });
+    expect(await storedState(owner, rooms[0]!)).toBe('running');
+
+    const restarted = await buildApp(server.config, { logger: false });
+    try {
+      await restarted.ready();
+      for (const room of rooms) expect(await storedState(owner, room), room.name).toBe('stopped');
+    } finally {
+      await restarted.close();
+    }
+  });
+});

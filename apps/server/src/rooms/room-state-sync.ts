@@ -1,0 +1,82 @@
+// Keeps each room's stored state equal to what this server's engine says about its browser. The dashboard reads
+// the database, so without this a crash or an auto-close would go unseen, and a node that restarted would still
+// show the rooms it ran before as "running".
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { RoomEngine, TRoomRuntimeState } from '@rooms/api';
+import { Room } from '@rooms/db';
+
+interface TSyncLogger {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface TRoomStateSyncOptions {
+  orm: MikroORM;
+  engine: RoomEngine;
+  logger: TSyncLogger;
+  /**
+   * The regions whose rooms this node runs. Unset: every room (one node serves the whole install). With several
+   * nodes, each must name its own, or one node's start would mark another's running rooms stopped.
+   */
+  regionCodes?: readonly string[];
+}
+
+export interface RoomStateSync {
+  /** Resolves once every state change seen so far is stored (tests, shutdown). */
+  settled(): Promise<void>;
+  /** Stops listening after the pending writes are stored. */
+  close(): Promise<void>;
+}
+
+/**
+ * Reconciles the stored states with the engine (at a server start the engine runs nothing, so every room of
+ * this node that looks live is marked with the engine's answer: stopped), then follows the engine's changes.
+ * Writes run one after another in the order the engine reported them, so the last stored state is the last one
+ * reported.
+ */
+export async function startRoomStateSync(options: TRoomStateSyncOptions): Promise<RoomStateSync> {
+  const { orm, engine, logger } = options;
+  let tail: Promise<void> = Promise.resolve();
+  const enqueue = (label: string, write: () => Promise<void>) => {
+    tail = tail
+      .then(write)
+      .catch((error: unknown) => logger.error({ err: error }, `room state sync: ${label}`));
+    return tail;
+  };
+
+  // Listening before reconciling, and reconciling on the same queue, leaves no gap for a change to slip through.
+  const unsubscribe = engine.onStateChange((change) => {
+    void enqueue(`storing ${change.state} for room ${change.roomId}`, async () => {
+      await orm.em.fork().nativeUpdate(Room, { id: change.roomId }, { state: change.state });
+    });
+  });
+
+  await enqueue('reconciling at start', async () => {
+    const em = orm.em.fork();
+    const live = await em.find(
+      Room,
+      {
+        state: { $ne: 'stopped' },
+        ...(options.regionCodes ? { region: { code: { $in: [...options.regionCodes] } } } : {}),
+      },
+      { fields: ['id', 'state'] },
+    );
+    const corrections = new Map<TRoomRuntimeState, string[]>();
+    for (const room of live) {
+      const truth = engine.state(room.id);
+      if (truth !== room.state) corrections.set(truth, [...(corrections.get(truth) ?? []), room.id]);
+    }
+    for (const [state, ids] of corrections) {
+      await em.nativeUpdate(Room, { id: { $in: ids } }, { state });
+      logger.info({ state, rooms: ids.length }, 'room states corrected to what this node runs');
+    }
+  });
+
+  return {
+    settled: () => tail,
+    async close() {
+      unsubscribe();
+      await tail;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { TRoomStateChange } from '@rooms/api';
+import { Room } from '@rooms/db';
+import type { RoomSession } from '../rooms/room-session';
+import type { RoomDirectory, RoomLink } from './relay-ports';
+
+// Room ids are UUIDs; anything else would make PostgreSQL reject the query instead of finding nothing.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function databaseRoomDirectory(orm: MikroORM): RoomDirectory {
+  return {
+    async find(roomId) {
+      if (!UUID.test(roomId)) return null;
+      const room = await orm.em.fork().findOne(Room, { id: roomId });
+      if (!room) return null;
+      return {
+        id: room.id,
+        ownerId: room.owner.id,
+        maxConnections: room.maxConnections,
+        password: room.password ?? null,
+        isPublic: room.isPublic,
+        maxFrameRate: room.maxFrameRate,
+      };
+    },
+  };
+}
+
+/** What the relay uses of ChromiumRoomEngine (and of any later engine). */
+export interface TSessionEngine {
+  session(roomId: string): RoomSession | undefined;
+  participantsChanged(roomId: string, count: number): void;
+  onStateChange(listener: (change: TRoomStateChange) => void): () => void;
+}
+
+export function engineLink(engine: TSessionEngine): RoomLink {
+  return {
+    session: (roomId) => engine.session(roomId),
+    participantsChanged: (roomId, count) => engine.participantsChanged(roomId, count),
+    onSessionEnded: (listener) =>
+      engine.onStateChange((change) => {
+        if (change.state !== 'running') listener(change.roomId);
+      }),
+  };
+}

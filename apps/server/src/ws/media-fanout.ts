@@ -1,0 +1,138 @@
+// One subscription per room to the session's video. Each chunk is framed once and handed to every member's
+// socket that keeps up; a socket that backs up skips chunks until the next keyframe, so it never slows the
+// others and nothing queues without bound.
+import { encodeMediaFrame } from '@rooms/api/room-protocol';
+import type { MediaSource, TMediaChunk } from '../rooms/room-session';
+
+export interface MediaPeer {
+  /** Bytes queued on the socket that have not reached the kernel yet. */
+  readonly bufferedAmount: number;
+  /** Sends one binary message; `written` runs once it left the process, or failed to. */
+  sendFrame(frame: Uint8Array, written: () => void): void;
+}
+
+export interface TBackpressure {
+  /** Frames handed to a socket and not yet written out; ~3 frames is ~100 ms of lag at 30 fps. */
+  maxFramesInFlight: number;
+  /** A byte cap for the same, for large keyframes. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_BACKPRESSURE: TBackpressure = {
+  maxFramesInFlight: 3,
+  maxBufferedBytes: 2 * 1024 * 1024,
+};
+
+export interface TFanoutStats {
+  framesSent: number;
+  framesSkipped: number;
+  bytesSent: number;
+}
+
+interface TPeerState extends TFanoutStats {
+  inFlight: number;
+  /** Set after a skip (or before the first frame): a delta frame without its keyframe cannot be decoded. */
+  needsKeyframe: boolean;
+}
+
+export class MediaFanout {
+  private readonly peers = new Map<MediaPeer, TPeerState>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly source: MediaSource,
+    private readonly limits: TBackpressure = DEFAULT_BACKPRESSURE,
+  ) {}
+
+  get size(): number {
+    return this.peers.size;
+  }
+
+  /** Starts the peer at the newest keyframe at once, so a joiner sees the picture without waiting for a change. */
+  add(peer: MediaPeer): void {
+    if (this.peers.has(peer)) return;
+    const state: TPeerState = {
+      inFlight: 0,
+      needsKeyframe: true,
+      framesSent: 0,
+      framesSkipped: 0,
+      bytesSent: 0,
+    };
+    this.peers.set(peer, state);
+    this.unsubscribe ??= this.source.subscribe((chunk) => this.fanOut(chunk));
+    const keyframe = this.source.latestKeyframe();
+    if (keyframe) this.deliver(peer, state, frameOf(keyframe));
+  }
+
+  remove(peer: MediaPeer): void {
+    this.peers.delete(peer);
+    if (this.peers.size === 0) this.stop();
+  }
+
+  /** The peer's counters since the last call. */
+  takeStats(peer: MediaPeer): TFanoutStats | undefined {
+    const state = this.peers.get(peer);
+    if (!state) return undefined;
+    const stats = {
+      framesSent: state.framesSent,
+      framesSkipped: state.framesSkipped,
+      bytesSent: state.bytesSent,
+    };
+    state.framesSent = 0;
+    state.framesSkipped = 0;
+    state.bytesSent = 0;
+    return stats;
+  }
+
+  close(): void {
+    this.peers.clear();
+    this.stop();
+  }
+
+  private stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private fanOut(chunk: TMediaChunk): void {
+    // Framed lazily and once: when every peer skips, nothing is copied.
+    let frame: Uint8Array | undefined;
+    for (const [peer, state] of this.peers) {
+      if (state.needsKeyframe && !chunk.keyframe) {
+        state.framesSkipped += 1;
+        continue;
+      }
+      if (
+        state.inFlight >= this.limits.maxFramesInFlight ||
+        peer.bufferedAmount > this.limits.maxBufferedBytes
+      ) {
+        state.needsKeyframe = true;
+        state.framesSkipped += 1;
+        continue;
+      }
+      frame ??= frameOf(chunk);
+      this.deliver(peer, state, frame);
+    }
+  }
+
+  private deliver(peer: MediaPeer, state: TPeerState, frame: Uint8Array): void {
+    state.needsKeyframe = false;
+    state.inFlight += 1;
+    state.framesSent += 1;
+    state.bytesSent += frame.byteLength;
+    peer.sendFrame(frame, () => {
+      state.inFlight -= 1;
+    });
+  }
+}
+
+function frameOf(chunk: TMediaChunk): Uint8Array {
+  return encodeMediaFrame({
+    codec: chunk.codec,
+    keyframe: chunk.keyframe,
+    timestamp: chunk.timestamp,
+    width: chunk.width ?? 0,
+    height: chunk.height ?? 0,
+    data: chunk.data,
+  });
+}

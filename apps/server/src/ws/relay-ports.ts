@@ -1,0 +1,30 @@
+// What the relay needs from the rest of the server, as two small ports: the room's data (who owns it, how many
+// may connect) and the running room's live session (from the engine). The defaults read the database and the
+// engine; a test or another engine plugs in its own through RoomRelay.use().
+import type { RoomSession } from '../rooms/room-session';
+
+export interface TRelayRoom {
+  id: string;
+  ownerId: string;
+  maxConnections: number;
+  /** The share password; null when the room has none. */
+  password: string | null;
+  /** Listed in the public square: anyone may enter without the password. */
+  isPublic: boolean;
+  /** The room's frame-rate cap, told to clients in stream/config. */
+  maxFrameRate: number | null;
+}
+
+export interface RoomDirectory {
+  /** The room, or null when no room has this id. */
+  find(roomId: string): Promise<TRelayRoom | null>;
+}
+
+export interface RoomLink {
+  /** The running room's session on this server, or undefined when it is not running here. */
+  session(roomId: string): RoomSession | undefined;
+  /** How many participants are connected, on every change (the engine's auto-close counts on it). */
+  participantsChanged(roomId: string, count: number): void;
+  /** When given, the relay closes a room's sockets as soon as its browser goes away. */
+  onSessionEnded?(listener: (roomId: string) => void): () => void;
+}

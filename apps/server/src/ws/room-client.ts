@@ -1,0 +1,102 @@
+// A participant as a script or test sees the room WebSocket: JSON messages and media frames, with waits.
+// Test support for the relay's integration tests (Node's `ws` client, so headers such as Origin can be set).
+import {
+  decodeMediaFrame,
+  type TClientMessageInput,
+  type TMediaFrame,
+  type TServerMessage,
+  type TServerMessageOf,
+  ZServerMessage,
+} from '@rooms/api/room-protocol';
+import WebSocket from 'ws';
+
+export class RoomClient {
+  readonly messages: TServerMessage[] = [];
+  readonly frames: TMediaFrame[] = [];
+  closed: { code: number; reason: string } | undefined;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data, isBinary) => {
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+      if (isBinary) this.frames.push(decodeMediaFrame(bytes));
+      else this.messages.push(ZServerMessage.parse(JSON.parse(bytes.toString('utf8'))));
+      this.wake();
+    });
+    socket.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.wake();
+    });
+  }
+
+  /** Resolves once open; rejects with the HTTP status of a refused upgrade. */
+  static connect(url: string, headers: Record<string, string> = {}): Promise<RoomClient> {
+    const socket = new WebSocket(url, { headers });
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new RoomClient(socket)));
+      socket.once('unexpected-response', (_request, response) => {
+        reject(
+          Object.assign(new Error(`upgrade refused: ${response.statusCode}`), {
+            status: response.statusCode,
+          }),
+        );
+        socket.terminate();
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  send(message: TClientMessageInput | string): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  of<K extends TServerMessage['type']>(type: K): TServerMessageOf<K>[] {
+    return this.messages.filter((message): message is TServerMessageOf<K> => message.type === type);
+  }
+
+  /** The first message of this type that matches, waiting for it. */
+  async next<K extends TServerMessage['type']>(
+    type: K,
+    match: (message: TServerMessageOf<K>) => boolean = () => true,
+  ): Promise<TServerMessageOf<K>> {
+    let found: TServerMessageOf<K> | undefined;
+    await this.until(() => {
+      found = this.of(type).find(match);
+      return found !== undefined;
+    }, `a ${type} message`);
+    return found!;
+  }
+
+  async until(condition: () => boolean, what = 'a condition', timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (this.closed && !condition()) {
+        throw new Error(
+          `socket closed (${this.closed.code} ${this.closed.reason}) while waiting for ${what}`,
+        );
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async closedWith(): Promise<{ code: number; reason: string }> {
+    await this.until(() => this.closed !== undefined, 'the socket to close');
+    return this.closed!;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+}

@@ -1,0 +1,341 @@
+// The hub's rules as members see them, on a LocalRoomSession (a real timer-driven picture) with peers that
+// record what a socket would have carried.
+import { decodeMediaFrame, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalRoomSession, readLocalPicture } from './local-room-session';
+import type { TRelayRoom } from './relay-ports';
+import { type HubPeer, RoomHub } from './room-hub';
+
+class RecordingPeer implements HubPeer {
+  readonly messages: TServerMessage[] = [];
+  readonly frames: Uint8Array[] = [];
+  closedWith: number | undefined;
+  bufferedAmount = 0;
+  /** While stalled, frames are accepted but never written out (a client that stopped reading). */
+  stalled = false;
+  private readonly held: (() => void)[] = [];
+
+  send(message: TServerMessage): void {
+    if (this.closedWith === undefined) this.messages.push(message);
+  }
+
+  sendFrame(frame: Uint8Array, written: () => void): void {
+    this.frames.push(frame);
+    if (this.stalled) {
+      this.bufferedAmount += frame.byteLength;
+      this.held.push(written);
+    } else written();
+  }
+
+  close(code: number): void {
+    this.closedWith = code;
+  }
+
+  drain(): void {
+    this.stalled = false;
+    this.bufferedAmount = 0;
+    for (const written of this.held.splice(0)) written();
+  }
+
+  of<K extends TServerMessage['type']>(type: K): TServerMessageOf<K>[] {
+    return this.messages.filter((message): message is TServerMessageOf<K> => message.type === type);
+  }
+
+  last<K extends TServerMessage['type']>(type: K): TServerMessageOf<K> | undefined {
+    return this.of(type).at(-1);
+  }
+
+  errors(): string[] {
+    return this.of('system/error').map((error) => error.code);
+  }
+}
+
+const sessions: LocalRoomSession[] = [];
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.stop();
+});
+
+function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now()) {
+  const session = new LocalRoomSession('room-1', { fps: 50 });
+  sessions.push(session);
+  const counts: number[] = [];
+  const hub = new RoomHub({
+    room: {
+      id: 'room-1',
+      ownerId: 'owner-user',
+      maxConnections: 4,
+      password: null,
+      isPublic: false,
+      maxFrameRate: 30,
+      ...room,
+    },
+    session,
+    participantsChanged: (count) => counts.push(count),
+    now,
+    statsIntervalMs: 0,
+  });
+  function join(userId: string | null, nickname = userId ?? 'guest') {
+    const peer = new RecordingPeer();
+    const result = hub.join(peer, { userId }, nickname);
+    return { peer, result, id: result.ok ? result.memberId : '' };
+  }
+  return { hub, session, counts, join };
+}
+
+describe('joining', () => {
+  it('tells the joiner everything it needs before the first frame, and the others who came', () => {
+    const { join, counts } = setup();
+    const owner = join('owner-user', 'Olga');
+    const guest = join(null, 'Gus');
+    expect(guest.peer.messages.map((message) => message.type)).toEqual([
+      'member/list',
+      'control/state',
+      'chat/history',
+      'browser/tabs',
+      'stream/config',
+    ]);
+    expect(guest.peer.last('member/list')).toMatchObject({
+      you: guest.id,
+      members: [
+        { nickname: 'Olga', isOwner: true, isGuest: false },
+        { nickname: 'Gus', isOwner: false, isGuest: true },
+      ],
+    });
+    expect(guest.peer.last('control/state')).toEqual({
+      type: 'control/state',
+      controllerId: owner.id,
+      queue: [],
+    });
+    expect(guest.peer.last('stream/config')).toEqual({
+      type: 'stream/config',
+      viewport: { width: 1280, height: 720 },
+      codec: 'jpeg',
+      fps: 30,
+    });
+    // The newest picture at once, without waiting for the page to change.
+    expect(guest.peer.frames).toHaveLength(1);
+    expect(decodeMediaFrame(guest.peer.frames[0]!)).toMatchObject({
+      codec: 'jpeg',
+      keyframe: true,
+      width: 1280,
+    });
+    expect(owner.peer.last('member/joined')?.member.nickname).toBe('Gus');
+    expect(counts).toEqual([1, 2]);
+  });
+
+  it("refuses the extra participant with 'This room is full', keeping the absent owner's seat", () => {
+    const { join } = setup({ maxConnections: 3 });
+    expect(join(null).result.ok).toBe(true);
+    expect(join(null).result.ok).toBe(true);
+    expect(join(null).result).toEqual({ ok: false, code: 'ROOM_FULL' });
+    expect(join('owner-user').result.ok).toBe(true);
+    expect(join('owner-user').result).toEqual({ ok: false, code: 'ROOM_FULL' });
+  });
+
+  it('tells everyone who left, and hands control on', () => {
+    const { hub, join, counts } = setup();
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.leave(owner.id);
+    expect(guest.peer.last('member/left')).toEqual({
+      type: 'member/left',
+      memberId: owner.id,
+      reason: 'left',
+    });
+    expect(guest.peer.last('control/state')?.controllerId).toBeNull();
+    expect(counts.at(-1)).toBe(1);
+  });
+});
+
+describe('kicking', () => {
+  it('lets the owner remove a member, who is told and disconnected and may not come back', () => {
+    const { hub, join } = setup();
+    const owner = join('owner-user');
+    const user = join('other-user');
+    const guest = join(null);
+    hub.handle(owner.id, { type: 'member/kick', memberId: user.id });
+    expect(user.peer.last('member/kicked')).toEqual({ type: 'member/kicked' });
+    expect(user.peer.closedWith).toBe(4001);
+    expect(guest.peer.last('member/left')).toEqual({
+      type: 'member/left',
+      memberId: user.id,
+      reason: 'kicked',
+    });
+    expect(join('other-user').result).toEqual({ ok: false, code: 'KICKED' });
+  });
+
+  it('refuses kicks by others and of the owner', () => {
+    const { hub, join } = setup();
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.handle(guest.id, { type: 'member/kick', memberId: owner.id });
+    hub.handle(owner.id, { type: 'member/kick', memberId: owner.id });
+    hub.handle(owner.id, { type: 'member/kick', memberId: 'nobody' });
+    expect(guest.peer.errors()).toEqual(['NOT_OWNER']);
+    expect(owner.peer.errors()).toEqual(['CANNOT_KICK_OWNER', 'NOT_A_MEMBER']);
+    expect(hub.size).toBe(2);
+  });
+});
+
+describe('driving the browser', () => {
+  const click = { type: 'input/pointer', action: 'down', x: 0.5, y: 0.5, button: 'left' } as const;
+  const pointer = { ...click, buttons: 1, clickCount: 1, modifiers: 0 };
+
+  it("applies only the controller's input; the others are told, once a second", async () => {
+    let now = 1_000_000;
+    const { hub, session, join } = setup({}, () => now);
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.handle(guest.id, pointer);
+    hub.handle(guest.id, pointer);
+    await settle();
+    expect(session.inputs).toEqual([]);
+    expect(guest.peer.errors()).toEqual(['NOT_CONTROLLER']);
+    now += 1000;
+    hub.handle(guest.id, { type: 'browser/navigate', url: 'https://example.com/' });
+    expect(guest.peer.errors()).toEqual(['NOT_CONTROLLER', 'NOT_CONTROLLER']);
+
+    hub.handle(owner.id, pointer);
+    hub.handle(owner.id, { type: 'input/text', text: 'hi' });
+    await settle();
+    expect(session.inputs.map((input) => input.type)).toEqual(['input/pointer', 'input/text']);
+
+    hub.handle(guest.id, { type: 'control/request' });
+    hub.handle(owner.id, { type: 'control/grant', memberId: guest.id });
+    hub.handle(guest.id, pointer);
+    await settle();
+    expect(session.inputs).toHaveLength(3);
+    hub.handle(owner.id, { type: 'control/take' });
+    hub.handle(guest.id, pointer);
+    await settle();
+    expect(session.inputs).toHaveLength(3);
+  });
+
+  it("runs the controller's browser controls in order and reports a failure to the sender only", async () => {
+    const { hub, session, join } = setup();
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.handle(owner.id, { type: 'browser/navigate', url: 'https://example.com/a' });
+    hub.handle(owner.id, { type: 'browser/tab-open', url: 'https://example.com/b' });
+    hub.handle(owner.id, { type: 'browser/navigate', url: 'file:///etc/passwd' });
+    await settle();
+    expect(session.tabs().map((tab) => tab.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
+    expect(guest.peer.last('browser/tabs')?.tabs).toHaveLength(2);
+    expect(owner.peer.last('system/error')).toMatchObject({
+      code: 'BROWSER_ACTION_FAILED',
+      message: 'This address is not allowed',
+      about: 'browser/navigate',
+    });
+    expect(guest.peer.errors()).toEqual([]);
+  });
+
+  it('shows every control change to everyone', () => {
+    const { hub, join } = setup();
+    const owner = join('owner-user');
+    const ann = join('ann');
+    const bob = join('bob');
+    hub.handle(ann.id, { type: 'control/request' });
+    hub.handle(bob.id, { type: 'control/request' });
+    expect(owner.peer.last('control/state')).toMatchObject({
+      controllerId: owner.id,
+      queue: [ann.id, bob.id],
+    });
+    hub.handle(bob.id, { type: 'control/grant', memberId: bob.id });
+    expect(bob.peer.errors()).toEqual(['CANNOT_GRANT']);
+    hub.handle(owner.id, { type: 'control/release' });
+    expect(bob.peer.last('control/state')).toMatchObject({ controllerId: ann.id, queue: [bob.id] });
+  });
+});
+
+describe('chat', () => {
+  it('delivers to everyone, the sender included', () => {
+    const { hub, join } = setup();
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.handle(guest.id, { type: 'chat/send', text: 'hello' });
+    expect(owner.peer.last('chat/message')?.message).toMatchObject({ text: 'hello', memberId: guest.id });
+    expect(guest.peer.last('chat/message')?.message.text).toBe('hello');
+  });
+
+  it('shows joiners the last 100 messages', () => {
+    let now = 0;
+    const { hub, join } = setup({}, () => now);
+    const owner = join('owner-user', 'Olga');
+    for (let i = 0; i < 105; i++) {
+      now += 1000;
+      hub.handle(owner.id, { type: 'chat/send', text: `message ${i}` });
+    }
+    const history = join(null, 'Late').peer.last('chat/history')?.messages ?? [];
+    expect(history).toHaveLength(100);
+    expect(history[0]).toMatchObject({ text: 'message 5', nickname: 'Olga', memberId: owner.id });
+    expect(history.at(-1)?.text).toBe('message 104');
+  });
+
+  it("limits each member to 5 messages in 5 seconds: 'You are sending messages too fast'", () => {
+    let now = 0;
+    const { hub, join } = setup({}, () => now);
+    const owner = join('owner-user');
+    const guest = join(null);
+    for (let i = 0; i < 6; i++) hub.handle(guest.id, { type: 'chat/send', text: `m${i}` });
+    expect(guest.peer.last('system/error')).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'You are sending messages too fast',
+    });
+    // Another member is not held back by it.
+    hub.handle(owner.id, { type: 'chat/send', text: 'fine' });
+    expect(owner.peer.errors()).toEqual([]);
+    now += 5000;
+    hub.handle(guest.id, { type: 'chat/send', text: 'later' });
+    expect(owner.peer.of('chat/message').map((m) => m.message.text)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+      'fine',
+      'later',
+    ]);
+  });
+});
+
+describe('the picture', () => {
+  it('subscribes once per room, and lets go when the last member leaves', () => {
+    const { hub, session, join } = setup();
+    expect(session.videoSubscribers).toBe(0);
+    const a = join('owner-user');
+    const b = join(null);
+    expect(session.videoSubscribers).toBe(1);
+    hub.leave(a.id);
+    hub.leave(b.id);
+    expect(session.videoSubscribers).toBe(0);
+  });
+
+  it('skips frames for a member that backs up, without holding back the others', async () => {
+    const { join } = setup();
+    const fast = join('owner-user');
+    const slow = join(null);
+    slow.peer.stalled = true;
+    const atStall = slow.peer.frames.length;
+    await waitFor(() => fast.peer.frames.length >= 12);
+    // A socket that stopped reading is handed at most 3 frames while the others keep flowing.
+    expect(slow.peer.frames.length - atStall).toBe(3);
+    slow.peer.drain();
+    const before = slow.peer.frames.length;
+    await waitFor(() => slow.peer.frames.length >= before + 3);
+    const pictures = slow.peer.frames.map((frame) => readLocalPicture(decodeMediaFrame(frame).data).seq);
+    // It resumes with the newest picture, not the backlog.
+    expect(pictures.at(-3)! - pictures.at(-4)!).toBeGreaterThan(1);
+  });
+});
+
+function settle() {
+  return new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 3000) {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

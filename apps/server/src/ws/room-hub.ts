@@ -1,0 +1,368 @@
+// One running room's participants: members, control, chat, the shared picture and the way input reaches the
+// browser. Transport-free (members are HubPeers), so its rules are unit-tested without sockets.
+import { randomUUID } from 'node:crypto';
+import {
+  isControllerOnly,
+  ROOM_CLOSE_CODES,
+  ROOM_ERROR_MESSAGES,
+  type TClientMessage,
+  type TMember,
+  type TRoomErrorCode,
+  type TServerMessage,
+} from '@rooms/api/room-protocol';
+import type { RoomSession } from '../rooms/room-session';
+import { ChatLog, SlidingWindow } from './chat-log';
+import { ControlQueue, type TControlOutcome } from './control-queue';
+import { DEFAULT_BACKPRESSURE, MediaFanout, type MediaPeer, type TBackpressure } from './media-fanout';
+import type { TRelayRoom } from './relay-ports';
+
+export interface HubPeer extends MediaPeer {
+  send(message: TServerMessage): void;
+  close(code: number, reason: string): void;
+}
+
+/** Who is behind a connection: a signed-in user, or a guest (null) who came by a shared link. */
+export interface TJoinIdentity {
+  userId: string | null;
+}
+
+export interface TRoomHubOptions {
+  room: TRelayRoom;
+  session: RoomSession;
+  /** Told the number of members after every join and leave. */
+  participantsChanged(count: number): void;
+  log?: { warn(object: object, message: string): void };
+  now?: () => number;
+  backpressure?: TBackpressure;
+  /** How often each member is sent its stream/stats; 0 turns them off. */
+  statsIntervalMs?: number;
+}
+
+interface TMemberState {
+  info: TMember;
+  userId: string | null;
+  peer: HubPeer;
+  chatLimit: SlidingWindow;
+  /** When this member was last told it is not in control, so a stray pointer stream yields one error a second. */
+  lastRefusedAt: number;
+}
+
+export type TJoinResult = { ok: true; memberId: string } | { ok: false; code: TRoomErrorCode };
+
+/** Pointer moves and wheel turns are superseded by the next ones; beyond this backlog they are dropped. */
+const MAX_PENDING_INPUT = 64;
+/** Beyond this backlog the browser is not keeping up at all, and everything the controller sends is dropped. */
+const MAX_PENDING_TASKS = 1024;
+const DEFAULT_STATS_INTERVAL_MS = 2000;
+
+export class RoomHub {
+  readonly session: RoomSession;
+  private readonly room: TRelayRoom;
+  private readonly members = new Map<string, TMemberState>();
+  private readonly control: ControlQueue;
+  private readonly chat = new ChatLog();
+  private readonly media: MediaFanout;
+  /** Accounts the owner removed stay out while this room runs. */
+  private readonly kickedUsers = new Set<string>();
+  private readonly stopTabs: () => void;
+  private readonly now: () => number;
+  private statsTimer: NodeJS.Timeout | undefined;
+  // Input and browser actions run one after another, in the order the controller sent them.
+  private tasks: Promise<void> = Promise.resolve();
+  private pendingTasks = 0;
+  private closed = false;
+
+  constructor(private readonly options: TRoomHubOptions) {
+    this.room = options.room;
+    this.session = options.session;
+    this.now = options.now ?? Date.now;
+    this.media = new MediaFanout(options.session.video, options.backpressure ?? DEFAULT_BACKPRESSURE);
+    this.control = new ControlQueue({
+      has: (id) => this.members.has(id),
+      isOwner: (id) => this.members.get(id)?.info.isOwner ?? false,
+      ids: () => this.members.keys(),
+    });
+    this.stopTabs = options.session.onTabsChanged((tabs) => this.broadcast({ type: 'browser/tabs', tabs }));
+  }
+
+  get roomId(): string {
+    return this.room.id;
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  join(peer: HubPeer, identity: TJoinIdentity, nickname: string): TJoinResult {
+    if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
+    const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
+    if (identity.userId !== null && this.kickedUsers.has(identity.userId))
+      return { ok: false, code: 'KICKED' };
+    if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
+
+    const info: TMember = {
+      id: randomUUID(),
+      nickname,
+      isOwner,
+      isGuest: identity.userId === null,
+      joinedAt: this.now(),
+    };
+    this.broadcast({ type: 'member/joined', member: info });
+    this.members.set(info.id, {
+      info,
+      userId: identity.userId,
+      peer,
+      chatLimit: new SlidingWindow(),
+      lastRefusedAt: Number.NEGATIVE_INFINITY,
+    });
+    const controlChanged = this.control.joined(info.id).ok;
+
+    peer.send({ type: 'member/list', you: info.id, members: this.memberList() });
+    if (controlChanged) this.broadcastControl();
+    else peer.send({ type: 'control/state', ...this.control.state() });
+    peer.send({ type: 'chat/history', messages: this.chat.history() });
+    peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
+    peer.send({
+      type: 'stream/config',
+      viewport: { ...this.session.viewport },
+      codec: this.session.video.codec,
+      fps: this.room.maxFrameRate,
+    });
+    this.media.add(peer);
+    this.startStats();
+    this.options.participantsChanged(this.members.size);
+    return { ok: true, memberId: info.id };
+  }
+
+  leave(memberId: string, reason: 'left' | 'kicked' = 'left'): void {
+    const member = this.members.get(memberId);
+    if (!member) return;
+    this.members.delete(memberId);
+    this.media.remove(member.peer);
+    const control = this.control.left(memberId);
+    this.broadcast({ type: 'member/left', memberId, reason });
+    if (control.ok && control.changed) this.broadcastControl();
+    if (this.members.size === 0) this.stopStats();
+    this.options.participantsChanged(this.members.size);
+  }
+
+  /** One message of a joined member (member/join and system/ping are the socket's business). */
+  handle(memberId: string, message: TClientMessage): void {
+    const member = this.members.get(memberId);
+    if (!member) return;
+    if (isControllerOnly(message)) {
+      this.handleDriving(member, message);
+      return;
+    }
+    switch (message.type) {
+      case 'member/kick':
+        this.kick(member, message.memberId);
+        return;
+      case 'control/request':
+        this.applyControl(member, message.type, this.control.request(memberId));
+        return;
+      case 'control/cancel':
+        this.applyControl(member, message.type, this.control.cancel(memberId));
+        return;
+      case 'control/grant':
+        this.applyControl(member, message.type, this.control.grant(memberId, message.memberId));
+        return;
+      case 'control/release':
+        this.applyControl(member, message.type, this.control.release(memberId));
+        return;
+      case 'control/take':
+        this.applyControl(member, message.type, this.control.take(memberId));
+        return;
+      case 'chat/send':
+        this.sendChat(member, message.text);
+        return;
+      case 'member/join':
+        this.refuse(member, 'ALREADY_JOINED', message.type);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The room's browser went away: everyone is told and disconnected. */
+  close(code: 'ROOM_NOT_RUNNING' | 'ROOM_NOT_FOUND' = 'ROOM_NOT_RUNNING'): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const member of this.members.values()) {
+      member.peer.send(errorMessage(code));
+      member.peer.close(ROOM_CLOSE_CODES[code], ROOM_ERROR_MESSAGES[code]);
+    }
+    this.members.clear();
+    this.media.close();
+    this.stopTabs();
+    this.stopStats();
+    this.options.participantsChanged(0);
+  }
+
+  /**
+   * The owner's seat is kept free while the owner is away, so a room full of guests never locks its owner out
+   * (and the owner can then kick); a second tab of the owner still counts against the limit.
+   */
+  private hasSeatFor(isOwner: boolean): boolean {
+    const ownerPresent = [...this.members.values()].some((member) => member.info.isOwner);
+    const reserved = isOwner || ownerPresent ? 0 : 1;
+    return this.members.size + reserved < this.room.maxConnections;
+  }
+
+  private handleDriving(member: TMemberState, message: TClientMessage): void {
+    if (!this.control.isController(member.info.id)) {
+      const at = this.now();
+      if (at - member.lastRefusedAt >= 1000) {
+        member.lastRefusedAt = at;
+        this.refuse(member, 'NOT_CONTROLLER', message.type);
+      }
+      return;
+    }
+    if (this.pendingTasks >= MAX_PENDING_TASKS) return;
+    const session = this.session;
+    switch (message.type) {
+      case 'input/pointer':
+      case 'input/wheel':
+        if (message.type === 'input/wheel' || message.action === 'move') {
+          if (this.pendingTasks >= MAX_PENDING_INPUT) return;
+        }
+        this.enqueue(() => session.applyInput(message));
+        return;
+      case 'input/key':
+      case 'input/text':
+      case 'input/composition':
+        this.enqueue(() => session.applyInput(message));
+        return;
+      case 'browser/navigate':
+        this.enqueue(() => session.navigate(message.url), member, message.type);
+        return;
+      case 'browser/back':
+        this.enqueue(() => session.back(), member, message.type);
+        return;
+      case 'browser/forward':
+        this.enqueue(() => session.forward(), member, message.type);
+        return;
+      case 'browser/reload':
+        this.enqueue(() => session.reload(), member, message.type);
+        return;
+      case 'browser/tab-open':
+        this.enqueue(() => session.openTab(message.url), member, message.type);
+        return;
+      case 'browser/tab-activate':
+        this.enqueue(() => session.activateTab(message.tabId), member, message.type);
+        return;
+      case 'browser/tab-close':
+        this.enqueue(() => session.closeTab(message.tabId), member, message.type);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Failed browser actions are reported to whoever asked (the engine's AppError text, e.g. a blocked address,
+   * is meant for people); failed input events are only logged: a pointer stream would turn them into a flood.
+   */
+  private enqueue(task: () => Promise<void>, reportTo?: TMemberState, about?: string): void {
+    this.pendingTasks += 1;
+    this.tasks = this.tasks
+      .then(task)
+      .catch((error: unknown) => {
+        if (reportTo && about) {
+          const message = error instanceof Error && 'appCode' in error ? error.message : undefined;
+          reportTo.peer.send(errorMessage('BROWSER_ACTION_FAILED', about, message));
+        } else {
+          this.options.log?.warn({ err: error, roomId: this.room.id }, 'room input failed');
+        }
+      })
+      .finally(() => {
+        this.pendingTasks -= 1;
+      });
+  }
+
+  private kick(by: TMemberState, targetId: string): void {
+    if (!by.info.isOwner) {
+      this.refuse(by, 'NOT_OWNER', 'member/kick');
+      return;
+    }
+    const target = this.members.get(targetId);
+    if (!target) {
+      this.refuse(by, 'NOT_A_MEMBER', 'member/kick');
+      return;
+    }
+    if (target.info.isOwner) {
+      this.refuse(by, 'CANNOT_KICK_OWNER', 'member/kick');
+      return;
+    }
+    if (target.userId !== null) this.kickedUsers.add(target.userId);
+    target.peer.send({ type: 'member/kicked' });
+    target.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
+    this.leave(targetId, 'kicked');
+  }
+
+  private applyControl(member: TMemberState, about: string, outcome: TControlOutcome): void {
+    if (!outcome.ok) {
+      this.refuse(member, outcome.code, about);
+      return;
+    }
+    if (outcome.changed) this.broadcastControl();
+  }
+
+  private sendChat(member: TMemberState, text: string): void {
+    if (!member.chatLimit.allow(this.now())) {
+      this.refuse(member, 'RATE_LIMITED', 'chat/send');
+      return;
+    }
+    const message = {
+      id: randomUUID(),
+      memberId: member.info.id,
+      nickname: member.info.nickname,
+      text,
+      at: this.now(),
+    };
+    this.chat.add(message);
+    this.broadcast({ type: 'chat/message', message });
+  }
+
+  private refuse(member: TMemberState, code: TRoomErrorCode, about: string): void {
+    member.peer.send(errorMessage(code, about));
+  }
+
+  private broadcastControl(): void {
+    this.broadcast({ type: 'control/state', ...this.control.state() });
+  }
+
+  private broadcast(message: TServerMessage): void {
+    for (const member of this.members.values()) member.peer.send(message);
+  }
+
+  private memberList(): TMember[] {
+    return [...this.members.values()].map((member) => member.info);
+  }
+
+  private startStats(): void {
+    const interval = this.options.statsIntervalMs ?? DEFAULT_STATS_INTERVAL_MS;
+    if (this.statsTimer || interval <= 0) return;
+    this.statsTimer = setInterval(() => {
+      for (const member of this.members.values()) {
+        const stats = this.media.takeStats(member.peer);
+        if (stats) member.peer.send({ type: 'stream/stats', intervalMs: interval, ...stats });
+      }
+    }, interval);
+    this.statsTimer.unref();
+  }
+
+  private stopStats(): void {
+    clearInterval(this.statsTimer);
+    this.statsTimer = undefined;
+  }
+}
+
+export function errorMessage(code: TRoomErrorCode, about?: string, message?: string): TServerMessage {
+  return {
+    type: 'system/error',
+    code,
+    message: message ?? ROOM_ERROR_MESSAGES[code],
+    ...(about ? { about } : {}),
+  };
+}

@@ -1,0 +1,75 @@
+// The room relay as a Fastify plugin: the ticket route, the WebSocket handlers of ./registry, a heartbeat that
+// drops dead connections, and `app.roomRelay` (whose ports a test or another engine may replace).
+import { resolveSession } from '@rooms/api';
+import fp from 'fastify-plugin';
+import type { TConfig } from '../env';
+import { databaseRoomDirectory, engineLink } from './default-ports';
+import { registerSocketHandlers } from './registry';
+import type { RoomDirectory, RoomLink } from './relay-ports';
+import { RoomRelay } from './room-relay';
+import { registerTicketRoute } from './ticket-route';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    roomRelay: RoomRelay;
+  }
+}
+
+export interface TRoomRelayPluginOptions {
+  config: TConfig;
+  directory?: RoomDirectory;
+  link?: RoomLink;
+}
+
+/** A connection that has not answered a ping within this long is gone (laptop closed, network lost). */
+const HEARTBEAT_MS = 30_000;
+
+export const roomRelayPlugin = fp(
+  async (app, options: TRoomRelayPluginOptions) => {
+    const relay = new RoomRelay({
+      appSecret: options.config.appSecret,
+      directory: options.directory ?? databaseRoomDirectory(app.orm),
+      link: options.link ?? engineLink(app.roomEngine),
+      log: app.log,
+    });
+    app.decorate('roomRelay', relay);
+
+    registerTicketRoute(app, relay);
+    registerSocketHandlers(app, {
+      relay,
+      log: app.log,
+      auth: {
+        tickets: relay.tickets,
+        publicUrl: options.config.publicUrl,
+        now: Date.now,
+        async userOfToken(token) {
+          const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
+          return session?.user.id ?? null;
+        },
+      },
+    });
+
+    const alive = new WeakSet<object>();
+    const heartbeat = setInterval(() => {
+      for (const socket of app.websocketServer.clients) {
+        if (!alive.has(socket)) {
+          socket.terminate();
+          continue;
+        }
+        alive.delete(socket);
+        socket.ping();
+      }
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    app.websocketServer.on('connection', (socket) => {
+      alive.add(socket);
+      socket.on('pong', () => alive.add(socket));
+    });
+
+    app.addHook('preClose', async () => {
+      clearInterval(heartbeat);
+      relay.dispose();
+    });
+  },
+  { name: 'room-relay', dependencies: ['database', 'services', '@fastify/websocket'] },
+);

@@ -1,0 +1,102 @@
+// The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
+import type { RoomSession } from '../rooms/room-session';
+import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
+import { RoomHub, type TRoomHubOptions } from './room-hub';
+import { TicketBook } from './ticket';
+
+export type TOpenRoom =
+  | { ok: true; room: TRelayRoom; hub: RoomHub }
+  | { ok: false; code: 'ROOM_NOT_FOUND' | 'ROOM_NOT_RUNNING' };
+
+export interface TRoomRelayOptions {
+  appSecret: string;
+  directory: RoomDirectory;
+  link: RoomLink;
+  log?: TRoomHubOptions['log'];
+  /** Passed to every hub (tests shorten the stats interval, benchmarks tune backpressure). */
+  hub?: Pick<TRoomHubOptions, 'backpressure' | 'statsIntervalMs'>;
+}
+
+export class RoomRelay {
+  readonly tickets: TicketBook;
+  private directory: RoomDirectory;
+  private link: RoomLink;
+  private readonly hubs = new Map<string, RoomHub>();
+  private stopWatching: (() => void) | undefined;
+
+  constructor(private readonly options: TRoomRelayOptions) {
+    this.tickets = new TicketBook(options.appSecret);
+    this.directory = options.directory;
+    this.link = options.link;
+    this.watch();
+  }
+
+  /** Points the relay at other room data or another engine (a second engine kind, or a test's local session). */
+  use(ports: { directory?: RoomDirectory; link?: RoomLink }): void {
+    if (ports.directory) this.directory = ports.directory;
+    if (ports.link) {
+      this.closeAll();
+      this.link = ports.link;
+      this.watch();
+    }
+  }
+
+  findRoom(roomId: string): Promise<TRelayRoom | null> {
+    return this.directory.find(roomId);
+  }
+
+  isRunning(roomId: string): boolean {
+    return this.link.session(roomId) !== undefined;
+  }
+
+  /** The room's hub, made on first use; a hub left from an earlier run of the room's browser is closed first. */
+  async open(roomId: string): Promise<TOpenRoom> {
+    const room = await this.directory.find(roomId);
+    if (!room) return { ok: false, code: 'ROOM_NOT_FOUND' };
+    const session = this.link.session(roomId);
+    this.retireIfStale(roomId, session);
+    if (!session) return { ok: false, code: 'ROOM_NOT_RUNNING' };
+    let hub = this.hubs.get(roomId);
+    if (!hub) {
+      hub = new RoomHub({
+        room,
+        session,
+        participantsChanged: (count) => this.link.participantsChanged(roomId, count),
+        log: this.options.log,
+        ...this.options.hub,
+      });
+      this.hubs.set(roomId, hub);
+    }
+    return { ok: true, room, hub };
+  }
+
+  /** A hub outlives its members (chat history and kicks last while the browser runs) but not its browser. */
+  hub(roomId: string): RoomHub | undefined {
+    return this.hubs.get(roomId);
+  }
+
+  closeAll(): void {
+    for (const hub of this.hubs.values()) hub.close();
+    this.hubs.clear();
+  }
+
+  dispose(): void {
+    this.stopWatching?.();
+    this.closeAll();
+  }
+
+  private retireIfStale(roomId: string, current: RoomSession | undefined): void {
+    const hub = this.hubs.get(roomId);
+    if (hub && hub.session !== current) {
+      hub.close();
+      this.hubs.delete(roomId);
+    }
+  }
+
+  private watch(): void {
+    this.stopWatching?.();
+    this.stopWatching = this.link.onSessionEnded?.((roomId) => {
+      this.retireIfStale(roomId, this.link.session(roomId));
+    });
+  }
+}

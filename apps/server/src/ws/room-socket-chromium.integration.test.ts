@@ -1,0 +1,133 @@
+// The whole path with a real room: created and started over REST, Chromium showing a page served on loopback,
+// two participants on the WebSocket. A button page reports each press (/event/clicked), so whose click reached
+// the browser is checked without reading pixels; the frames are real JPEGs of the live page.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPages, type TTestPages } from '../rooms/engine/testing/test-pages';
+import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
+import { rest } from '../testing/rest-client';
+import { startTestServer, type TTestServer } from '../testing/test-server';
+import { RoomClient } from './room-client';
+
+let server: TTestServer;
+let pages: TTestPages;
+let roomsDataDir: string;
+
+beforeAll(async () => {
+  pages = await startTestPages();
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-relay-'));
+  server = await startTestServer({
+    env: { ROOMS_DATA_DIR: roomsDataDir, ROOM_EGRESS_ALLOW: pages.hostPort },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await pages?.close();
+  await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+async function enter(roomId: string, nickname: string, auth: { token?: string; password?: string }) {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/ws/ticket',
+    headers: auth.token ? { authorization: auth.token } : {},
+    payload: { roomId, password: auth.password },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const { ticket } = response.json() as TRoomTicketResponse;
+  const url = `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?ticket=${encodeURIComponent(ticket)}`;
+  const client = await RoomClient.connect(url, { origin: new URL(server.config.publicUrl).origin });
+  client.send({ type: 'member/join', nickname });
+  return { client, you: (await client.next('member/list')).you };
+}
+
+const isJpeg = (data: Uint8Array) => data[0] === 0xff && data[1] === 0xd8;
+const clicks = () => pages.events.filter((event) => event === 'clicked').length;
+
+describe('a running room over the WebSocket', () => {
+  it('streams the live page to two participants; only the controller’s click reaches it', async () => {
+    const owner = await createOwner(server.app);
+    const created = await rest<{ id: string }>(server.app, 'POST', '/api/room/createRoom', {
+      token: owner.token,
+      body: {
+        name: uniqueRoomName('relay'),
+        password: 'sesame',
+        region: 'local',
+        image: 'chromium-url',
+        startUrl: pages.url('/button'),
+        maxFrameRate: 10,
+      },
+    });
+    expect(created.msg, JSON.stringify(created.data)).toBe('success');
+    const roomId = created.data.id;
+    const started = await rest(server.app, 'POST', '/api/room/startRoom', {
+      token: owner.token,
+      query: { id: roomId },
+    });
+    expect(started).toMatchObject({ msg: 'success', data: { state: 'running' } });
+
+    const olga = await enter(roomId, 'Olga', { token: owner.token });
+    const gus = await enter(roomId, 'Gus', { password: 'sesame' });
+    expect(await olga.client.next('stream/config')).toMatchObject({ codec: 'jpeg', fps: 10 });
+
+    // Both see the page at once (the latest keyframe on join) and keep receiving it.
+    await gus.client.until(() => gus.client.frames.length > 0, 'the first frame');
+    const frame = gus.client.frames[0]!;
+    expect(frame).toMatchObject({ codec: 'jpeg', keyframe: true, width: 1280, height: 720 });
+    expect(isJpeg(frame.data)).toBe(true);
+    expect(server.app.roomEngine.state(roomId)).toBe('running');
+
+    const press = (action: 'down' | 'up') =>
+      ({
+        type: 'input/pointer',
+        action,
+        x: 0.5,
+        y: 0.5,
+        button: 'left',
+        buttons: action === 'down' ? 1 : 0,
+        clickCount: 1,
+      }) as const;
+
+    // Gus presses the button without control: refused, the page never hears of it.
+    gus.client.send(press('down'));
+    gus.client.send(press('up'));
+    expect(await gus.client.next('system/error')).toMatchObject({ code: 'NOT_CONTROLLER' });
+
+    // Olga, the owner, is in control: her press reaches the page, and the page repaints for both.
+    const before = gus.client.frames.length;
+    olga.client.send(press('down'));
+    olga.client.send(press('up'));
+    await pages.waitForEvent('clicked', 20_000);
+    expect(clicks()).toBe(1);
+    await gus.client.until(() => gus.client.frames.length > before, 'a frame after the press');
+
+    // Gus asks, Olga grants: now his press counts.
+    gus.client.send({ type: 'control/request' });
+    await olga.client.next('control/state', (state) => state.queue.includes(gus.you));
+    olga.client.send({ type: 'control/grant', memberId: gus.you });
+    await gus.client.next('control/state', (state) => state.controllerId === gus.you);
+    gus.client.send(press('down'));
+    gus.client.send(press('up'));
+    await expect.poll(clicks, { timeout: 20_000 }).toBe(2);
+
+    // The owner takes control back; Gus's presses are ignored again.
+    olga.client.send({ type: 'control/take' });
+    await gus.client.next('control/state', (state) => state.controllerId === olga.you);
+    gus.client.send(press('down'));
+    gus.client.send(press('up'));
+    gus.client.send({ type: 'system/ping', t: 1 });
+    await gus.client.next('system/pong');
+    olga.client.send({ type: 'system/ping', t: 2 });
+    await olga.client.next('system/pong');
+    expect(clicks()).toBe(2);
+
+    gus.client.close();
+    olga.client.close();
+    await olga.client.closedWith();
+    await rest(server.app, 'POST', '/api/room/stopRoom', { token: owner.token, query: { id: roomId } });
+  });
+});

@@ -1,0 +1,64 @@
+// Who may open a room WebSocket: checked before the upgrade, so a stranger never gets a socket.
+// Browsers come with a ticket from POST /ws/ticket (they cannot set headers on a WebSocket) and always send an
+// Origin, which must be ours: that is what stops another site's page from riding a visitor's session.
+// Scripts come with their session token (`?token=` or an Authorization header) and may omit Origin.
+import type { FastifyRequest } from 'fastify';
+import type { TJoinIdentity } from './room-hub';
+import type { TicketBook } from './ticket';
+
+export type TSocketAuth =
+  | { ok: true; identity: TJoinIdentity; via: 'ticket' | 'token' }
+  | { ok: false; status: 401 | 403; message: string };
+
+export interface TSocketAuthDeps {
+  tickets: TicketBook;
+  /** The user id behind a session token, or null when it is unknown or expired. */
+  userOfToken(token: string): Promise<string | null>;
+  publicUrl: string;
+  now(): number;
+}
+
+const refused = (status: 401 | 403, message: string): TSocketAuth => ({ ok: false, status, message });
+
+/**
+ * Same-origin means the page's origin is the configured public URL, or the host the browser itself addressed
+ * (a dev server proxying /ws keeps the page's Host); both are set by the browser, never by page script.
+ */
+export function originAllowed(origin: string, host: string | undefined, publicUrl: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (parsed.origin === new URL(publicUrl).origin) return true;
+  return host !== undefined && parsed.host === host.toLowerCase();
+}
+
+export async function authenticateSocket(
+  request: FastifyRequest<{ Params: { roomId: string }; Querystring: Record<string, string | undefined> }>,
+  deps: TSocketAuthDeps,
+): Promise<TSocketAuth> {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, request.headers.host, deps.publicUrl)) {
+    return refused(403, 'This page may not open a room connection');
+  }
+  const { ticket, token: queryToken } = request.query;
+  if (ticket) {
+    if (origin === undefined) return refused(403, 'A room ticket is only accepted from our web pages');
+    const claims = deps.tickets.redeem(ticket, request.params.roomId, deps.now());
+    if (!claims) return refused(401, 'The room ticket is invalid or has expired');
+    return { ok: true, identity: { userId: claims.userId }, via: 'ticket' };
+  }
+  const token = queryToken ?? bearer(request.headers.authorization);
+  if (token) {
+    const userId = await deps.userOfToken(token);
+    if (!userId) return refused(401, 'Not logged in');
+    return { ok: true, identity: { userId }, via: 'token' };
+  }
+  return refused(401, 'Not logged in');
+}
+
+function bearer(header: string | undefined): string | undefined {
+  return header?.trim().replace(/^Bearer\s+/i, '') || undefined;
+}

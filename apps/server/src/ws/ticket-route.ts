@@ -1,0 +1,44 @@
+// POST /ws/ticket — a browser's pass for the room WebSocket. The caller's session token (Authorization header)
+// makes it a user's ticket; without one it is a guest's. Entry rules (owner, public, share password) and whether
+// the room runs are checked here, where a refusal can still be an HTTP answer a page can read.
+import { resolveSession } from '@rooms/api';
+import { ROOM_TICKET_PATH, type TRoomTicketResponse, ZRoomTicketRequest } from '@rooms/api/room-protocol';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { tokenFrom } from '../context';
+import { roomAccess } from './room-access';
+import type { RoomRelay } from './room-relay';
+
+/** Per address: enough for reconnects, too few to guess a share password. */
+const TICKETS_PER_MINUTE = 30;
+
+export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): void {
+  app.post(ROOM_TICKET_PATH, async (request, reply) => {
+    const wait = await app.services.rateLimiter.hit(`ws-ticket:${request.ip}`, TICKETS_PER_MINUTE, 60);
+    if (wait > 0) return fail(reply, 429, `Too many attempts, please try again in ${wait} seconds`);
+
+    const body = ZRoomTicketRequest.safeParse(request.body ?? {});
+    if (!body.success) return fail(reply, 400, body.error.issues[0]?.message ?? 'Request error');
+
+    let userId: string | null = null;
+    const token = tokenFrom(request);
+    if (token) {
+      // A token that does not resolve is an error, not a quiet downgrade to a guest: the owner would lose control.
+      const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
+      if (!session) return fail(reply, 401, 'Not logged in');
+      userId = session.user.id;
+    }
+
+    const room = await relay.findRoom(body.data.roomId);
+    const access = room ? roomAccess(room, userId, body.data.password) : 'ROOM_NOT_FOUND';
+    if (!room || access === 'ROOM_NOT_FOUND') return fail(reply, 404, 'This room does not exist');
+    if (access === 'WRONG_PASSWORD') return fail(reply, 403, 'The room password is incorrect');
+    if (!relay.isRunning(room.id)) return fail(reply, 409, 'This room is not running');
+
+    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now());
+    return reply.send(issued);
+  });
+}
+
+function fail(reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).send({ msg: 'error', data: message });
+}

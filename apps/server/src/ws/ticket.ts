@@ -1,0 +1,82 @@
+// Short-lived, single-use tickets for the room WebSocket: `<payload>.<signature>`, both base64url, the payload
+// JSON { r: roomId, u: userId or null for a guest, e: expiry epoch ms, n: nonce }, signed with HMAC-SHA256
+// under a key derived from the app secret (so a ticket can never pass for another signed value of the app).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ROOM_TICKET_TTL_MS } from '@rooms/api/room-protocol';
+
+export interface TTicketClaims {
+  roomId: string;
+  userId: string | null;
+  expiresAt: number;
+  nonce: string;
+}
+
+interface TTicketPayload {
+  r: string;
+  u: string | null;
+  e: number;
+  n: string;
+}
+
+export class TicketBook {
+  private readonly key: Buffer;
+  /** Nonces of tickets already used, until they expire anyway; bounded by the tickets issued in one TTL. */
+  private readonly used = new Map<string, number>();
+
+  constructor(
+    appSecret: string,
+    private readonly ttlMs = ROOM_TICKET_TTL_MS,
+  ) {
+    this.key = createHmac('sha256', appSecret).update('room-socket-ticket/v1').digest();
+  }
+
+  issue(roomId: string, userId: string | null, now: number): { ticket: string; expiresAt: number } {
+    const expiresAt = now + this.ttlMs;
+    const payload: TTicketPayload = {
+      r: roomId,
+      u: userId,
+      e: expiresAt,
+      n: randomBytes(16).toString('base64url'),
+    };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return { ticket: `${body}.${this.sign(body)}`, expiresAt };
+  }
+
+  /**
+   * The claims of a valid, unexpired ticket for this room, spending it; null otherwise. Single use is kept in
+   * this process's memory: the room's browser and so its sockets live on one node, where its tickets are spent.
+   */
+  redeem(ticket: string, roomId: string, now: number): TTicketClaims | null {
+    const claims = this.verify(ticket, now);
+    if (!claims || claims.roomId !== roomId) return null;
+    this.sweep(now);
+    if (this.used.has(claims.nonce)) return null;
+    this.used.set(claims.nonce, claims.expiresAt);
+    return claims;
+  }
+
+  private verify(ticket: string, now: number): TTicketClaims | null {
+    if (ticket.length > 1024) return null;
+    const [body, signature, extra] = ticket.split('.');
+    if (!body || !signature || extra !== undefined) return null;
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    let payload: TTicketPayload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TTicketPayload;
+    } catch {
+      return null;
+    }
+    if (typeof payload.e !== 'number' || payload.e <= now) return null;
+    return { roomId: payload.r, userId: payload.u, expiresAt: payload.e, nonce: payload.n };
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+
+  private sweep(now: number): void {
+    for (const [nonce, expiresAt] of this.used) if (expiresAt <= now) this.used.delete(nonce);
+  }
+}

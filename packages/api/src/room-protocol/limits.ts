@@ -1,0 +1,13 @@
+// The room's fixed limits, shared so the web client validates and counts exactly as the server does.
+
+export const NICKNAME_MAX_LENGTH = 24;
+export const CHAT_MAX_LENGTH = 500;
+/** A member may send this many chat messages per window… */
+export const CHAT_RATE_LIMIT = 5;
+/** …of this many milliseconds (a sliding window). */
+export const CHAT_RATE_WINDOW_MS = 5000;
+/** Joiners see this many of the latest chat messages. */
+export const CHAT_HISTORY_SIZE = 100;
+export const URL_MAX_LENGTH = 2048;
+/** Tickets for the room WebSocket are valid this long and only once. */
+export const ROOM_TICKET_TTL_MS = 60_000;

@@ -1,0 +1,49 @@
+// Messages of the `member/…` domain: joining with a nickname, the member list, leaving and kicks.
+import { z } from 'zod';
+import { NICKNAME_MAX_LENGTH } from './limits';
+
+/** Member ids are per connection: the same account in two tabs is two members. */
+export const ZMemberId = z.string().min(1).max(64);
+
+export const ZNickname = z
+  .string({ error: 'Please enter your nickname' })
+  .trim()
+  .min(1, { error: 'Please enter your nickname' })
+  .max(NICKNAME_MAX_LENGTH, { error: `A nickname has at most ${NICKNAME_MAX_LENGTH} characters` })
+  // Control characters would let a nickname break the layout of the member list and chat.
+  .refine((nickname) => !/\p{Cc}/u.test(nickname), { error: 'A nickname cannot contain control characters' });
+
+export const ZMember = z.object({
+  id: ZMemberId,
+  nickname: z.string(),
+  isOwner: z.boolean(),
+  /** Joined without an account (from a shared link). */
+  isGuest: z.boolean(),
+  /** Epoch milliseconds. */
+  joinedAt: z.number(),
+});
+
+// Client → server
+
+export const ZMemberJoin = z.object({ type: z.literal('member/join'), nickname: ZNickname });
+/** Owner only. */
+export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });
+
+// Server → client
+
+/** Sent to the joiner once, with its own id, so it can tell itself apart in the list. */
+export const ZMemberList = z.object({
+  type: z.literal('member/list'),
+  you: ZMemberId,
+  members: z.array(ZMember),
+});
+export const ZMemberJoined = z.object({ type: z.literal('member/joined'), member: ZMember });
+export const ZMemberLeft = z.object({
+  type: z.literal('member/left'),
+  memberId: ZMemberId,
+  reason: z.enum(['left', 'kicked']),
+});
+/** To the kicked member, just before its socket closes. */
+export const ZMemberKicked = z.object({ type: z.literal('member/kicked') });
+
+export type TMember = z.infer<typeof ZMember>;

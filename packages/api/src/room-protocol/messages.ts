@@ -1,0 +1,79 @@
+// Every JSON message of the room WebSocket, by direction. Binary messages are media frames (./media-frame.ts).
+import { z } from 'zod';
+import {
+  ZBrowserBack,
+  ZBrowserForward,
+  ZBrowserNavigate,
+  ZBrowserReload,
+  ZBrowserTabActivate,
+  ZBrowserTabClose,
+  ZBrowserTabOpen,
+  ZBrowserTabs,
+} from './browser';
+import { ZChatHistory, ZChatMessage, ZChatSend } from './chat';
+import {
+  ZControlCancel,
+  ZControlGrant,
+  ZControlRelease,
+  ZControlRequest,
+  ZControlState,
+  ZControlTake,
+} from './control';
+import { ZCompositionInput, ZKeyInput, ZPointerInput, ZTextInput, ZWheelInput } from './input';
+import { ZMemberJoin, ZMemberJoined, ZMemberKick, ZMemberKicked, ZMemberLeft, ZMemberList } from './member';
+import { ZStreamConfig, ZStreamStats } from './stream';
+import { ZSystemError, ZSystemPing, ZSystemPong } from './system';
+
+export const ZClientMessage = z.discriminatedUnion('type', [
+  ZMemberJoin,
+  ZMemberKick,
+  ZControlRequest,
+  ZControlCancel,
+  ZControlGrant,
+  ZControlRelease,
+  ZControlTake,
+  ZChatSend,
+  ZBrowserNavigate,
+  ZBrowserBack,
+  ZBrowserForward,
+  ZBrowserReload,
+  ZBrowserTabOpen,
+  ZBrowserTabActivate,
+  ZBrowserTabClose,
+  ZPointerInput,
+  ZWheelInput,
+  ZKeyInput,
+  ZTextInput,
+  ZCompositionInput,
+  ZSystemPing,
+]);
+
+export const ZServerMessage = z.discriminatedUnion('type', [
+  ZMemberList,
+  ZMemberJoined,
+  ZMemberLeft,
+  ZMemberKicked,
+  ZControlState,
+  ZChatMessage,
+  ZChatHistory,
+  ZBrowserTabs,
+  ZStreamConfig,
+  ZStreamStats,
+  ZSystemPong,
+  ZSystemError,
+]);
+
+export type TClientMessage = z.infer<typeof ZClientMessage>;
+/** What a client writes: defaults (modifiers, buttons…) may be left out. */
+export type TClientMessageInput = z.input<typeof ZClientMessage>;
+export type TServerMessage = z.infer<typeof ZServerMessage>;
+export type TClientMessageType = TClientMessage['type'];
+export type TServerMessageType = TServerMessage['type'];
+/** One server message by its type, e.g. `TServerMessageOf<'control/state'>`. */
+export type TServerMessageOf<K extends TServerMessageType> = Extract<TServerMessage, { type: K }>;
+export type TClientMessageOf<K extends TClientMessageType> = Extract<TClientMessage, { type: K }>;
+
+/** Messages only the current controller may send. */
+export function isControllerOnly(message: TClientMessage): boolean {
+  return message.type.startsWith('input/') || message.type.startsWith('browser/');
+}

@@ -1,0 +1,85 @@
+// Messages of the `system/…` domain: errors for people, and a ping for round-trip and clock estimates.
+import { z } from 'zod';
+
+/** Stable machine codes; the client may translate by code, `message` is the English text. */
+export const ZRoomErrorCode = z.enum([
+  'BAD_MESSAGE',
+  'NOT_JOINED',
+  'ALREADY_JOINED',
+  'NOT_CONTROLLER',
+  'CANNOT_GRANT',
+  'NOT_OWNER',
+  'NOT_A_MEMBER',
+  'CANNOT_KICK_OWNER',
+  'ROOM_FULL',
+  'ROOM_NOT_FOUND',
+  'ROOM_NOT_RUNNING',
+  'WRONG_PASSWORD',
+  'RATE_LIMITED',
+  'BROWSER_ACTION_FAILED',
+  'KICKED',
+  'TOO_MANY_BAD_MESSAGES',
+  'TOO_SLOW',
+  'JOIN_TIMEOUT',
+]);
+export type TRoomErrorCode = z.infer<typeof ZRoomErrorCode>;
+
+/** The English text for each code, written once here so the server and the client agree. */
+export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
+  BAD_MESSAGE: 'This message could not be understood',
+  NOT_JOINED: 'Please enter your nickname',
+  ALREADY_JOINED: 'You have already joined this room',
+  NOT_CONTROLLER: 'You are not in control of the browser; request control first',
+  CANNOT_GRANT: 'Only the person in control or the room owner can hand over control',
+  NOT_OWNER: 'Only the room owner can do this',
+  NOT_A_MEMBER: 'This person is no longer in the room',
+  CANNOT_KICK_OWNER: 'The room owner cannot be removed',
+  ROOM_FULL: 'This room is full',
+  ROOM_NOT_FOUND: 'This room does not exist',
+  ROOM_NOT_RUNNING: 'This room is not running',
+  WRONG_PASSWORD: 'The room password is incorrect',
+  RATE_LIMITED: 'You are sending messages too fast',
+  BROWSER_ACTION_FAILED: 'The browser could not do that',
+  KICKED: 'You were removed from the room by its owner',
+  TOO_MANY_BAD_MESSAGES: 'Too many messages could not be understood; the connection was closed',
+  TOO_SLOW: 'Your connection is too slow for this room',
+  JOIN_TIMEOUT: 'Please enter your nickname',
+};
+
+/**
+ * WebSocket close codes (4000–4999 are the application's), so a client knows whether reconnecting makes sense:
+ * after KICKED, ROOM_FULL or ROOM_NOT_FOUND it does not.
+ */
+export const ROOM_CLOSE_CODES = {
+  KICKED: 4001,
+  ROOM_FULL: 4003,
+  ROOM_NOT_FOUND: 4004,
+  ROOM_NOT_RUNNING: 4005,
+  WRONG_PASSWORD: 4006,
+  TOO_MANY_BAD_MESSAGES: 4008,
+  TOO_SLOW: 4009,
+  JOIN_TIMEOUT: 4010,
+} as const satisfies Partial<Record<TRoomErrorCode, number>>;
+
+// Client → server
+
+/** `t` is any number of the client's choosing (e.g. its performance.now()), echoed back. */
+export const ZSystemPing = z.object({ type: z.literal('system/ping'), t: z.number() });
+
+// Server → client
+
+export const ZSystemPong = z.object({
+  type: z.literal('system/pong'),
+  t: z.number(),
+  /** The server's monotonic clock (the clock of media frame timestamps), to estimate picture latency. */
+  serverTime: z.number(),
+});
+export const ZSystemError = z.object({
+  type: z.literal('system/error'),
+  code: ZRoomErrorCode,
+  message: z.string(),
+  /** The `type` of the message that caused it, when there was one. */
+  about: z.string().optional(),
+});
+
+export type TSystemError = z.infer<typeof ZSystemError>;

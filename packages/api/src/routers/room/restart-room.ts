@@ -1,0 +1,15 @@
+import { protectedProcedure } from '../../trpc';
+import { ZRoomStateReply, ZRoomTarget } from './room.types';
+import { findOwnedRoom } from './room-access';
+import { haltRoom, launchRoom, stateReply } from './room-lifecycle';
+
+export const restartRoom = protectedProcedure
+  .meta({ summary: 'Stop and start the room’s browser again; recovers a crashed room.' })
+  .input(ZRoomTarget)
+  .output(ZRoomStateReply)
+  .mutation(async ({ ctx, input }) => {
+    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
+    await haltRoom(ctx, room);
+    await launchRoom(ctx, room);
+    return stateReply(room);
+  });

@@ -1,0 +1,68 @@
+// Finding a room on behalf of a caller, and the views of it the procedures return.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Room } from '@rooms/db';
+import { AppError } from '../../errors';
+import type { TRoomInfo, TRoomListItem, TRoomTarget } from './room.types';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A case-insensitive exact match: names are unique regardless of case, and `_` is a LIKE wildcard. */
+export function roomNameFilter(name: string) {
+  return { $ilike: name.replace(/[\\%_]/g, '\\$&') };
+}
+
+const populate = ['region', 'image', 'owner'] as const;
+
+/**
+ * The caller's own room by id and/or name. Another user's room, and an id that is not even a UUID, answer
+ * ROOM_NOT_FOUND exactly like a missing room, so probing tells nothing.
+ */
+export async function findOwnedRoom(em: EntityManager, ownerId: string, target: TRoomTarget): Promise<Room> {
+  if (target.id !== undefined && !UUID_PATTERN.test(target.id)) throw new AppError('ROOM_NOT_FOUND');
+  const room = await em.findOne(
+    Room,
+    {
+      owner: ownerId,
+      ...(target.id !== undefined ? { id: target.id } : {}),
+      ...(target.name !== undefined ? { name: roomNameFilter(target.name) } : {}),
+    },
+    { populate },
+  );
+  if (!room) throw new AppError('ROOM_NOT_FOUND');
+  return room;
+}
+
+/** Any room by id, for the participant's view; the caller decides who may see it. */
+export async function findRoomById(em: EntityManager, id: string): Promise<Room | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  return em.findOne(Room, { id }, { populate });
+}
+
+export function toListItem(room: Room): TRoomListItem {
+  return {
+    id: room.id,
+    name: room.name,
+    remark: room.remark,
+    hasPassword: room.password !== null && room.password !== undefined,
+    state: room.state,
+    isPublic: room.isPublic,
+    region: { code: room.region.code, name: room.region.name },
+    image: { code: room.image.code, name: room.image.name, kind: room.image.kind },
+    startUrl: room.startUrl ?? null,
+    maxConnections: room.maxConnections,
+    width: room.width,
+    height: room.height,
+    videoBitrateKbps: room.videoBitrateKbps,
+    maxFrameRate: room.maxFrameRate,
+    keepData: room.keepData,
+    autoClose: room.autoClose,
+    autoCloseMinutes: room.autoCloseMinutes,
+    owner: room.owner.username,
+    createdAt: room.createdAt,
+    lastStartedAt: room.lastStartedAt ?? null,
+  };
+}
+
+export function toRoomInfo(room: Room): TRoomInfo {
+  return { ...toListItem(room), password: room.password ?? null };
+}

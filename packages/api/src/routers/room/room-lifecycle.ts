@@ -1,0 +1,48 @@
+// Starting and stopping a room's browser through the engine. After each step the room row takes the engine's
+// own answer (not what was asked for), so a start that failed or a browser that died shows as it is.
+import { planOf, type Room } from '@rooms/db';
+import type { TContext } from '../../context';
+import type { TRoomStateReply } from './room.types';
+import { launchSpecOf } from './room-settings';
+
+async function recordState(ctx: TContext, room: Room): Promise<void> {
+  room.state = ctx.services.rooms.state(room.id);
+  await ctx.em.flush();
+}
+
+export function stateReply(room: Room): TRoomStateReply {
+  return { id: room.id, name: room.name, state: room.state };
+}
+
+/** Starts the room unless it already runs. Engine errors (SERVER_FULL, ROOM_START_FAILED) pass through as they are. */
+export async function launchRoom(ctx: TContext, room: Room): Promise<void> {
+  const engine = ctx.services.rooms;
+  const current = engine.state(room.id);
+  if (current === 'running' || current === 'starting') return recordState(ctx, room);
+  // A crashed browser may leave a process or profile lock behind; stopping first lets the start begin clean.
+  if (current === 'crashed') await engine.stop(room.id);
+
+  const now = ctx.services.now();
+  const spec = launchSpecOf(room, await planOf(ctx.em, room.owner.id, now));
+  room.state = 'starting';
+  await ctx.em.flush();
+  try {
+    await engine.start(spec);
+    room.lastStartedAt = now;
+  } finally {
+    await recordState(ctx, room);
+  }
+}
+
+export async function haltRoom(ctx: TContext, room: Room): Promise<void> {
+  try {
+    await ctx.services.rooms.stop(room.id);
+  } finally {
+    await recordState(ctx, room);
+  }
+}
+
+/** Asks the engine for the truth and stores it (the dashboard's refresh). */
+export function refreshRoomState(ctx: TContext, room: Room): Promise<void> {
+  return recordState(ctx, room);
+}

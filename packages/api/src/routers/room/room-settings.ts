@@ -1,0 +1,89 @@
+// A room's settings against its owner's plan: the checks at creation, and the clamp at launch (a plan can shrink
+// after a room was created, e.g. when a Pro subscription lapses; the room then runs within Free's limits).
+import type { Plan, Room } from '@rooms/db';
+import { AppError } from '../../errors';
+import type { TRoomLaunchSpec } from '../../services/room-engine';
+
+/** Spec §9: auto-close on after 20 minutes without a connection, data not kept. */
+export const ROOM_DEFAULTS = { autoClose: true, autoCloseMinutes: 20, keepData: false } as const;
+
+export interface TRequestedLimits {
+  maxConnections: number;
+  width: number;
+  height: number;
+  maxFrameRate: number;
+  videoBitrateKbps: number;
+  keepData: boolean;
+  autoClose: boolean;
+  autoCloseMinutes: number;
+}
+
+/** Throws the first limit the request exceeds, naming it. */
+export function checkAgainstPlan(plan: Plan, requested: TRequestedLimits): void {
+  if (requested.maxConnections > plan.maxConnections) {
+    throw new AppError('PLAN_MAX_CONNECTIONS', { args: [plan.maxConnections] });
+  }
+  if (requested.width > plan.maxWidth || requested.height > plan.maxHeight) {
+    throw new AppError('PLAN_MAX_RESOLUTION', { args: [plan.maxHeight, plan.maxWidth, plan.maxHeight] });
+  }
+  if (requested.maxFrameRate > plan.maxFrameRate) {
+    throw new AppError('PLAN_MAX_FRAME_RATE', { args: [plan.maxFrameRate] });
+  }
+  if (requested.videoBitrateKbps > plan.maxBitrateKbps) {
+    throw new AppError('PLAN_MAX_BITRATE', { args: [plan.maxBitrateKbps] });
+  }
+  if (
+    !plan.canConfigureAutoClose &&
+    (requested.autoClose !== ROOM_DEFAULTS.autoClose ||
+      requested.autoCloseMinutes !== ROOM_DEFAULTS.autoCloseMinutes)
+  ) {
+    throw new AppError('PLAN_AUTO_CLOSE_FIXED');
+  }
+  if (requested.keepData && !plan.persistentStorage) throw new AppError('PLAN_NO_KEEP_DATA');
+}
+
+export interface TEffectiveSettings {
+  maxConnections: number;
+  width: number;
+  height: number;
+  maxFrameRate: number;
+  videoBitrateKbps: number;
+  keepData: boolean;
+  autoClose: boolean;
+  autoCloseMinutes: number;
+}
+
+/** The room's settings bounded by the plan its owner holds now. */
+export function effectiveSettings(room: Room, plan: Plan): TEffectiveSettings {
+  const autoCloseConfigurable = plan.canConfigureAutoClose;
+  return {
+    maxConnections: Math.min(room.maxConnections, plan.maxConnections),
+    width: Math.min(room.width, plan.maxWidth),
+    height: Math.min(room.height, plan.maxHeight),
+    maxFrameRate: Math.min(room.maxFrameRate, plan.maxFrameRate),
+    videoBitrateKbps: Math.min(room.videoBitrateKbps, plan.maxBitrateKbps),
+    keepData: room.keepData && plan.persistentStorage,
+    autoClose: autoCloseConfigurable ? room.autoClose : ROOM_DEFAULTS.autoClose,
+    autoCloseMinutes: autoCloseConfigurable ? room.autoCloseMinutes : ROOM_DEFAULTS.autoCloseMinutes,
+  };
+}
+
+/** Where the browser opens: the room's own address for 'url' images, else the image's. */
+export function startUrlOf(room: Room): string {
+  if (room.image.kind === 'url' && room.startUrl) return room.startUrl;
+  return room.image.startUrl ?? 'about:blank';
+}
+
+export function launchSpecOf(room: Room, plan: Plan): TRoomLaunchSpec {
+  const settings = effectiveSettings(room, plan);
+  return {
+    roomId: room.id,
+    width: settings.width,
+    height: settings.height,
+    maxFrameRate: settings.maxFrameRate,
+    videoBitrateKbps: settings.videoBitrateKbps,
+    startUrl: startUrlOf(room),
+    keepData: settings.keepData,
+    autoCloseMs: settings.autoClose ? settings.autoCloseMinutes * 60_000 : null,
+  };
+}

@@ -1,0 +1,14 @@
+import { protectedProcedure } from '../../trpc';
+import { ZRoomStateReply, ZRoomTarget } from './room.types';
+import { findOwnedRoom } from './room-access';
+import { launchRoom, stateReply } from './room-lifecycle';
+
+export const startRoom = protectedProcedure
+  .meta({ summary: 'Start the room’s browser (a no-op when it runs); fails when this server is full.' })
+  .input(ZRoomTarget)
+  .output(ZRoomStateReply)
+  .mutation(async ({ ctx, input }) => {
+    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
+    await launchRoom(ctx, room);
+    return stateReply(room);
+  });

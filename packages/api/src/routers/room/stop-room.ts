@@ -1,0 +1,14 @@
+import { protectedProcedure } from '../../trpc';
+import { ZRoomStateReply, ZRoomTarget } from './room.types';
+import { findOwnedRoom } from './room-access';
+import { haltRoom, stateReply } from './room-lifecycle';
+
+export const stopRoom = protectedProcedure
+  .meta({ summary: 'Stop the room’s browser; participants are disconnected. A stopped room stays stopped.' })
+  .input(ZRoomTarget)
+  .output(ZRoomStateReply)
+  .mutation(async ({ ctx, input }) => {
+    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
+    await haltRoom(ctx, room);
+    return stateReply(room);
+  });

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { protectedProcedure } from '../../trpc';
+import { ZRoomStateReply } from './room.types';
+import { findOwnedRoom } from './room-access';
+import { refreshRoomState, stateReply } from './room-lifecycle';
+
+export const updateState = protectedProcedure
+  .meta({ summary: 'Refresh a room’s state from its browser (the truth) and store it.' })
+  .input(z.object({ name: z.string({ error: 'Please choose a room' }).trim().min(1).max(64) }))
+  .output(ZRoomStateReply)
+  .query(async ({ ctx, input }) => {
+    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, { name: input.name });
+    await refreshRoomState(ctx, room);
+    return stateReply(room);
+  });

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p } from '@mikro-orm/core';
+
+/**
+ * A subscription plan and the limits it puts on its holder's rooms (spec §3 Plan, §6). The limits live here as
+ * data, so an operator can change them without a release. Time quotas come with billing.
+ */
+const PlanSchema = defineEntity({
+  name: 'Plan',
+  tableName: 'plans',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    code: p.string().length(32).unique(),
+    name: p.string().length(64),
+    description: p.string().length(255).default(''),
+    priceCents: p.integer().default(0),
+    /** How long one purchase lasts; null for a plan that never expires (the Free plan). */
+    durationDays: p.integer().nullable(),
+    /** Copies left to sell; null for unlimited, 0 for sold out. */
+    inventory: p.integer().nullable(),
+    maxRooms: p.integer(),
+    maxConnections: p.integer(),
+    maxWidth: p.integer(),
+    maxHeight: p.integer(),
+    maxFrameRate: p.integer(),
+    maxBitrateKbps: p.integer(),
+    /** Codes of the regions this plan may create rooms in. */
+    regionCodes: p.array().default([]),
+    canConfigureAutoClose: p.boolean().default(false),
+    persistentStorage: p.boolean().default(false),
+    /** The plan everyone holds without a live subscription (Free); exactly one row should carry it. */
+    isDefault: p.boolean().default(false),
+    /** Offered in the plan list. */
+    enabled: p.boolean().default(true),
+    sortOrder: p.integer().default(0),
+  },
+});
+
+export class Plan extends PlanSchema.class {}
+PlanSchema.setClass(Plan);

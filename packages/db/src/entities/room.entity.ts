@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p } from '@mikro-orm/core';
+import { Region } from './region.entity';
+import { SystemImage } from './system-image.entity';
+import { User } from './user.entity';
+
+/** What the engine last reported for the room's browser; a node that restarts marks its rooms stopped. */
+export const roomStates = ['stopped', 'starting', 'running', 'stopping', 'crashed'] as const;
+export type RoomState = (typeof roomStates)[number];
+
+/**
+ * A room: one server-side browser its owner starts and stops, shared with participants (spec §3 Room).
+ * Its limits were checked against the owner's plan when it was created; the launch clamps them to the plan
+ * held at start time.
+ */
+const RoomSchema = defineEntity({
+  name: 'Room',
+  tableName: 'rooms',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    /** Globally unique regardless of case (see the index below): share links and lookups go by name. */
+    name: p.string().length(32),
+    remark: p.string().length(200).default(''),
+    /** The share password, kept readable because the owner is shown it to pass on; null when none is set. */
+    password: p.string().length(32).nullable(),
+    state: p.enum(roomStates).default('stopped'),
+    isPublic: p.boolean().default(false),
+    region: () => p.manyToOne(Region),
+    image: () => p.manyToOne(SystemImage),
+    /** The start address for 'url' images; null otherwise. */
+    startUrl: p.string().length(2048).nullable(),
+    maxConnections: p.integer(),
+    width: p.integer(),
+    height: p.integer(),
+    videoBitrateKbps: p.integer(),
+    maxFrameRate: p.integer(),
+    keepData: p.boolean().default(false),
+    autoClose: p.boolean().default(true),
+    autoCloseMinutes: p.integer().default(20),
+    owner: () => p.manyToOne(User).deleteRule('cascade').index(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    lastStartedAt: p.datetime().nullable(),
+  },
+  uniques: [
+    {
+      name: 'rooms_name_lower_unique',
+      expression: 'create unique index "rooms_name_lower_unique" on "rooms" (lower("name"))',
+    },
+  ],
+});
+
+export class Room extends RoomSchema.class {}
+RoomSchema.setClass(Room);

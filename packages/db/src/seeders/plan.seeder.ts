@@ -1,0 +1,51 @@
+// The Free plan everyone holds and the Pro plan above it (spec §6: the plan limits rooms).
+import type { EntityManager } from '@mikro-orm/core';
+import { Seeder } from '@mikro-orm/seeder';
+import { Plan } from '../entities/plan.entity';
+import { insertMissing } from './insert-missing';
+import { LOCAL_REGION_CODE } from './region.seeder';
+
+export class PlanSeeder extends Seeder {
+  override async run(em: EntityManager): Promise<void> {
+    await insertMissing(em, Plan, [
+      {
+        code: 'free',
+        name: 'Free',
+        description: 'Try rooms with modest limits.',
+        priceCents: 0,
+        durationDays: null,
+        inventory: null,
+        maxRooms: 2,
+        maxConnections: 4,
+        maxWidth: 1280,
+        maxHeight: 720,
+        maxFrameRate: 30,
+        maxBitrateKbps: 2500,
+        regionCodes: [LOCAL_REGION_CODE],
+        canConfigureAutoClose: false,
+        persistentStorage: false,
+        isDefault: true,
+        sortOrder: 0,
+      },
+      {
+        code: 'pro',
+        name: 'Pro',
+        description: 'More rooms and viewers, 1080p at 60 fps, your own auto-close and kept browser data.',
+        priceCents: 999,
+        durationDays: 30,
+        inventory: null,
+        maxRooms: 10,
+        maxConnections: 10,
+        maxWidth: 1920,
+        maxHeight: 1080,
+        maxFrameRate: 60,
+        maxBitrateKbps: 8000,
+        regionCodes: [LOCAL_REGION_CODE],
+        canConfigureAutoClose: true,
+        persistentStorage: true,
+        isDefault: false,
+        sortOrder: 1,
+      },
+    ]);
+  }
+}
