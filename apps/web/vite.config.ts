@@ -20,6 +20,7 @@ export default defineConfig({
       '/trpc': server,
       '/api': server,
       '/dev': server,
+      '/ws': { target: server, ws: true },
     },
   },
   build: {

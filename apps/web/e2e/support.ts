@@ -23,9 +23,10 @@ export interface TJourneyKit {
   close(): Promise<void>;
 }
 
-export async function startJourneys(): Promise<TJourneyKit> {
+/** `env` reaches the server's configuration, e.g. the egress allow-list for a page served by the test. */
+export async function startJourneys(options: { env?: Record<string, string> } = {}): Promise<TJourneyKit> {
   const [server, browser] = await Promise.all([
-    startTestServer(),
+    startTestServer({ env: options.env }),
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -90,10 +91,15 @@ export function uniqueUser(prefix = 'user') {
 export async function solveCaptcha(page: Page): Promise<void> {
   const box = page.getByTestId('captcha');
   await box.waitFor();
-  if ((await box.getAttribute('data-status')) !== 'done') {
-    if ((await box.getAttribute('data-status')) !== 'solving') await box.click();
-    await page.waitForSelector('[data-testid="captcha"][data-status="done"]', { timeout: 60_000 });
+  // Read the status once: it may turn 'done' between two reads, and a done widget is disabled (not clickable).
+  const status = await box.getAttribute('data-status');
+  if (status !== 'done' && status !== 'solving') {
+    await box.click({ timeout: 5_000 }).catch(async (error: unknown) => {
+      const now = await box.getAttribute('data-status');
+      if (now !== 'solving' && now !== 'done') throw error;
+    });
   }
+  await page.waitForSelector('[data-testid="captcha"][data-status="done"]', { timeout: 60_000 });
 }
 
 export async function toast(page: Page, text: string | RegExp): Promise<void> {

@@ -45,6 +45,50 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The password cannot be longer than 128 characters': msg`The password cannot be longer than 128 characters`,
   'Please enter the verification code': msg`Please enter the verification code`,
   'Request failed': msg`Request failed`,
+  'Better plans give better parameters and more zones': msg`Better plans give better parameters and more zones`,
+  // Rooms (packages/api errors.ts and the room protocol's system/error texts)
+  'The room does not exist': msg`The room does not exist`,
+  'This room name is already taken': msg`This room name is already taken`,
+  'This zone is not available': msg`This zone is not available`,
+  'This image is not available': msg`This image is not available`,
+  'This image needs a start address beginning with http:// or https://': msg`This image needs a start address beginning with http:// or https://`,
+  'Your plan does not allow changing the auto-close settings': msg`Your plan does not allow changing the auto-close settings`,
+  'Your plan does not include keeping browser data': msg`Your plan does not include keeping browser data`,
+  'This server is running as many rooms as it can; please try again later': msg`This server is running as many rooms as it can; please try again later`,
+  'The room could not be started': msg`The room could not be started`,
+  'An image and a zone must be chosen': msg`An image and a zone must be chosen`,
+  'Please enter a room name': msg`Please enter a room name`,
+  'Please choose a room': msg`Please choose a room`,
+  'The room name cannot be longer than 32 characters': msg`The room name cannot be longer than 32 characters`,
+  'The room name may only contain letters, digits, - and _ (Chinese, Japanese and Korean included)': msg`The room name may only contain letters, digits, - and _ (Chinese, Japanese and Korean included)`,
+  'The remark cannot be longer than 200 characters': msg`The remark cannot be longer than 200 characters`,
+  'The room password cannot be longer than 32 characters': msg`The room password cannot be longer than 32 characters`,
+  'The room password contains characters that are not allowed': msg`The room password contains characters that are not allowed`,
+  'The start address cannot be longer than 2048 characters': msg`The start address cannot be longer than 2048 characters`,
+  'Please enter your nickname': msg`Please enter your nickname`,
+  'A nickname cannot contain control characters': msg`A nickname cannot contain control characters`,
+  'Please enter a message': msg`Please enter a message`,
+  'Please enter an address': msg`Please enter an address`,
+  'This address is too long': msg`This address is too long`,
+  'This message could not be understood': msg`This message could not be understood`,
+  'You have already joined this room': msg`You have already joined this room`,
+  'You are not in control of the browser; request control first': msg`You are not in control of the browser; request control first`,
+  'Only the person in control or the room owner can hand over control': msg`Only the person in control or the room owner can hand over control`,
+  'Only the room owner can do this': msg`Only the room owner can do this`,
+  'This person is no longer in the room': msg`This person is no longer in the room`,
+  'The room owner cannot be removed': msg`The room owner cannot be removed`,
+  'This room is full': msg`This room is full`,
+  'This room does not exist': msg`This room does not exist`,
+  'This room is not running': msg`This room is not running`,
+  'The room password is incorrect': msg`The room password is incorrect`,
+  'You are sending messages too fast': msg`You are sending messages too fast`,
+  'The browser could not do that': msg`The browser could not do that`,
+  'You were removed from the room by its owner': msg`You were removed from the room by its owner`,
+  'Too many messages could not be understood; the connection was closed': msg`Too many messages could not be understood; the connection was closed`,
+  'Your connection is too slow for this room': msg`Your connection is too slow for this room`,
+  'The connection to the room was lost': msg`The connection to the room was lost`,
+  'This page may not open a room connection': msg`This page may not open a room connection`,
+  'The room ticket is invalid or has expired': msg`The room ticket is invalid or has expired`,
 };
 
 const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [
@@ -56,6 +100,24 @@ const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [
     /^Too many attempts, please try again in (\d+) seconds$/,
     (seconds) => msg`Too many attempts, please try again in ${seconds} seconds`,
   ],
+  [/^Your plan does not include the zone (.+)$/, (zone) => msg`Your plan does not include the zone ${zone}`],
+  [/^Your plan allows at most (\d+) rooms$/, (count) => msg`Your plan allows at most ${count} rooms`],
+  [
+    /^Your plan allows at most (\d+) connections per room$/,
+    (count) => msg`Your plan allows at most ${count} connections per room`,
+  ],
+  [/^Your plan allows at most (\d+) fps$/, (fps) => msg`Your plan allows at most ${fps} fps`],
+  [
+    /^Your plan allows a video bitrate of at most (\d+) kbps$/,
+    (kbps) => msg`Your plan allows a video bitrate of at most ${kbps} kbps`,
+  ],
+  [/^Your plan allows at most (\d+p \(\d+×\d+\))$/, (size) => msg`Your plan allows at most ${size}`],
+  [/^A nickname has at most (\d+) characters$/, (count) => msg`A nickname has at most ${count} characters`],
+  [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],
+  [
+    /^(?:Max connections|The width|The height|The video bitrate|The frame rate|The auto-close time) must be a whole number from \d+ to \d+$/,
+    () => msg`A room setting is out of its range`,
+  ],
 ];
 
 /** The translation of a text the server sent; unknown texts pass through unchanged. */
@@ -64,7 +126,7 @@ export function translateServerText(i18n: I18n, text: string): string {
   if (known) return i18n._(known);
   for (const [pattern, descriptor] of numberedTexts) {
     const match = pattern.exec(text);
-    if (match?.[1]) return i18n._(descriptor(match[1]));
+    if (match) return i18n._(descriptor(match[1] ?? ''));
   }
   return text;
 }

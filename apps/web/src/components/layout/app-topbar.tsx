@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
-import { Link } from '@tanstack/react-router';
-import { MenuIcon } from 'lucide-react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { MenuIcon, PlusIcon } from 'lucide-react';
 import { forwardRef } from 'react';
 import { LanguageMenu } from './language-menu';
 import { Logo } from './logo';
@@ -13,6 +13,7 @@ export const AppTopbar = forwardRef<HTMLButtonElement, { onMenuToggle: () => voi
   toggleRef,
 ) {
   const { t } = useLingui();
+  const navigate = useNavigate();
   return (
     <header className="fixed inset-x-0 top-0 z-[1000] flex h-16 items-center gap-2 border-b bg-card/95 px-3 backdrop-blur sm:px-5">
       <Button
@@ -29,6 +30,17 @@ export const AppTopbar = forwardRef<HTMLButtonElement, { onMenuToggle: () => voi
         <Logo className="max-sm:[&>span]:hidden" />
       </Link>
       <div className="ml-auto flex items-center gap-1">
+        {/* Spec §2: the create-room button goes to the dashboard and asks it to open the create-room dialog. */}
+        <Button
+          size="sm"
+          className="mr-1"
+          onClick={() => navigate({ to: '/dashboard', search: { create: true } })}
+          aria-label={t`Create room`}
+          data-testid="topbar-create-room"
+        >
+          <PlusIcon />
+          <span className="max-sm:hidden">{t`Create room`}</span>
+        </Button>
         <LanguageMenu />
         <ShareDialog />
         <UserMenu />

@@ -1,0 +1,263 @@
+// The rooms journey in real Chromium against the real server: log in, create a room whose start page is served
+// here on loopback (an animated canvas behind a button), start it, enter, watch the picture move on our canvas,
+// click the button through the canvas and see the page react in later frames, then stop and delete the room.
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  login,
+  type Page,
+  register,
+  screenshots,
+  startJourneys,
+  type TJourneyKit,
+  toast,
+  uniqueUser,
+} from './support';
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>journey page</title>
+<style>html,body{margin:0;height:100%;overflow:hidden}
+#b{position:fixed;left:30%;top:30%;width:40%;height:40%;font:48px sans-serif;background:#22aa66;border:0;color:#fff}</style>
+</head><body><canvas id="c" style="display:block;width:100%;height:100%"></canvas><button id="b">Press me</button>
+<script>
+const c = document.getElementById('c'), ctx = c.getContext('2d');
+let n = 0;
+(function draw() {
+  c.width = innerWidth; c.height = innerHeight; n++;
+  ctx.fillStyle = 'hsl(' + (n * 9 % 360) + ',80%,50%)';
+  ctx.fillRect(0, 0, c.width, c.height);
+  requestAnimationFrame(draw);
+})();
+let presses = 0;
+document.getElementById('b').addEventListener('pointerdown', (event) => {
+  presses++;
+  event.target.style.background = '#dd2222';
+  event.target.textContent = 'Pressed ' + presses;
+  fetch('/event/clicked');
+});
+</script></body></html>`;
+
+let kit: TJourneyKit;
+let pages: Server;
+let pagesOrigin: string;
+let roomsDataDir: string;
+const clicks: string[] = [];
+const user = uniqueUser('room');
+
+beforeAll(async () => {
+  pages = createServer((request, response) => {
+    response.setHeader('cache-control', 'no-store');
+    if (request.url?.startsWith('/event/')) {
+      clicks.push(request.url);
+      response.end();
+      return;
+    }
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(PAGE);
+  });
+  pages.listen(0, '127.0.0.1');
+  await once(pages, 'listening');
+  const address = pages.address();
+  if (!address || typeof address !== 'object') throw new Error('no address');
+  pagesOrigin = `http://127.0.0.1:${address.port}`;
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-journey-'));
+  kit = await startJourneys({
+    env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${address.port}`, ROOMS_DATA_DIR: roomsDataDir },
+  });
+});
+
+afterAll(async () => {
+  await kit?.close();
+  pages?.close();
+  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+/** A small digest of the canvas: mean colour of a 4×4 grid of pixels, plus the centre pixel. */
+async function canvasSample(page: Page) {
+  return page.getByTestId('room-canvas').evaluate((element) => {
+    const canvas = element as HTMLCanvasElement;
+    const ctx = canvas.getContext('2d');
+    if (!ctx || canvas.width < 2) return null;
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    const at = (x: number, y: number) => {
+      const i = (Math.floor(y) * canvas.width + Math.floor(x)) * 4;
+      return [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    };
+    const grid: number[] = [];
+    for (let gx = 0; gx < 4; gx += 1)
+      for (let gy = 0; gy < 4; gy += 1)
+        grid.push(...at((gx + 0.1) * (canvas.width / 4), (gy + 0.1) * (canvas.height / 4)));
+    return {
+      grid: grid.join(','),
+      centre: at(canvas.width / 2, canvas.height / 2),
+      frames: Number(canvas.dataset.frames ?? 0),
+    };
+  });
+}
+
+describe('rooms', () => {
+  it('creates, starts, enters, watches, clicks and stops a room', async () => {
+    const context = await kit.newContext();
+    const page = await context.newPage();
+    await register(page, kit.server, user);
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('rooms-empty').waitFor();
+    await screenshots(page, 'dashboard-empty');
+
+    // The top bar's create button opens the dialog on the dashboard.
+    await page.getByTestId('topbar-create-room').click();
+    const dialog = page.getByTestId('create-room-dialog');
+    await dialog.getByTestId('room-name').waitFor();
+    const name = `journey-${Date.now().toString(36)}`;
+    await dialog.getByTestId('room-name').fill(name);
+    await dialog.getByTestId('room-remark').fill('A loopback page');
+    await dialog.getByTestId('room-password').fill('sesame');
+    // Without a zone and an image the dialog refuses (spec §5).
+    await dialog.getByTestId('create-room-submit').click();
+    await toast(page, 'An image and a zone must be chosen');
+    await dialog.getByTestId('room-region').selectOption('local');
+    await dialog.getByTestId('room-image').selectOption('chromium-url');
+    await dialog.getByTestId('room-start-url').fill(`${pagesOrigin}/`);
+    await dialog.getByTestId('room-resolution').selectOption('1280x720');
+    await screenshots(page, 'dashboard-create');
+    await dialog.getByTestId('create-room-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = page.locator(`[data-testid="room-card"][data-room-name="${name}"]`);
+    await card.waitFor();
+    expect(await card.getAttribute('data-state')).toBe('stopped');
+
+    // The info dialog shows the owner the password.
+    await card.getByTestId('room-info').click();
+    await expect.poll(() => page.getByTestId('room-info-password').textContent()).toBe('sesame');
+    await page.keyboard.press('Escape');
+
+    await card.getByTestId('room-start').click();
+    page.on('response', async (response) => {
+      if (response.url().includes('/trpc/room.'))
+        console.log(response.url(), response.status(), (await response.text()).slice(0, 300));
+    });
+    try {
+      await page
+        .locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="running"]`)
+        .waitFor({
+          timeout: 20_000,
+        });
+    } catch (error) {
+      console.log('CARD', await card.evaluate((e) => e.outerHTML.slice(0, 600)));
+      await page.screenshot({ path: 'apps/web/test-results/debug.png' });
+      throw error;
+    }
+    await screenshots(page, 'dashboard-running');
+
+    await card.getByTestId('room-enter').click();
+    await page.waitForURL('**/room/*');
+    await page.getByTestId('enter-confirm').waitFor();
+    await screenshots(page, 'room-confirm');
+    await page.getByTestId('confirm-yes').click();
+    const nickname = page.getByTestId('nickname-input');
+    await nickname.fill('');
+    await page.getByTestId('nickname-submit').click();
+    await toast(page, 'Please enter your nickname');
+    await nickname.fill('Driver');
+    await page.getByTestId('nickname-submit').click();
+
+    // Joined as the owner, who starts in control.
+    await page.locator('[data-testid="room-page"][data-status="joined"][data-controlling="true"]').waitFor({
+      timeout: 30_000,
+    });
+    await expect
+      .poll(async () => (await canvasSample(page))?.frames ?? 0, { timeout: 30_000 })
+      .toBeGreaterThan(2);
+
+    // The picture moves: samples taken apart differ.
+    const first = await canvasSample(page);
+    await page.waitForTimeout(700);
+    const second = await canvasSample(page);
+    expect(second?.frames).toBeGreaterThan(first?.frames ?? 0);
+    expect(second?.grid).not.toBe(first?.grid);
+    await expect.poll(() => page.getByTestId('quality-indicator').getAttribute('data-fps')).not.toBe('0');
+
+    // Before the click the button (centre of the picture) is green; a click through our canvas presses it.
+    const before = await canvasSample(page);
+    expect(before?.centre[1]).toBeGreaterThan(before?.centre[0] ?? 0);
+    const box = await page.getByTestId('room-canvas').boundingBox();
+    if (!box) throw new Error('no canvas box');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => clicks.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => {
+          const sample = await canvasSample(page);
+          return sample ? (sample.centre[0] ?? 0) - (sample.centre[1] ?? 0) : 0;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(80);
+
+    // Chat reaches the room and comes back.
+    await page.getByTestId('chat-input').fill('hello room');
+    await page.getByTestId('chat-send').click();
+    await page.getByTestId('chat-message').filter({ hasText: 'hello room' }).waitFor();
+    await expect.poll(() => page.getByTestId('member').count()).toBe(1);
+    await screenshots(page, 'room-live');
+
+    await page.getByTestId('room-page').getByRole('link').first().click();
+    await page.waitForURL('**/dashboard');
+    await card.getByTestId('room-stop').click();
+    await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="stopped"]`).waitFor({
+      timeout: 60_000,
+    });
+
+    await card.getByTestId('room-delete').click();
+    await page.getByTestId('delete-room-dialog').waitFor();
+    await page.getByTestId('confirm-yes').click();
+    await toast(page, `Room ${name} deleted`);
+    await page.getByTestId('rooms-empty').waitFor();
+    await context.close();
+  });
+
+  it('shows the dashboard and the create dialog in Chinese', async () => {
+    const context = await kit.newContext();
+    const page = await context.newPage();
+    await page.goto('/auth/login');
+    await login(page, user.email, user.password);
+    await page.waitForURL('**/dashboard');
+    await context.addCookies([{ name: 'language', value: 'zh-CN', url: kit.server.url }]);
+    await page.reload();
+    await page.getByTestId('create-room').click();
+    const dialog = page.getByTestId('create-room-dialog');
+    await dialog.getByTestId('room-name').waitFor();
+    await screenshots(page, 'dashboard-create-zh');
+    const name = `zh-${Date.now().toString(36)}`;
+    await dialog.getByTestId('room-name').fill(name);
+    await dialog.getByTestId('room-region').selectOption('local');
+    await dialog.getByTestId('room-image').selectOption('chromium-url');
+    await dialog.getByTestId('room-start-url').fill(`${pagesOrigin}/`);
+    await dialog.getByTestId('create-room-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.locator(`[data-testid="room-card"][data-room-name="${name}"]`);
+    await card.getByTestId('room-start').click();
+    await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="running"]`).waitFor({
+      timeout: 60_000,
+    });
+    await screenshots(page, 'dashboard-running-zh');
+    await card.getByTestId('room-enter').click();
+    await page.getByTestId('confirm-yes').click();
+    await page.getByTestId('nickname-submit').click();
+    await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await canvasSample(page))?.frames ?? 0, { timeout: 30_000 })
+      .toBeGreaterThan(2);
+    await screenshots(page, 'room-live-zh');
+    await page.goto('/dashboard');
+    await card.getByTestId('room-stop').click();
+    await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="stopped"]`).waitFor({
+      timeout: 60_000,
+    });
+    await context.close();
+  });
+});

@@ -1,0 +1,223 @@
+// One participant's connection to a room: a ticket from POST /ws/ticket, the WebSocket, the join with a
+// nickname, and the room's state as the server's messages build it. Plain TypeScript with a subscribe/snapshot
+// pair so React reads it through useSyncExternalStore; media frames go straight to a handler, never to React.
+import {
+  decodeMediaFrame,
+  ROOM_CLOSE_CODES,
+  ROOM_TICKET_PATH,
+  roomSocketPath,
+  type TBrowserTabInfo,
+  type TChatEntry,
+  type TClientMessageInput,
+  type TMediaFrame,
+  type TMember,
+  type TRoomErrorCode,
+  type TServerMessage,
+  type TServerMessageOf,
+  ZServerMessage,
+} from '@rooms/api/room-protocol';
+import { apiFetch, RestError } from '../http';
+
+export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'closed';
+
+export interface TRoomSnapshot {
+  status: TConnectionStatus;
+  you: string | null;
+  members: TMember[];
+  controllerId: string | null;
+  queue: string[];
+  chat: TChatEntry[];
+  tabs: TBrowserTabInfo[];
+  stream: TServerMessageOf<'stream/config'> | null;
+  /** Why the connection ended for good (kicked, room full, stopped…), as the server's code and text. */
+  ended: { code: TRoomErrorCode | 'CLOSED'; message: string } | null;
+}
+
+export interface TRoomConnectionEvents {
+  frame(frame: TMediaFrame, bytes: number): void;
+  error(error: TServerMessageOf<'system/error'>): void;
+  pong(sentAt: number, serverTime: number, now: number): void;
+  stats(message: TServerMessageOf<'stream/stats'>): void;
+}
+
+const CHAT_KEEP = 200;
+const PING_EVERY_MS = 2000;
+const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
+  Object.entries(ROOM_CLOSE_CODES).map(([code, value]) => [value, code as TRoomErrorCode]),
+);
+
+const initial: TRoomSnapshot = {
+  status: 'connecting',
+  you: null,
+  members: [],
+  controllerId: null,
+  queue: [],
+  chat: [],
+  tabs: [],
+  stream: null,
+  ended: null,
+};
+
+export async function fetchRoomTicket(roomId: string, password?: string): Promise<string> {
+  const response = await apiFetch(ROOM_TICKET_PATH, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ roomId, password }),
+  });
+  const body = (await response.json().catch(() => null)) as { ticket?: string; data?: unknown } | null;
+  if (response.ok && body?.ticket) return body.ticket;
+  throw new RestError(typeof body?.data === 'string' ? body.data : 'Request failed', response.status);
+}
+
+export class RoomConnection {
+  private snapshot: TRoomSnapshot = initial;
+  private readonly listeners = new Set<() => void>();
+  private socket: WebSocket | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private attempts = 0;
+  private disposed = false;
+
+  constructor(
+    private readonly roomId: string,
+    private readonly nickname: string,
+    private readonly events: TRoomConnectionEvents,
+    private readonly options: { password?: string } = {},
+  ) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TRoomSnapshot => this.snapshot;
+
+  async connect(): Promise<void> {
+    let ticket: string;
+    try {
+      ticket = await fetchRoomTicket(this.roomId, this.options.password);
+    } catch (error) {
+      // A refusal at the ticket (not running, not found, wrong password) is final; a network glitch is retried.
+      if (error instanceof RestError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+        this.end('CLOSED', error.message);
+      } else {
+        this.retry();
+      }
+      return;
+    }
+    if (this.disposed) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${scheme}//${location.host}${roomSocketPath(this.roomId)}?ticket=${encodeURIComponent(ticket)}`;
+    const socket = new WebSocket(url);
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.send({ type: 'member/join', nickname: this.nickname });
+      this.pingTimer = setInterval(
+        () => this.send({ type: 'system/ping', t: performance.now() }),
+        PING_EVERY_MS,
+      );
+      this.send({ type: 'system/ping', t: performance.now() });
+    });
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', (event) => this.closed(socket, event.code, event.reason));
+  }
+
+  send(message: TClientMessageInput): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    this.socket?.close(1000, 'left');
+    this.socket = null;
+  }
+
+  private receive(data: unknown): void {
+    if (data instanceof ArrayBuffer) {
+      try {
+        this.events.frame(decodeMediaFrame(data), data.byteLength);
+      } catch {
+        // A frame of a version or codec this client does not know: skip it, the next keyframe will do.
+      }
+      return;
+    }
+    if (typeof data !== 'string') return;
+    let parsed: ReturnType<typeof ZServerMessage.safeParse>;
+    try {
+      parsed = ZServerMessage.safeParse(JSON.parse(data));
+    } catch {
+      return;
+    }
+    if (parsed.success) this.apply(parsed.data);
+  }
+
+  private apply(message: TServerMessage) {
+    const now = this.snapshot;
+    switch (message.type) {
+      case 'member/list':
+        this.attempts = 0;
+        return this.update({ status: 'joined', you: message.you, members: message.members });
+      case 'member/joined':
+        return this.update({
+          members: [...now.members.filter((member) => member.id !== message.member.id), message.member],
+        });
+      case 'member/left':
+        return this.update({
+          members: now.members.filter((member) => member.id !== message.memberId),
+          queue: now.queue.filter((id) => id !== message.memberId),
+        });
+      case 'member/kicked':
+        return this.end('KICKED', 'You were removed from the room by its owner');
+      case 'control/state':
+        return this.update({ controllerId: message.controllerId, queue: message.queue });
+      case 'chat/history':
+        return this.update({ chat: message.messages });
+      case 'chat/message':
+        return this.update({ chat: [...now.chat, message.message].slice(-CHAT_KEEP) });
+      case 'browser/tabs':
+        return this.update({ tabs: message.tabs });
+      case 'stream/config':
+        return this.update({ stream: message });
+      case 'stream/stats':
+        return this.events.stats(message);
+      case 'system/pong':
+        return this.events.pong(message.t, message.serverTime, performance.now());
+      case 'system/error':
+        return this.events.error(message);
+    }
+  }
+
+  private closed(socket: WebSocket, code: number, reason: string) {
+    if (socket !== this.socket) return;
+    clearInterval(this.pingTimer);
+    this.socket = null;
+    if (this.disposed || this.snapshot.ended) return;
+    const final = FINAL_CLOSE_CODES[code];
+    if (final) return this.end(final, reason);
+    this.retry();
+  }
+
+  private retry() {
+    const delay = RECONNECT_DELAYS_MS[this.attempts];
+    if (delay === undefined || this.disposed)
+      return this.end('CLOSED', 'The connection to the room was lost');
+    this.attempts += 1;
+    this.update({ status: 'reconnecting' });
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private end(code: TRoomErrorCode | 'CLOSED', message: string): void {
+    this.update({ status: 'closed', ended: { code, message } });
+  }
+
+  private update(patch: Partial<TRoomSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,432 @@
+// The create-room dialog (spec §2, §5 Room): name, remark, password, zone and image, the stream settings
+// bounded by the caller's plan, keep-data and auto-close when the plan allows them, and the upgrade hint.
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '@rooms/ui/button';
+import { Checkbox } from '@rooms/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@rooms/ui/dialog';
+import { Input } from '@rooms/ui/input';
+import { Label } from '@rooms/ui/label';
+import { NativeSelect } from '@rooms/ui/native-select';
+import { Spinner } from '@rooms/ui/spinner';
+import { showToast } from '@rooms/ui/toaster';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { SparklesIcon, TriangleAlertIcon } from 'lucide-react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { translateServerText } from '../../../lib/messages';
+import { toastError, toastSuccess } from '../../../lib/notify';
+import {
+  AUTO_CLOSE_MINUTES,
+  bitrateOptions,
+  connectionOptions,
+  frameRateOptions,
+  resolutionOptions,
+} from '../../../lib/room/room-options';
+import type { TCreateRoomInput } from '../../../lib/room/room-types';
+import { trpc, trpcClient } from '../../../lib/trpc';
+
+interface TForm {
+  name: string;
+  remark: string;
+  password: string;
+  isPublic: boolean;
+  region: string;
+  image: string;
+  startUrl: string;
+  resolution: string;
+  maxFrameRate: string;
+  videoBitrateKbps: string;
+  maxConnections: string;
+  keepData: boolean;
+  autoClose: boolean;
+  autoCloseMinutes: string;
+}
+
+const EMPTY: TForm = {
+  name: '',
+  remark: '',
+  password: '',
+  isPublic: false,
+  region: '',
+  image: '',
+  startUrl: '',
+  resolution: '',
+  maxFrameRate: '',
+  videoBitrateKbps: '',
+  maxConnections: '',
+  keepData: false,
+  autoClose: true,
+  autoCloseMinutes: '20',
+};
+
+function Field({ label, htmlFor, children }: { label: ReactNode; htmlFor: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+    </div>
+  );
+}
+
+export function CreateRoomDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { i18n, t } = useLingui();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<TForm>(EMPTY);
+  const regions = useQuery({ ...trpc.room.getRoomRegion.queryOptions(), enabled: open });
+  const images = useQuery({ ...trpc.room.getRoomImage.queryOptions(), enabled: open });
+  const set =
+    <K extends keyof TForm>(key: K) =>
+    (value: TForm[K]) =>
+      setForm((current) => ({ ...current, [key]: value }));
+
+  useEffect(() => {
+    if (regions.error)
+      toastError(i18n, regions.error, {
+        prefix: t`Failed to retrieve room Zones`,
+        unreachable: t`Failed to retrieve room Zones`,
+      });
+  }, [regions.error, i18n, t]);
+  useEffect(() => {
+    if (images.error)
+      toastError(i18n, images.error, {
+        prefix: t`Failed to retrieve room images`,
+        unreachable: t`Failed to retrieve room images`,
+      });
+  }, [images.error, i18n, t]);
+
+  const context = regions.data ?? images.data;
+  const plan = context?.plan;
+  // The plan's maximum is the starting choice; defaults (auto-close, keep-data) come from the server.
+  useEffect(() => {
+    if (!open || !context) return;
+    setForm((current) =>
+      current.resolution
+        ? current
+        : {
+            ...current,
+            resolution: `${context.plan.maxWidth}x${context.plan.maxHeight}`,
+            maxFrameRate: String(context.plan.maxFrameRate),
+            videoBitrateKbps: String(context.plan.maxBitrateKbps),
+            maxConnections: String(context.plan.maxConnections),
+            keepData: context.defaults.keepData,
+            autoClose: context.defaults.autoClose,
+            autoCloseMinutes: String(context.defaults.autoCloseMinutes),
+          },
+    );
+  }, [open, context]);
+
+  const chosenImage = images.data?.images.find((image) => image.code === form.image);
+  const create = useMutation({
+    mutationFn: (input: TCreateRoomInput) => trpcClient.room.createRoom.mutate(input),
+    onSuccess: async (room) => {
+      toastSuccess(i18n, t`Room ${room.name} created`);
+      await queryClient.invalidateQueries({ queryKey: trpc.room.getRoomList.queryKey() });
+      setForm(EMPTY);
+      onOpenChange(false);
+    },
+    onError: (error) => {
+      toastError(i18n, error, {
+        prefix: t`Failed to create a room`,
+        unreachable: t`Failed to create a room`,
+      });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form.name.trim()) {
+      return showToast({ severity: 'warn', summary: t`Warning`, detail: t`Please enter a room name` });
+    }
+    if (!form.region || !form.image) {
+      return showToast({
+        severity: 'warn',
+        summary: t`Warning`,
+        detail: t`An image and a zone must be chosen`,
+      });
+    }
+    const [width, height] = form.resolution.split('x').map(Number);
+    create.mutate({
+      name: form.name.trim(),
+      remark: form.remark.trim(),
+      password: form.password || null,
+      isPublic: form.isPublic,
+      region: form.region,
+      image: form.image,
+      startUrl: chosenImage?.kind === 'url' ? form.startUrl.trim() : null,
+      width: width || undefined,
+      height: height || undefined,
+      maxFrameRate: Number(form.maxFrameRate) || undefined,
+      videoBitrateKbps: Number(form.videoBitrateKbps) || undefined,
+      maxConnections: Number(form.maxConnections) || undefined,
+      ...(plan?.persistentStorage ? { keepData: form.keepData } : {}),
+      ...(plan?.canConfigureAutoClose
+        ? { autoClose: form.autoClose, autoCloseMinutes: Number(form.autoCloseMinutes) }
+        : {}),
+    });
+  }
+
+  const upgradeHint = context?.upgradeHint;
+  const loading = regions.isPending || images.isPending;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent closeLabel={t`Close`} data-testid="create-room-dialog" className="md:max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>Create a room</Trans>
+          </DialogTitle>
+          <DialogDescription>
+            <Trans>
+              A room is a browser on our servers that everyone in it sees and takes turns to drive.
+            </Trans>
+          </DialogDescription>
+        </DialogHeader>
+        {loading ? (
+          <div className="flex justify-center py-10">
+            <Spinner />
+          </div>
+        ) : (
+          <form className="grid gap-4" onSubmit={submit} noValidate>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label={<Trans>Room name</Trans>} htmlFor={`${id}-name`}>
+                <Input
+                  id={`${id}-name`}
+                  value={form.name}
+                  maxLength={32}
+                  autoComplete="off"
+                  onChange={(event) => set('name')(event.target.value)}
+                  data-testid="room-name"
+                />
+              </Field>
+              <Field label={<Trans>Room password (optional)</Trans>} htmlFor={`${id}-password`}>
+                <Input
+                  id={`${id}-password`}
+                  value={form.password}
+                  maxLength={32}
+                  autoComplete="off"
+                  onChange={(event) => set('password')(event.target.value)}
+                  data-testid="room-password"
+                />
+              </Field>
+            </div>
+            <Field label={<Trans>Remark</Trans>} htmlFor={`${id}-remark`}>
+              <Input
+                id={`${id}-remark`}
+                value={form.remark}
+                maxLength={200}
+                onChange={(event) => set('remark')(event.target.value)}
+                data-testid="room-remark"
+              />
+            </Field>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label={<Trans>Zone</Trans>} htmlFor={`${id}-region`}>
+                <NativeSelect
+                  id={`${id}-region`}
+                  value={form.region}
+                  onChange={(event) => set('region')(event.target.value)}
+                  data-testid="room-region"
+                >
+                  <option value="">{t`Choose a zone`}</option>
+                  {regions.data?.regions.map((region) => (
+                    <option key={region.code} value={region.code} disabled={!region.allowed}>
+                      {region.allowed ? region.name : t`${region.name} (better plans)`}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+              <Field label={<Trans>Image</Trans>} htmlFor={`${id}-image`}>
+                <NativeSelect
+                  id={`${id}-image`}
+                  value={form.image}
+                  onChange={(event) => set('image')(event.target.value)}
+                  data-testid="room-image"
+                >
+                  <option value="">{t`Choose an image`}</option>
+                  {images.data?.images.map((image) => (
+                    <option key={image.code} value={image.code} disabled={!image.allowed}>
+                      {image.name}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+            </div>
+            {chosenImage ? (
+              <p className="-mt-2 text-muted-foreground text-xs">{chosenImage.description}</p>
+            ) : null}
+            {chosenImage?.kind === 'url' ? (
+              <Field label={<Trans>Start address</Trans>} htmlFor={`${id}-url`}>
+                <Input
+                  id={`${id}-url`}
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://"
+                  value={form.startUrl}
+                  maxLength={2048}
+                  onChange={(event) => set('startUrl')(event.target.value)}
+                  data-testid="room-start-url"
+                />
+              </Field>
+            ) : null}
+            {plan ? (
+              <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+                <Field label={<Trans>Resolution</Trans>} htmlFor={`${id}-resolution`}>
+                  <NativeSelect
+                    id={`${id}-resolution`}
+                    value={form.resolution}
+                    onChange={(event) => set('resolution')(event.target.value)}
+                    data-testid="room-resolution"
+                  >
+                    {resolutionOptions(plan).map(({ width, height }) => (
+                      <option key={`${width}x${height}`} value={`${width}x${height}`}>
+                        {width}×{height}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+                <Field label={<Trans>Frame rate</Trans>} htmlFor={`${id}-fps`}>
+                  <NativeSelect
+                    id={`${id}-fps`}
+                    value={form.maxFrameRate}
+                    onChange={(event) => set('maxFrameRate')(event.target.value)}
+                    data-testid="room-fps"
+                  >
+                    {frameRateOptions(plan).map((fps) => (
+                      <option key={fps} value={fps}>
+                        {fps} fps
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+                <Field label={<Trans>Video bitrate</Trans>} htmlFor={`${id}-bitrate`}>
+                  <NativeSelect
+                    id={`${id}-bitrate`}
+                    value={form.videoBitrateKbps}
+                    onChange={(event) => set('videoBitrateKbps')(event.target.value)}
+                    data-testid="room-bitrate"
+                  >
+                    {bitrateOptions(plan).map((kbps) => (
+                      <option key={kbps} value={kbps}>
+                        {kbps} kbps
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+                <Field label={<Trans>Max connections</Trans>} htmlFor={`${id}-connections`}>
+                  <NativeSelect
+                    id={`${id}-connections`}
+                    value={form.maxConnections}
+                    onChange={(event) => set('maxConnections')(event.target.value)}
+                    data-testid="room-connections"
+                  >
+                    {connectionOptions(plan).map((count) => (
+                      <option key={count} value={count}>
+                        {count}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+              </div>
+            ) : null}
+            <div className="grid gap-3">
+              {plan?.persistentStorage ? (
+                <Label className="font-normal">
+                  <Checkbox
+                    checked={form.keepData}
+                    onCheckedChange={(checked) => set('keepData')(checked === true)}
+                    data-testid="room-keep-data"
+                  />
+                  <Trans>Keep browser data (cookies, logins) between starts</Trans>
+                </Label>
+              ) : null}
+              {plan?.canConfigureAutoClose ? (
+                <div className="flex flex-wrap items-center gap-3">
+                  <Label className="font-normal">
+                    <Checkbox
+                      checked={form.autoClose}
+                      onCheckedChange={(checked) => set('autoClose')(checked === true)}
+                      data-testid="room-auto-close"
+                    />
+                    <Trans>Close automatically when nobody is connected for</Trans>
+                  </Label>
+                  <NativeSelect
+                    className="w-36"
+                    aria-label={t`Auto-close time`}
+                    value={form.autoCloseMinutes}
+                    disabled={!form.autoClose}
+                    onChange={(event) => set('autoCloseMinutes')(event.target.value)}
+                  >
+                    {AUTO_CLOSE_MINUTES.map((minutes) => (
+                      <option key={minutes} value={minutes}>
+                        {minutes < 60 ? t`${minutes} minutes` : t`${minutes / 60} hours`}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </div>
+              ) : (
+                <p className="text-muted-foreground text-xs">
+                  <Trans>The room closes by itself after 20 minutes without anyone connected.</Trans>
+                </p>
+              )}
+              <Label className="font-normal">
+                <Checkbox
+                  checked={form.isPublic}
+                  onCheckedChange={(checked) => set('isPublic')(checked === true)}
+                  data-testid="room-public"
+                />
+                <Trans>Show in the public square</Trans>
+              </Label>
+              {form.isPublic ? (
+                <p className="flex items-start gap-2 rounded-md bg-destructive/15 p-2 text-destructive text-sm">
+                  <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
+                  <Trans>A public room is open to anyone, without a password.</Trans>
+                </p>
+              ) : null}
+            </div>
+            {upgradeHint ? (
+              <p
+                className="flex flex-wrap items-center gap-2 rounded-md border border-dashed p-3 text-sm"
+                data-testid="upgrade-hint"
+              >
+                <SparklesIcon className="size-4 text-vip" />
+                <span>{translateServerText(i18n, upgradeHint)}</span>
+                {plan ? (
+                  <span className="text-muted-foreground">
+                    <Trans>
+                      Your plan: {plan.name}, {plan.roomCount} of {plan.maxRooms} rooms
+                    </Trans>
+                  </span>
+                ) : null}
+                <Link to="/planlist" className="text-primary underline-offset-4 hover:underline">
+                  <Trans>See plans</Trans>
+                </Link>
+              </p>
+            ) : null}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+                <Trans>Cancel</Trans>
+              </Button>
+              <Button type="submit" disabled={create.isPending} data-testid="create-room-submit">
+                {create.isPending ? <Spinner /> : null}
+                <Trans>Create</Trans>
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

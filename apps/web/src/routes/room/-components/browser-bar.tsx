@@ -1,0 +1,145 @@
+// Our own browser controls: back, forward, reload, the address bar and the tabs. Only the controller's count;
+// everyone else sees them disabled.
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { TBrowserTabInfo, TClientMessageInput } from '@rooms/api/room-protocol';
+import { URL_MAX_LENGTH } from '@rooms/api/room-protocol';
+import { Button } from '@rooms/ui/button';
+import { Input } from '@rooms/ui/input';
+import { cn } from '@rooms/ui/lib/utils';
+import { ArrowLeftIcon, ArrowRightIcon, PlusIcon, RotateCwIcon, XIcon } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+
+export function BrowserBar({
+  tabs,
+  controlling,
+  send,
+}: {
+  tabs: TBrowserTabInfo[];
+  controlling: boolean;
+  send: (message: TClientMessageInput) => boolean;
+}) {
+  const { t } = useLingui();
+  const active = tabs.find((tab) => tab.active);
+  const [address, setAddress] = useState(active?.url ?? '');
+  const [editing, setEditing] = useState(false);
+  useEffect(() => {
+    if (!editing) setAddress(active?.url ?? '');
+  }, [active?.url, editing]);
+
+  function go(event: FormEvent) {
+    event.preventDefault();
+    const url = address.trim();
+    if (!url) return;
+    send({ type: 'browser/navigate', url });
+    setEditing(false);
+    (document.activeElement as HTMLElement | null)?.blur();
+  }
+
+  return (
+    <div className="grid gap-1 border-b bg-card px-2 py-1.5" data-testid="browser-bar">
+      <div className="flex items-center gap-1">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8"
+          disabled={!controlling}
+          onClick={() => send({ type: 'browser/back' })}
+          aria-label={t`Back`}
+          data-testid="browser-back"
+        >
+          <ArrowLeftIcon />
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8"
+          disabled={!controlling}
+          onClick={() => send({ type: 'browser/forward' })}
+          aria-label={t`Forward`}
+          data-testid="browser-forward"
+        >
+          <ArrowRightIcon />
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8"
+          disabled={!controlling}
+          onClick={() => send({ type: 'browser/reload' })}
+          aria-label={t`Reload`}
+          data-testid="browser-reload"
+        >
+          <RotateCwIcon />
+        </Button>
+        <form className="min-w-0 flex-1" onSubmit={go}>
+          <Input
+            className="h-8"
+            value={address}
+            maxLength={URL_MAX_LENGTH}
+            disabled={!controlling}
+            inputMode="url"
+            spellCheck={false}
+            aria-label={t`Address`}
+            placeholder={t`Enter an address`}
+            onFocus={(event) => {
+              setEditing(true);
+              event.target.select();
+            }}
+            onBlur={() => setEditing(false)}
+            onChange={(event) => setAddress(event.target.value)}
+            data-testid="browser-address"
+          />
+        </form>
+      </div>
+      <div className="flex items-center gap-1 overflow-x-auto" role="tablist" aria-label={t`Tabs`}>
+        {tabs.map((tab) => (
+          <div
+            key={tab.id}
+            className={cn(
+              'flex h-7 max-w-48 shrink-0 items-center rounded-md border text-xs',
+              tab.active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
+            )}
+          >
+            <button
+              type="button"
+              role="tab"
+              aria-selected={tab.active}
+              disabled={!controlling}
+              className="min-w-0 cursor-pointer truncate px-2 disabled:cursor-default"
+              title={tab.url}
+              onClick={() => send({ type: 'browser/tab-activate', tabId: tab.id })}
+              data-testid="browser-tab"
+            >
+              {tab.title || tab.url || t`New tab`}
+            </button>
+            {controlling && tabs.length > 1 ? (
+              <button
+                type="button"
+                className="mr-1 cursor-pointer rounded p-0.5 hover:bg-background/50"
+                aria-label={t`Close tab`}
+                onClick={() => send({ type: 'browser/tab-close', tabId: tab.id })}
+              >
+                <XIcon className="size-3" />
+              </button>
+            ) : null}
+          </div>
+        ))}
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-7"
+          disabled={!controlling}
+          onClick={() => send({ type: 'browser/tab-open' })}
+          aria-label={t`New tab`}
+        >
+          <PlusIcon />
+        </Button>
+        {!controlling ? (
+          <span className="ml-auto shrink-0 pl-2 text-muted-foreground text-xs">
+            <Trans>Request control to drive the browser</Trans>
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+// The room's text chat: the history every joiner receives, then live messages.
+import { Trans, useLingui } from '@lingui/react/macro';
+import { CHAT_MAX_LENGTH, type TChatEntry, type TClientMessageInput } from '@rooms/api/room-protocol';
+import { Button } from '@rooms/ui/button';
+import { Input } from '@rooms/ui/input';
+import { showToast } from '@rooms/ui/toaster';
+import { SendIcon } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+
+const time = (at: number) =>
+  new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
+export function ChatPanel({
+  messages,
+  you,
+  send,
+}: {
+  messages: TChatEntry[];
+  you: string | null;
+  send: (message: TClientMessageInput) => boolean;
+}) {
+  const { t } = useLingui();
+  const [text, setText] = useState('');
+  const list = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    const element = list.current;
+    if (element && messages.length) element.scrollTop = element.scrollHeight;
+  }, [messages.length]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const message = text.trim();
+    if (!message) {
+      return showToast({ severity: 'warn', summary: t`Warning`, detail: t`Please enter a message` });
+    }
+    if (send({ type: 'chat/send', text: message.slice(0, CHAT_MAX_LENGTH) })) setText('');
+  }
+
+  return (
+    <section className="flex min-h-48 flex-1 flex-col" aria-label={t`Chat`} data-testid="chat-panel">
+      <h2 className="px-3 pt-3 font-medium text-sm">
+        <Trans>Chat</Trans>
+      </h2>
+      <ol
+        ref={list}
+        className="grid flex-1 content-start gap-2 overflow-y-auto p-3"
+        data-testid="chat-messages"
+      >
+        {messages.length === 0 ? (
+          <li className="text-muted-foreground text-xs">
+            <Trans>No messages yet. Say hello!</Trans>
+          </li>
+        ) : (
+          messages.map((message) => (
+            <li key={message.id} className="text-sm" data-testid="chat-message">
+              <span className="text-muted-foreground text-xs">{time(message.at)} </span>
+              <span className={message.memberId === you ? 'font-medium text-primary' : 'font-medium'}>
+                {message.nickname}
+              </span>
+              <span className="text-muted-foreground">: </span>
+              <span className="break-words">{message.text}</span>
+            </li>
+          ))
+        )}
+      </ol>
+      <form className="flex gap-2 border-t p-2" onSubmit={submit}>
+        <Input
+          value={text}
+          maxLength={CHAT_MAX_LENGTH}
+          onChange={(event) => setText(event.target.value)}
+          placeholder={t`Write a message`}
+          aria-label={t`Message`}
+          data-testid="chat-input"
+        />
+        <Button type="submit" size="icon" aria-label={t`Send`} data-testid="chat-send">
+          <SendIcon />
+        </Button>
+      </form>
+    </section>
+  );
+}
