@@ -135,28 +135,43 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     req.pipe(outgoing);
   }
 
-  async function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
-    track(client);
-    client.on('error', () => client.destroy());
-    const authority = splitAuthority(req.url ?? '');
-    const target = authority ? { ...authority, path: '' } : { host: '', port: 0, path: '' };
-    const decision = await admit(target, 'connect', req.url);
+  /**
+   * For tunnels (CONNECT and ws:// upgrades): checks the target and connects to exactly the checked address.
+   * Answers the client itself and returns null when refused, unreachable or gone meanwhile.
+   */
+  async function openChecked(
+    client: Duplex,
+    target: TTarget,
+    via: 'connect' | 'upgrade',
+    raw?: string,
+  ): Promise<Socket | null> {
+    const decision = await admit(target, via, raw);
     if (!decision.allowed) {
       refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
-      return;
+      return null;
     }
     let upstream: Socket;
     try {
       upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
     } catch {
       refuseRaw(client, 502);
-      return;
+      return null;
     }
     track(upstream);
     if (client.destroyed) {
       upstream.destroy();
-      return;
+      return null;
     }
+    return upstream;
+  }
+
+  async function onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    track(client);
+    client.on('error', () => client.destroy());
+    const authority = splitAuthority(req.url ?? '');
+    const target = authority ? { ...authority, path: '' } : { host: '', port: 0, path: '' };
+    const upstream = await openChecked(client, target, 'connect', req.url);
+    if (!upstream) return;
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     splice(client, upstream);
@@ -171,23 +186,8 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       refuseRaw(client, 400);
       return;
     }
-    const decision = await admit(target, 'upgrade');
-    if (!decision.allowed) {
-      refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
-      return;
-    }
-    let upstream: Socket;
-    try {
-      upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
-    } catch {
-      refuseRaw(client, 502);
-      return;
-    }
-    track(upstream);
-    if (client.destroyed) {
-      upstream.destroy();
-      return;
-    }
+    const upstream = await openChecked(client, target, 'upgrade');
+    if (!upstream) return;
     const headers = endToEndHeaders(req.rawHeaders);
     headers.push('Host', hostHeader(target), 'Connection', 'Upgrade', 'Upgrade', req.headers.upgrade ?? '');
     let text = `${req.method} ${target.path} HTTP/1.1\r\n`;
