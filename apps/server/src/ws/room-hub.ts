@@ -126,7 +126,9 @@ export class RoomHub {
       type: 'stream/config',
       viewport: { ...this.session.viewport },
       codec: this.session.video.codec,
+      audio: null,
       fps: this.room.maxFrameRate,
+      bitrateKbps: null,
     });
     this.media.add(peer);
     this.startStats();

@@ -1,5 +1,6 @@
 // Messages of the `member/…` domain: joining with a nickname, the member list, leaving and kicks.
 import { z } from 'zod';
+import { ZMediaCodec } from './stream';
 import { NICKNAME_MAX_LENGTH } from './limits';
 
 /** Member ids are per connection: the same account in two tabs is two members. */
@@ -25,7 +26,15 @@ export const ZMember = z.object({
 
 // Client → server
 
-export const ZMemberJoin = z.object({ type: z.literal('member/join'), nickname: ZNickname });
+export const ZMemberJoin = z.object({
+  type: z.literal('member/join'),
+  nickname: ZNickname,
+  /**
+   * The codecs this participant's browser can decode (WebCodecs gives h264 and opus). The server sends the
+   * H.264 + Opus stream to those who list h264, and the JPEG screencast to the rest; older clients send none.
+   */
+  decoders: z.array(ZMediaCodec).max(8).default(['jpeg']),
+});
 /** Owner only. */
 export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });
 

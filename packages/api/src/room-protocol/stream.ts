@@ -10,9 +10,14 @@ export const ZStreamConfig = z.object({
   type: z.literal('stream/config'),
   /** The room browser's viewport in CSS pixels; input coordinates are normalised to it. */
   viewport: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }),
+  /** The picture's codec for this participant: 'h264' (WebCodecs path) or 'jpeg' (CDP screencast fallback). */
   codec: ZMediaCodec,
+  /** The sound's codec, or null when this participant gets no sound (the fallback path, or a room without it). */
+  audio: ZMediaCodec.nullable().default(null),
   /** The room's target frame rate, when the engine tells it. */
   fps: z.number().positive().nullable(),
+  /** The room's video bitrate cap in kbit/s, when the picture is encoded to one (h264). */
+  bitrateKbps: z.number().positive().nullable().default(null),
 });
 
 /** What this socket was sent over the last interval; frames skipped because it could not keep up are counted. */
