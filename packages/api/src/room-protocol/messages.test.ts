@@ -14,6 +14,7 @@ describe('client messages', () => {
     expect(ZClientMessage.parse({ type: 'member/join', nickname: '  Ada ' })).toEqual({
       type: 'member/join',
       nickname: 'Ada',
+      decoders: ['jpeg'],
     });
   });
 
