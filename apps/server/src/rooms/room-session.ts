@@ -48,4 +48,9 @@ export interface RoomSession {
   activateTab(tabId: string): Promise<void>;
   closeTab(tabId: string): Promise<void>;
   onTabsChanged(listener: (tabs: TBrowserTab[]) => void): () => void;
+  /**
+   * A small JPEG still of the active tab, at most `maxWidth` pixels wide, for the public square's thumbnails:
+   * taken on request, never a second stream. Null when there is no tab to take it from.
+   */
+  snapshot(maxWidth: number): Promise<Uint8Array | null>;
 }

@@ -71,6 +71,11 @@ export class LocalRoomSession implements RoomSession {
     this.timer = undefined;
   }
 
+  /** The newest frame stands in for a still: the local picture is already a small image. */
+  async snapshot(): Promise<Uint8Array | null> {
+    return this.video.latestKeyframe()?.data ?? null;
+  }
+
   async applyInput(input: TRoomInput): Promise<void> {
     this.inputs.push(input);
     if (input.type === 'input/pointer' && input.action === 'down') this.picture.clicks += 1;

@@ -68,6 +68,19 @@ async function settledFrame(session: ChromiumRoomSession): Promise<TMediaChunk> 
 }
 
 const input = (value: unknown) => ZRoomInput.parse(value);
+
+/** The picture size from a JPEG's start-of-frame segment. */
+function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
+  const view = Buffer.from(jpeg);
+  for (let offset = 2; offset + 9 < view.length; ) {
+    const marker = view.readUInt16BE(offset);
+    if (marker >= 0xffc0 && marker <= 0xffc3) {
+      return { height: view.readUInt16BE(offset + 5), width: view.readUInt16BE(offset + 7) };
+    }
+    offset += 2 + view.readUInt16BE(offset + 2);
+  }
+  throw new Error('no start-of-frame segment');
+}
 const press = (x: number, y: number) => [
   input({ type: 'input/pointer', action: 'move', x, y }),
   input({ type: 'input/pointer', action: 'down', x, y, button: 'left', buttons: 1, clickCount: 1 }),
@@ -135,6 +148,11 @@ describe('ChromiumRoomEngine', () => {
       true,
     );
     expect(session.video.latestKeyframe()).toBe(first.at(-1));
+
+    // A thumbnail for the square is a separate small still, not a frame of the stream.
+    const still = await session.snapshot(320);
+    expect([still?.[0], still?.[1]]).toEqual([0xff, 0xd8]);
+    expect(jpegSize(still!)).toEqual({ width: 320, height: 240 });
 
     await engine.stop(spec.roomId);
     const delivered = first.length;

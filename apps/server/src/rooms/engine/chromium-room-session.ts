@@ -11,6 +11,8 @@ import { TabSet } from './tabs';
 import { normaliseAddress } from './url-policy';
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
+/** Thumbnails are small and looked at briefly: a low quality keeps them a few kilobytes. */
+const SNAPSHOT_JPEG_QUALITY = 60;
 
 export class ChromiumRoomSession implements RoomSession {
   readonly roomId: string;
@@ -98,6 +100,24 @@ export class ChromiumRoomSession implements RoomSession {
 
   onTabsChanged(listener: (tabs: TBrowserTab[]) => void): () => void {
     return this.tabSet.onChange(listener);
+  }
+
+  async snapshot(maxWidth: number): Promise<Uint8Array | null> {
+    const tab = this.tabSet.active();
+    if (!tab) return null;
+    const { width, height } = this.viewport;
+    const scale = Math.min(1, maxWidth / width);
+    try {
+      const { data } = await tab.cdp.send('Page.captureScreenshot', {
+        format: 'jpeg',
+        quality: SNAPSHOT_JPEG_QUALITY,
+        clip: { x: 0, y: 0, width, height, scale },
+      });
+      return Buffer.from(data, 'base64');
+    } catch (error) {
+      if (isTargetGone(error)) return null;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
