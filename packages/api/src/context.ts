@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
 import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter } from './services/ports';
+import type { NodeMonitor } from './services/node-monitor';
 import type { RoomEngine } from './services/room-engine';
 import type { SelfHostedCaptcha } from './services/self-hosted-captcha';
 
@@ -22,6 +23,8 @@ export interface TServices {
   rateLimiter: RateLimiter;
   /** The browsers of the rooms this server runs. */
   rooms: RoomEngine;
+  /** This server's load, for /serverstate. */
+  node: NodeMonitor;
   now(): Date;
 }
 

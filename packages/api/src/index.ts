@@ -30,10 +30,16 @@ export {
   ZRoomTarget,
 } from './routers/room/room.types';
 export { ROOM_DEFAULTS } from './routers/room/room-settings';
+export {
+  type TServerNode,
+  type TServerState,
+  ZServerState,
+} from './routers/server/get-server-state.types';
 export { ZUsername } from './routers/user/register.types';
 export * from './schemas/captcha';
 export * from './schemas/common';
 export * from './schemas/self-hosted-captcha';
+export type { NodeMonitor, TNodeState, TStartLatency } from './services/node-monitor';
 export type {
   CaptchaVerifier,
   Mailer,

@@ -1,5 +1,6 @@
 import { captchaRouter } from './routers/captcha/router';
 import { roomRouter } from './routers/room/router';
+import { serverRouter } from './routers/server/router';
 import { userRouter } from './routers/user/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -7,6 +8,7 @@ export const appRouter = router({
   user: userRouter,
   captcha: captchaRouter,
   room: roomRouter,
+  server: serverRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import { createCaptcha } from '../services/captcha/create-captcha';
 import { createPostgresOnceStore } from '../services/captcha-once-store';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
 import { createSmtpMailer } from '../services/mail/smtp-mailer';
+import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
 import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limiter';
 
@@ -61,6 +62,8 @@ export const servicesPlugin = fp(
     // No browser may outlive the server: every room stops (and keep-data profiles flush) before exit.
     app.addHook('onClose', async () => rooms.close());
     app.decorate('roomEngine', rooms);
+    const node = startNodeMonitor({ engine: rooms });
+    app.addHook('onClose', async () => node.close());
 
     app.decorate('services', {
       config: { publicUrl: config.publicUrl, siteName: 'Cloud-browser rooms' },
@@ -71,6 +74,7 @@ export const servicesPlugin = fp(
       rateLimiter: createMemoryRateLimiter(),
       now: () => new Date(),
       rooms,
+      node,
     } satisfies TServices);
   },
   { name: 'services', dependencies: ['database'] },

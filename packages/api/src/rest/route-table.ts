@@ -75,4 +75,12 @@ export const restRoutes = [
   { method: 'POST', path: '/api/room/stopRoom', procedure: 'room.stopRoom', auth: true, tag: 'Room' },
   { method: 'POST', path: '/api/room/restartRoom', procedure: 'room.restartRoom', auth: true, tag: 'Room' },
   { method: 'GET', path: '/api/room/updateState', procedure: 'room.updateState', auth: true, tag: 'Room' },
+  // Not in spec §7: the /serverstate screen's data, offered over REST like every other procedure.
+  {
+    method: 'GET',
+    path: '/api/server/getServerState',
+    procedure: 'server.getServerState',
+    auth: true,
+    tag: 'Server',
+  },
 ] as const satisfies readonly TRestRoute[];

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const ZStartLatency = z.object({
+  windowMinutes: z.number().int(),
+  started: z.number().int().describe('Rooms that reached running within the window.'),
+  failed: z.number().int().describe('Starts that failed within the window.'),
+  medianMs: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  maxMs: z.number().nullable(),
+});
+
+export const ZServerNode = z.object({
+  name: z.string(),
+  startedAt: z.string().describe('ISO time this server started.'),
+  rooms: z.object({ running: z.number().int(), max: z.number().int() }),
+  cpu: z.object({ cores: z.number().int(), percent: z.number() }),
+  memory: z.object({ totalBytes: z.number(), usedBytes: z.number() }),
+  startLatency: ZStartLatency,
+});
+
+export const ZServerRegion = z.object({
+  code: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** Rooms of this zone that are running now. */
+  runningRooms: z.number().int(),
+  nodes: z.array(ZServerNode),
+});
+
+export const ZServerState = z.object({
+  regions: z.array(ZServerRegion),
+  updatedAt: z.string().describe('ISO time of this reading.'),
+});
+
+export type TServerNode = z.infer<typeof ZServerNode>;
+export type TServerState = z.infer<typeof ZServerState>;
