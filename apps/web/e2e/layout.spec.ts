@@ -188,3 +188,24 @@ describe('layout', () => {
     await context.close();
   });
 });
+
+describe('server state', () => {
+  it('shows each zone with this server’s rooms, CPU, memory and start times, refreshed while open', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/serverstate');
+    await expect.poll(() => page.title()).toBe('Server state | Cloud-browser rooms');
+    const node = page.getByTestId('region-local').getByTestId('server-node');
+    await node.waitFor();
+    expect(await node.getByTestId('node-rooms').textContent()).toMatch(/Rooms\s*\d+ \/ \d+/);
+    expect(await node.getByTestId('node-cpu').textContent()).toMatch(/CPU \(\d+ cores\)\s*\d+ %/);
+    expect(await node.getByTestId('node-memory').textContent()).toMatch(/Memory\s*[\d.]+ \/ [\d.]+ GB/);
+    expect(await node.getByTestId('node-start-latency').textContent()).toContain('last 60 minutes');
+
+    // Live: the page asks again every few seconds without a reload.
+    const updated = page.getByTestId('serverstate-updated');
+    const first = await updated.textContent();
+    await expect.poll(() => updated.textContent(), { timeout: 12_000 }).not.toBe(first);
+    await screenshots(page, 'server-state');
+    await context.close();
+  });
+});

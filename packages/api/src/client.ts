@@ -2,6 +2,7 @@
 
 export type { TAppErrorCode } from './errors';
 export type { AppRouter } from './root';
+export type { TServerNode, TServerState } from './routers/server/get-server-state.types';
 export * from './schemas/captcha';
 export * from './schemas/common';
 export * from './schemas/self-hosted-captcha';

@@ -1,13 +1,191 @@
+// The server state page (spec §2 /serverstate): each zone with the servers serving it, their capacity and load,
+// and how long rooms took to start over the last hour. Polled every few seconds while the page is open.
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import type { TServerNode } from '@rooms/api/client';
+import { Badge } from '@rooms/ui/badge';
+import { Button } from '@rooms/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
+import { Progress } from '@rooms/ui/progress';
+import { Spinner } from '@rooms/ui/spinner';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../components/coming-soon';
+import { ServerIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { trpc } from '../../lib/trpc';
+
+/** Often enough to look live, rarely enough to cost nothing (the reading is a few counters). */
+const REFRESH_MS = 5000;
 
 export const Route = createFileRoute('/_app/serverstate')({
   staticData: { title: msg`Server state` },
-  component: () => (
-    <ComingSoon title={<Trans>Server state</Trans>}>
-      <Trans>The state of the browser servers in each region will be shown here.</Trans>
-    </ComingSoon>
-  ),
+  component: ServerStatePage,
 });
+
+function ServerStatePage() {
+  const state = useQuery({
+    ...trpc.server.getServerState.queryOptions(),
+    refetchInterval: REFRESH_MS,
+  });
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="font-semibold text-2xl">
+          <Trans>Server state</Trans>
+        </h1>
+        {state.data && <UpdatedAt iso={state.data.updatedAt} />}
+      </div>
+      {state.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner />
+        </div>
+      ) : state.isError ? (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
+            <p className="text-destructive">
+              <Trans>Failed to retrieve the server state</Trans>
+            </p>
+            <Button variant="outline" onClick={() => state.refetch()}>
+              <Trans>Try again</Trans>
+            </Button>
+          </CardContent>
+        </Card>
+      ) : (
+        state.data.regions.map((region) => (
+          <section key={region.code} className="grid gap-3" data-testid={`region-${region.code}`}>
+            <div className="flex flex-wrap items-baseline gap-x-3">
+              <h2 className="font-semibold text-lg">{region.name}</h2>
+              <RunningRooms count={region.runningRooms} />
+            </div>
+            {region.description && <p className="text-muted-foreground text-sm">{region.description}</p>}
+            {region.nodes.length === 0 ? (
+              <p className="text-muted-foreground text-sm">
+                <Trans>No server serves this zone at the moment.</Trans>
+              </p>
+            ) : (
+              <div className="grid gap-4 md:grid-cols-2">
+                {region.nodes.map((node) => (
+                  <NodeCard key={node.name} node={node} />
+                ))}
+              </div>
+            )}
+          </section>
+        ))
+      )}
+    </div>
+  );
+}
+
+function NodeCard({ node }: { node: TServerNode }) {
+  const { i18n } = useLingui();
+  const roomShare = node.rooms.max === 0 ? 0 : (node.rooms.running / node.rooms.max) * 100;
+  const memoryShare =
+    node.memory.totalBytes === 0 ? 0 : (node.memory.usedBytes / node.memory.totalBytes) * 100;
+  const full = node.rooms.running >= node.rooms.max;
+  const latency = node.startLatency;
+  const upSince = new Date(node.startedAt).toLocaleString();
+  const cores = node.cpu.cores;
+  const windowMinutes = latency.windowMinutes;
+  const seconds = (ms: number | null) =>
+    ms === null ? '–' : `${i18n.number(ms / 1000, { maximumFractionDigits: 1 })} s`;
+
+  return (
+    <Card data-testid="server-node">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ServerIcon className="size-4" />
+          <span className="truncate">{node.name}</span>
+          <Badge variant={full ? 'destructive' : 'secondary'} className="ml-auto">
+            {full ? <Trans>Full</Trans> : <Trans>Accepting rooms</Trans>}
+          </Badge>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Up since {upSince}</Trans>
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <Meter
+          label={<Trans>Rooms</Trans>}
+          value={roomShare}
+          text={`${node.rooms.running} / ${node.rooms.max}`}
+          testId="node-rooms"
+        />
+        <Meter
+          label={<Trans>CPU ({cores} cores)</Trans>}
+          value={node.cpu.percent}
+          text={`${i18n.number(node.cpu.percent, { maximumFractionDigits: 0 })} %`}
+          testId="node-cpu"
+        />
+        <Meter
+          label={<Trans>Memory</Trans>}
+          value={memoryShare}
+          text={`${gigabytes(node.memory.usedBytes)} / ${gigabytes(node.memory.totalBytes)} GB`}
+          testId="node-memory"
+        />
+        <div className="grid gap-1" data-testid="node-start-latency">
+          <p className="font-medium text-sm">
+            <Trans>Room start time, last {windowMinutes} minutes</Trans>
+          </p>
+          {latency.started === 0 && latency.failed === 0 ? (
+            <p className="text-muted-foreground text-sm">
+              <Trans>No room started in this period.</Trans>
+            </p>
+          ) : (
+            <dl className="grid grid-cols-4 gap-2 text-sm">
+              <Figure label={<Trans>Started</Trans>} value={String(latency.started)} />
+              <Figure label={<Trans>Median</Trans>} value={seconds(latency.medianMs)} />
+              <Figure label={<Trans>95th percentile</Trans>} value={seconds(latency.p95Ms)} />
+              <Figure label={<Trans>Failed</Trans>} value={String(latency.failed)} />
+            </dl>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function UpdatedAt({ iso }: { iso: string }) {
+  const time = new Date(iso).toLocaleTimeString();
+  return (
+    <p className="text-muted-foreground text-sm" data-testid="serverstate-updated">
+      <Trans>Updated {time}</Trans>
+    </p>
+  );
+}
+
+function RunningRooms({ count }: { count: number }) {
+  return (
+    <span className="text-muted-foreground text-sm" data-testid="region-running">
+      <Plural value={count} one="# room running" other="# rooms running" />
+    </span>
+  );
+}
+
+function gigabytes(bytes: number): string {
+  return (bytes / 1024 ** 3).toFixed(1);
+}
+
+function Meter(props: { label: ReactNode; value: number; text: string; testId: string }) {
+  return (
+    <div className="grid gap-1.5" data-testid={props.testId}>
+      <div className="flex justify-between text-sm">
+        <span className="font-medium">{props.label}</span>
+        <span className="text-muted-foreground tabular-nums">{props.text}</span>
+      </div>
+      <Progress
+        value={Math.min(100, props.value)}
+        indicatorClassName={props.value >= 90 ? 'bg-destructive' : undefined}
+      />
+    </div>
+  );
+}
+
+function Figure(props: { label: ReactNode; value: string }) {
+  return (
+    <div>
+      <dt className="text-muted-foreground text-xs">{props.label}</dt>
+      <dd className="font-medium tabular-nums">{props.value}</dd>
+    </div>
+  );
+}
