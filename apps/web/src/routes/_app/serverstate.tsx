@@ -96,7 +96,7 @@ function NodeCard({ node }: { node: TServerNode }) {
         <CardTitle className="flex items-center gap-2">
           <ServerIcon className="size-4" />
           <span className="truncate">{node.name}</span>
-          <Badge variant={full ? 'destructive' : 'secondary'} className="ml-auto">
+          <Badge variant={full ? 'warning' : 'secondary'} className="ml-auto">
             {full ? <Trans>Full</Trans> : <Trans>Accepting rooms</Trans>}
           </Badge>
         </CardTitle>

@@ -8,18 +8,14 @@ import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
-import { PasswordInput } from '../../components/password-input';
-import { PasswordMeter } from '../../components/password-meter';
-import { useCountdown } from '../../hooks/use-countdown';
-import { CODE_COOLDOWN_SECONDS, cooldownFromError } from '../../lib/codes';
 import { redirectIfLoggedIn } from '../../lib/guard';
 import { toastError, toastIssue, toastSuccess } from '../../lib/notify';
-import { validateRegister, validateSendCode } from '../../lib/password';
+import { validateRegister } from '../../lib/password';
 import { safeRedirect, saveSession } from '../../lib/session';
 import { trpcClient } from '../../lib/trpc';
 import { AuthShell, Field } from './-components/auth-shell';
-import { DevMailboxHint } from './-components/dev-mailbox-hint';
-import { SendCodeButton } from './-components/send-code-button';
+import { EmailCodeField, NewPasswordFields } from './-components/code-fields';
+import { useEmailCode } from './-components/use-email-code';
 
 export const Route = createFileRoute('/auth/register')({
   validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
@@ -34,41 +30,21 @@ function RegisterPage() {
   const router = useRouter();
   const { redirect } = Route.useSearch();
   const captcha = useCaptcha();
-  const countdown = useCountdown();
+  const emailCode = useEmailCode(captcha, (request) => trpcClient.user.sendRegisterCode.mutate(request));
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '', code: '' });
   const [agreed, setAgreed] = useState(false);
-  const [codeRequested, setCodeRequested] = useState(false);
-  const [sending, setSending] = useState(false);
   const [pending, setPending] = useState(false);
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [key]: event.target.value }));
 
-  async function sendCode() {
-    if (countdown.remaining > 0) return;
-    const issue = validateSendCode({ email: form.email, captchaDone: captcha.done });
-    if (issue) return toastIssue(i18n, issue);
-    const fields = captcha.consume();
-    if (!fields) return toastIssue(i18n, 'captcha-required');
-    setSending(true);
-    try {
-      const reply = await trpcClient.user.sendRegisterCode.mutate({ email: form.email.trim(), ...fields });
-      setCodeRequested(true);
-      countdown.start(reply.cooldownSeconds || CODE_COOLDOWN_SECONDS);
-      toastSuccess(i18n, t`The verification code has been sent to your e-mail`);
-    } catch (error) {
-      const cooldown = cooldownFromError(error);
-      if (cooldown) countdown.start(cooldown);
-      toastError(i18n, error, { unreachable: t`Error occurred while sending the verification code` });
-    } finally {
-      setSending(false);
-      // Registering needs a captcha of its own.
-      captcha.renew();
-    }
-  }
-
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const issue = validateRegister({ ...form, codeRequested, agreed, captchaDone: captcha.done });
+    const issue = validateRegister({
+      ...form,
+      codeRequested: emailCode.requested,
+      agreed,
+      captchaDone: captcha.done,
+    });
     if (issue) return toastIssue(i18n, issue);
     const fields = captcha.consume();
     if (!fields) return toastIssue(i18n, 'captcha-required');
@@ -114,38 +90,20 @@ function RegisterPage() {
             placeholder="you@example.com"
           />
         </Field>
-        <Field label={<Trans>Password</Trans>} htmlFor="password">
-          <PasswordInput
-            id="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set('password')}
-          />
-          <PasswordMeter password={form.password} />
-        </Field>
-        <Field label={<Trans>Confirm password</Trans>} htmlFor="confirm">
-          <PasswordInput
-            id="confirm"
-            autoComplete="new-password"
-            value={form.confirm}
-            onChange={set('confirm')}
-          />
-        </Field>
+        <NewPasswordFields
+          label={<Trans>Password</Trans>}
+          password={form.password}
+          confirm={form.confirm}
+          onPassword={set('password')}
+          onConfirm={set('confirm')}
+        />
         <CaptchaWidget captcha={captcha} />
-        <Field label={<Trans>Email code</Trans>} htmlFor="code">
-          <div className="flex gap-2">
-            <Input
-              id="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={form.code}
-              onChange={set('code')}
-            />
-            <SendCodeButton remaining={countdown.remaining} pending={sending} onSend={sendCode} />
-          </div>
-          <DevMailboxHint />
-        </Field>
+        <EmailCodeField
+          value={form.code}
+          onChange={set('code')}
+          emailCode={emailCode}
+          onSend={() => emailCode.send(form.email)}
+        />
         <div className="flex items-start gap-2 text-sm">
           <Checkbox
             id="terms"

@@ -7,16 +7,13 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
-import { PasswordInput } from '../../components/password-input';
-import { PasswordMeter } from '../../components/password-meter';
-import { useCountdown } from '../../hooks/use-countdown';
-import { CODE_COOLDOWN_SECONDS, cooldownFromError, RESET_REDIRECT_DELAY_MS } from '../../lib/codes';
+import { RESET_REDIRECT_DELAY_MS } from '../../lib/codes';
 import { toastError, toastIssue, toastSuccess } from '../../lib/notify';
-import { validateReset, validateSendCode } from '../../lib/password';
+import { validateReset } from '../../lib/password';
 import { trpcClient } from '../../lib/trpc';
 import { AuthShell, Field } from './-components/auth-shell';
-import { DevMailboxHint } from './-components/dev-mailbox-hint';
-import { SendCodeButton } from './-components/send-code-button';
+import { EmailCodeField, NewPasswordFields } from './-components/code-fields';
+import { useEmailCode } from './-components/use-email-code';
 
 export const Route = createFileRoute('/auth/reset-password')({
   staticData: { title: msg`Reset password` },
@@ -27,10 +24,8 @@ function ResetPasswordPage() {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const captcha = useCaptcha();
-  const countdown = useCountdown();
+  const emailCode = useEmailCode(captcha, (request) => trpcClient.user.sendResetPasswordCode.mutate(request));
   const [form, setForm] = useState({ email: '', code: '', password: '', confirm: '' });
-  const [codeRequested, setCodeRequested] = useState(false);
-  const [sending, setSending] = useState(false);
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -38,31 +33,9 @@ function ResetPasswordPage() {
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [key]: event.target.value }));
 
-  async function sendCode() {
-    if (countdown.remaining > 0) return;
-    const issue = validateSendCode({ email: form.email, captchaDone: captcha.done });
-    if (issue) return toastIssue(i18n, issue);
-    const fields = captcha.consume();
-    if (!fields) return toastIssue(i18n, 'captcha-required');
-    setSending(true);
-    try {
-      await trpcClient.user.sendResetPasswordCode.mutate({ email: form.email.trim(), ...fields });
-      setCodeRequested(true);
-      countdown.start(CODE_COOLDOWN_SECONDS);
-      toastSuccess(i18n, t`The verification code has been sent to your e-mail`);
-    } catch (error) {
-      const cooldown = cooldownFromError(error);
-      if (cooldown) countdown.start(cooldown);
-      toastError(i18n, error, { unreachable: t`Error occurred while sending the verification code` });
-    } finally {
-      setSending(false);
-      captcha.renew();
-    }
-  }
-
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const issue = validateReset({ ...form, codeRequested, captchaDone: captcha.done });
+    const issue = validateReset({ ...form, codeRequested: emailCode.requested, captchaDone: captcha.done });
     if (issue) return toastIssue(i18n, issue);
     const fields = captcha.consume();
     if (!fields) return toastIssue(i18n, 'code-first');
@@ -102,37 +75,19 @@ function ResetPasswordPage() {
           />
         </Field>
         <CaptchaWidget captcha={captcha} />
-        <Field label={<Trans>Email code</Trans>} htmlFor="code">
-          <div className="flex gap-2">
-            <Input
-              id="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={form.code}
-              onChange={set('code')}
-            />
-            <SendCodeButton remaining={countdown.remaining} pending={sending} onSend={sendCode} />
-          </div>
-          <DevMailboxHint />
-        </Field>
-        <Field label={<Trans>New password</Trans>} htmlFor="password">
-          <PasswordInput
-            id="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set('password')}
-          />
-          <PasswordMeter password={form.password} />
-        </Field>
-        <Field label={<Trans>Confirm password</Trans>} htmlFor="confirm">
-          <PasswordInput
-            id="confirm"
-            autoComplete="new-password"
-            value={form.confirm}
-            onChange={set('confirm')}
-          />
-        </Field>
+        <EmailCodeField
+          value={form.code}
+          onChange={set('code')}
+          emailCode={emailCode}
+          onSend={() => emailCode.send(form.email)}
+        />
+        <NewPasswordFields
+          label={<Trans>New password</Trans>}
+          password={form.password}
+          confirm={form.confirm}
+          onPassword={set('password')}
+          onConfirm={set('confirm')}
+        />
         <div className="grid grid-cols-2 gap-2">
           <Button variant="outline" size="lg" asChild>
             <Link to="/auth/login">
