@@ -7,7 +7,7 @@ import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { cn } from '@rooms/ui/lib/utils';
 import { ArrowLeftIcon, ArrowRightIcon, PlusIcon, RotateCwIcon, XIcon } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 
 export function BrowserBar({
   tabs,
@@ -38,39 +38,27 @@ export function BrowserBar({
   return (
     <div className="grid gap-1 border-b bg-card px-2 py-1.5" data-testid="browser-bar">
       <div className="flex items-center gap-1">
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-8"
+        <NavButton
+          label={t`Back`}
+          icon={<ArrowLeftIcon />}
           disabled={!controlling}
           onClick={() => send({ type: 'browser/back' })}
-          aria-label={t`Back`}
-          data-testid="browser-back"
-        >
-          <ArrowLeftIcon />
-        </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-8"
+          testId="browser-back"
+        />
+        <NavButton
+          label={t`Forward`}
+          icon={<ArrowRightIcon />}
           disabled={!controlling}
           onClick={() => send({ type: 'browser/forward' })}
-          aria-label={t`Forward`}
-          data-testid="browser-forward"
-        >
-          <ArrowRightIcon />
-        </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-8"
+          testId="browser-forward"
+        />
+        <NavButton
+          label={t`Reload`}
+          icon={<RotateCwIcon />}
           disabled={!controlling}
           onClick={() => send({ type: 'browser/reload' })}
-          aria-label={t`Reload`}
-          data-testid="browser-reload"
-        >
-          <RotateCwIcon />
-        </Button>
+          testId="browser-reload"
+        />
         <form className="min-w-0 flex-1" onSubmit={go}>
           <Input
             className="h-8"
@@ -141,5 +129,27 @@ export function BrowserBar({
         ) : null}
       </div>
     </div>
+  );
+}
+
+function NavButton(props: {
+  label: string;
+  icon: ReactNode;
+  disabled: boolean;
+  onClick: () => void;
+  testId: string;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="size-8"
+      disabled={props.disabled}
+      onClick={props.onClick}
+      aria-label={props.label}
+      data-testid={props.testId}
+    >
+      {props.icon}
+    </Button>
   );
 }
