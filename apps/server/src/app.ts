@@ -8,6 +8,7 @@ import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
 import { healthPlugin } from './plugins/health';
 import { restPlugin } from './plugins/rest';
+import { roomThumbnailsPlugin } from './plugins/room-thumbnails';
 import { servicesPlugin } from './plugins/services';
 import { trpcPlugin } from './plugins/trpc';
 import { webAppPlugin } from './plugins/web-app';
@@ -55,6 +56,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(healthPlugin);
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });
+  await app.register(roomThumbnailsPlugin);
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxPlugin);
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

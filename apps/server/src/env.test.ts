@@ -13,6 +13,17 @@ describe('parseEnv', () => {
     expect(config.publicUrl).toBe('http://localhost:3000');
   });
 
+  it('points share links at SHARE_URL, or at the public address when it is unset', () => {
+    expect(parseEnv({ ...base, PUBLIC_URL: 'https://rooms.example/' }).shareUrl).toBe(
+      'https://rooms.example',
+    );
+    expect(
+      parseEnv({ ...base, PUBLIC_URL: 'https://rooms.example', SHARE_URL: 'https://share.example/' })
+        .shareUrl,
+    ).toBe('https://share.example');
+    expect(() => parseEnv({ ...base, SHARE_URL: 'not a url' })).toThrowError(/SHARE_URL/);
+  });
+
   it('names every bad variable', () => {
     expect(() => parseEnv({ ...base, PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrowError(ConfigError);
     try {

@@ -20,6 +20,8 @@ const ZEnv = z
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().optional(),
+    /** Where share links point, when shared rooms live on a domain of their own; PUBLIC_URL otherwise. */
+    SHARE_URL: optionalString.pipe(z.url().optional()),
     DATABASE_URL: optionalString.pipe(
       z
         .string()
@@ -51,6 +53,11 @@ const ZEnv = z
     ROOM_CAPACITY: optionalString.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(1000).optional(),
     ),
+    /**
+     * How rooms stream: `auto` uses H.264 + Opus when Xvfb, pulseaudio and ffmpeg are present and the CDP
+     * screencast otherwise; `h264` and `screencast` force one path (tests, benchmarks).
+     */
+    ROOM_MEDIA: z.enum(['auto', 'h264', 'screencast']).default('auto'),
     /** Comma-separated host:port exceptions to the egress guard, for tests that serve pages on loopback. */
     ROOM_EGRESS_ALLOW: z
       .string()
@@ -86,11 +93,15 @@ const ZEnv = z
     }
   });
 
+export type TRoomMediaMode = 'auto' | 'h264' | 'screencast';
+
 export interface TConfig {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
   port: number;
   publicUrl: string;
+  /** The address share links start with (SHARE_URL, else publicUrl); no trailing slash. */
+  shareUrl: string;
   /** Unset: the server runs its own embedded PostgreSQL in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -116,6 +127,7 @@ export interface TConfig {
     capacity: number;
     /** host:port targets the room browsers may reach despite the egress guard (tests only). */
     egressAllow: string[];
+    media: TRoomMediaMode;
   };
 }
 
@@ -154,11 +166,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    publicUrl,
+    shareUrl: env.SHARE_URL?.replace(/\/$/, '') ?? publicUrl,
     databaseUrl: env.DATABASE_URL,
     dataDir: resolve(env.DATA_DIR),
     embeddedPgPort: env.EMBEDDED_PG_PORT,
@@ -179,6 +193,15 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
       egressAllow: env.ROOM_EGRESS_ALLOW,
+      media: env.ROOM_MEDIA,
     },
   };
+}
+
+/**
+ * The environment of the helper processes a room starts (PATH, locale, HOME), with their own variables on top.
+ * Read here so that this file stays the only reader of process.env.
+ */
+export function inheritedEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
 }

@@ -1,13 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
-import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter } from './services/ports';
 import type { NodeMonitor } from './services/node-monitor';
+import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter, RoomPresence } from './services/ports';
 import type { RoomEngine } from './services/room-engine';
 import type { SelfHostedCaptcha } from './services/self-hosted-captcha';
 
 export interface TApiConfig {
   /** The public address of the site, used in e-mails. */
   publicUrl: string;
+  /** Where share links point (getShareDomain): a separate domain for shared rooms, or publicUrl. */
+  shareUrl: string;
   /** The product name shown in e-mails. */
   siteName: string;
 }
@@ -25,6 +27,8 @@ export interface TServices {
   rooms: RoomEngine;
   /** This server's load, for /serverstate. */
   node: NodeMonitor;
+  /** Member counts of running rooms, for the public square. */
+  presence: RoomPresence;
   now(): Date;
 }
 

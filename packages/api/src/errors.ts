@@ -100,6 +100,9 @@ const catalogue = {
     status: 400,
     trpc: 'BAD_REQUEST',
   },
+  // Sharing (spec §6). 403, never 401: a 401 makes the web client forget its own session.
+  ROOM_PASSWORD_REQUIRED: { message: 'This room needs a password', status: 403, trpc: 'FORBIDDEN' },
+  ROOM_PASSWORD_INCORRECT: { message: 'The room password is incorrect', status: 403, trpc: 'FORBIDDEN' },
   // Plan limits (spec §6); each text names the limit so the create dialog can show it as it is.
   PLAN_ZONE_NOT_ALLOWED: {
     message: 'Your plan does not include the zone {0}',

@@ -31,6 +31,15 @@ export {
 } from './routers/room/room.types';
 export { ROOM_DEFAULTS } from './routers/room/room-settings';
 export {
+  publicRoomThumbnailPath,
+  REPORT_REASON_MAX_LENGTH,
+  type TPublicRoom,
+  type TSharedRoomInfo,
+  ZPublicRoom,
+  ZSharedRoomInfo,
+} from './routers/room/share.types';
+export { checkShareAccess, ROOM_PASSWORD_LIMITS, type TShareAccess } from './routers/room/share-access';
+export {
   type TServerNode,
   type TServerState,
   ZServerState,
@@ -46,6 +55,7 @@ export type {
   OnceStore,
   PasswordHasher,
   RateLimiter,
+  RoomPresence,
   TCaptchaProvider,
   TMailMessage,
 } from './services/ports';

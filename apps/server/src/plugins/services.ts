@@ -66,7 +66,7 @@ export const servicesPlugin = fp(
     app.addHook('onClose', async () => node.close());
 
     app.decorate('services', {
-      config: { publicUrl: config.publicUrl, siteName: 'Cloud-browser rooms' },
+      config: { publicUrl: config.publicUrl, shareUrl: config.shareUrl, siteName: 'Cloud-browser rooms' },
       mailer,
       captcha: captcha.verifier,
       selfHostedCaptcha: captcha.selfHosted,
@@ -75,6 +75,10 @@ export const servicesPlugin = fp(
       now: () => new Date(),
       rooms,
       node,
+      // The relay (registered after this plugin) knows who is connected; asked at call time.
+      presence: {
+        memberCount: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),
+      },
     } satisfies TServices);
   },
   { name: 'services', dependencies: ['database'] },

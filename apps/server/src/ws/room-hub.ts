@@ -24,6 +24,10 @@ export interface HubPeer extends MediaPeer {
 /** Who is behind a connection: a signed-in user, or a guest (null) who came by a shared link. */
 export interface TJoinIdentity {
   userId: string | null;
+  /** A guest's browser, from the signed cookie of POST /ws/ticket: what a ban holds on to besides the address. */
+  guestId?: string | null;
+  /** The connection's address; a guest's ban covers it, so a fresh browser profile does not get around it. */
+  ip?: string | null;
 }
 
 export interface TRoomHubOptions {
@@ -41,6 +45,7 @@ export interface TRoomHubOptions {
 interface TMemberState {
   info: TMember;
   userId: string | null;
+  identity: TJoinIdentity;
   peer: HubPeer;
   chatLimit: SlidingWindow;
   /** When this member was last told it is not in control, so a stray pointer stream yields one error a second. */
@@ -64,6 +69,9 @@ export class RoomHub {
   private readonly media: MediaFanout;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
+  /** Guests the owner banned, by browser and by address; like kicks, for as long as this room runs. */
+  private readonly bannedGuests = new Set<string>();
+  private readonly bannedAddresses = new Set<string>();
   private readonly stopTabs: () => void;
   private readonly now: () => number;
   private statsTimer: NodeJS.Timeout | undefined;
@@ -98,6 +106,7 @@ export class RoomHub {
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
     if (identity.userId !== null && this.kickedUsers.has(identity.userId))
       return { ok: false, code: 'KICKED' };
+    if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
     if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
 
     const info: TMember = {
@@ -111,6 +120,7 @@ export class RoomHub {
     this.members.set(info.id, {
       info,
       userId: identity.userId,
+      identity,
       peer,
       chatLimit: new SlidingWindow(),
       lastRefusedAt: Number.NEGATIVE_INFINITY,
@@ -158,7 +168,10 @@ export class RoomHub {
     }
     switch (message.type) {
       case 'member/kick':
-        this.kick(member, message.memberId);
+        this.kick(member, message.memberId, false);
+        return;
+      case 'member/ban':
+        this.kick(member, message.memberId, true);
         return;
       case 'control/request':
         this.applyControl(member, message.type, this.control.request(memberId));
@@ -282,23 +295,44 @@ export class RoomHub {
       });
   }
 
-  private kick(by: TMemberState, targetId: string): void {
+  /**
+   * Whether the owner banned this person: an account by its id; a guest by its browser's guest id or its address
+   * (an address never bans an account, or one household's guest would lock out the owner sharing its network).
+   */
+  isBanned(identity: TJoinIdentity): boolean {
+    if (identity.userId !== null) return false;
+    if (identity.guestId && this.bannedGuests.has(identity.guestId)) return true;
+    return !!identity.ip && this.bannedAddresses.has(identity.ip);
+  }
+
+  private kick(by: TMemberState, targetId: string, ban: boolean): void {
+    const about = ban ? 'member/ban' : 'member/kick';
     if (!by.info.isOwner) {
-      this.refuse(by, 'NOT_OWNER', 'member/kick');
+      this.refuse(by, 'NOT_OWNER', about);
       return;
     }
     const target = this.members.get(targetId);
     if (!target) {
-      this.refuse(by, 'NOT_A_MEMBER', 'member/kick');
+      this.refuse(by, 'NOT_A_MEMBER', about);
       return;
     }
     if (target.info.isOwner) {
-      this.refuse(by, 'CANNOT_KICK_OWNER', 'member/kick');
+      this.refuse(by, 'CANNOT_KICK_OWNER', about);
       return;
     }
+    // A removed account stays out either way; a guest only when banned (a kick alone lets a guest come back).
     if (target.userId !== null) this.kickedUsers.add(target.userId);
-    target.peer.send({ type: 'member/kicked' });
-    target.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
+    else if (ban) {
+      if (target.identity.guestId) this.bannedGuests.add(target.identity.guestId);
+      if (target.identity.ip) this.bannedAddresses.add(target.identity.ip);
+    }
+    if (ban) {
+      target.peer.send(errorMessage('BANNED'));
+      target.peer.close(ROOM_CLOSE_CODES.BANNED, ROOM_ERROR_MESSAGES.BANNED);
+    } else {
+      target.peer.send({ type: 'member/kicked' });
+      target.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
+    }
     this.leave(targetId, 'kicked');
   }
 

@@ -30,6 +30,7 @@ export const roomRelayPlugin = fp(
       appSecret: options.config.appSecret,
       directory: options.directory ?? databaseRoomDirectory(app.orm),
       link: options.link ?? engineLink(app.roomEngine),
+      rateLimiter: app.services.rateLimiter,
       log: app.log,
     });
     app.decorate('roomRelay', relay);

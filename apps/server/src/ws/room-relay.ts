@@ -1,7 +1,9 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
+import { checkShareAccess, describeError, type RateLimiter } from '@rooms/api';
 import type { RoomSession } from '../rooms/room-session';
+import { GuestIds } from './guest-id';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
-import { RoomHub, type TRoomHubOptions } from './room-hub';
+import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from './room-hub';
 import { TicketBook } from './ticket';
 
 export type TOpenRoom =
@@ -12,6 +14,8 @@ export interface TRoomRelayOptions {
   appSecret: string;
   directory: RoomDirectory;
   link: RoomLink;
+  /** The budget of wrong share passwords, shared with the API (scripts that connect with a token spend it too). */
+  rateLimiter: RateLimiter;
   log?: TRoomHubOptions['log'];
   /** Passed to every hub (tests shorten the stats interval, benchmarks tune backpressure). */
   hub?: Pick<TRoomHubOptions, 'backpressure' | 'statsIntervalMs'>;
@@ -19,6 +23,7 @@ export interface TRoomRelayOptions {
 
 export class RoomRelay {
   readonly tickets: TicketBook;
+  readonly guestIds: GuestIds;
   private directory: RoomDirectory;
   private link: RoomLink;
   private readonly hubs = new Map<string, RoomHub>();
@@ -26,6 +31,7 @@ export class RoomRelay {
 
   constructor(private readonly options: TRoomRelayOptions) {
     this.tickets = new TicketBook(options.appSecret);
+    this.guestIds = new GuestIds(options.appSecret);
     this.directory = options.directory;
     this.link = options.link;
     this.watch();
@@ -47,6 +53,38 @@ export class RoomRelay {
 
   isRunning(roomId: string): boolean {
     return this.link.session(roomId) !== undefined;
+  }
+
+  /** The running room's session on this server (the square's thumbnails are taken from it). */
+  liveSession(roomId: string): RoomSession | undefined {
+    return this.link.session(roomId);
+  }
+
+  /** Whether the owner banned this person from the room's current run. */
+  isBanned(roomId: string, identity: TJoinIdentity): boolean {
+    const hub = this.hubs.get(roomId);
+    return !!hub && hub.session === this.link.session(roomId) && hub.isBanned(identity);
+  }
+
+  /** Why this caller may not enter (a script with a token and maybe a password), or null when they may. */
+  async entryRefusal(
+    room: TRelayRoom,
+    caller: { userId: string | null; ip: string },
+    password: string | undefined,
+  ): Promise<'ROOM_NOT_FOUND' | 'WRONG_PASSWORD' | null> {
+    try {
+      await checkShareAccess(this.options.rateLimiter, caller, room, password);
+      return null;
+    } catch (error) {
+      // Too many wrong tries closes the connection like a wrong password: both mean "not with this password".
+      return describeError(error).appCode === 'ROOM_NOT_FOUND' ? 'ROOM_NOT_FOUND' : 'WRONG_PASSWORD';
+    }
+  }
+
+  /** People connected to the room here; a hub left from an earlier run of the browser does not count. */
+  memberCount(roomId: string): number {
+    const hub = this.hubs.get(roomId);
+    return hub && hub.session === this.link.session(roomId) ? hub.size : 0;
   }
 
   /** The room's hub, made on first use; a hub left from an earlier run of the room's browser is closed first. */

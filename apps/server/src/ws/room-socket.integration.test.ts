@@ -193,7 +193,7 @@ describe('tickets and the handshake', () => {
     const hidden = await createRoom(owner.id, { password: null });
     const open = await createRoom(owner.id, { password: null, isPublic: true });
     const stopped = await createRoom(owner.id, { running: false });
-    expect((await ticket(shared)).body.data).toBe('The room password is incorrect');
+    expect((await ticket(shared)).body.data).toBe('This room needs a password');
     expect((await ticket(shared, { password: 'nope' })).status).toBe(403);
     expect((await ticket(shared, { password: 'sesame' })).status).toBe(200);
     expect(await ticket(hidden)).toMatchObject({ status: 404, body: { data: 'This room does not exist' } });

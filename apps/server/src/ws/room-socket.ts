@@ -11,7 +11,6 @@ import {
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { SlidingWindow } from './chat-log';
-import { roomAccess } from './room-access';
 import { errorMessage, type RoomHub, type TJoinIdentity } from './room-hub';
 import type { RoomRelay } from './room-relay';
 import { authenticateSocket } from './socket-auth';
@@ -108,9 +107,14 @@ class RoomConnection {
     }
     // A ticket was only issued to someone who may enter; a token says who, not whether.
     if (context.via === 'token') {
-      const access = roomAccess(opened.room, context.identity.userId, this.options.password);
-      if (access !== 'ok') {
-        this.refuse(access);
+      const refusal = await relay.entryRefusal(
+        opened.room,
+        { userId: context.identity.userId, ip: context.identity.ip ?? '' },
+        this.options.password,
+      );
+      if (this.closed) return;
+      if (refusal) {
+        this.refuse(refusal);
         return;
       }
     }

@@ -48,13 +48,17 @@ export async function authenticateSocket(
     if (origin === undefined) return refused(403, 'A room ticket is only accepted from our web pages');
     const claims = deps.tickets.redeem(ticket, request.params.roomId, deps.now());
     if (!claims) return refused(401, 'The room ticket is invalid or has expired');
-    return { ok: true, identity: { userId: claims.userId }, via: 'ticket' };
+    return {
+      ok: true,
+      identity: { userId: claims.userId, guestId: claims.guestId, ip: request.ip },
+      via: 'ticket',
+    };
   }
   const token = queryToken ?? bearer(request.headers.authorization);
   if (token) {
     const userId = await deps.userOfToken(token);
     if (!userId) return refused(401, 'Not logged in');
-    return { ok: true, identity: { userId }, via: 'token' };
+    return { ok: true, identity: { userId, ip: request.ip }, via: 'token' };
   }
   return refused(401, 'Not logged in');
 }

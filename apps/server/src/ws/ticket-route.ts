@@ -1,14 +1,19 @@
 // POST /ws/ticket — a browser's pass for the room WebSocket. The caller's session token (Authorization header)
-// makes it a user's ticket; without one it is a guest's. Entry rules (owner, public, share password) and whether
-// the room runs are checked here, where a refusal can still be an HTTP answer a page can read.
-import { resolveSession } from '@rooms/api';
-import { ROOM_TICKET_PATH, type TRoomTicketResponse, ZRoomTicketRequest } from '@rooms/api/room-protocol';
+// makes it a user's ticket; without one it is a guest's, tied to the guest's browser by a signed cookie. Entry
+// rules (owner, public, share password with its budget of wrong tries), bans and whether the room runs are
+// checked here, where a refusal can still be an HTTP answer a page can read.
+import { checkShareAccess, describeError, resolveSession } from '@rooms/api';
+import {
+  ROOM_ERROR_MESSAGES,
+  ROOM_TICKET_PATH,
+  type TRoomTicketResponse,
+  ZRoomTicketRequest,
+} from '@rooms/api/room-protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { tokenFrom } from '../context';
-import { roomAccess } from './room-access';
 import type { RoomRelay } from './room-relay';
 
-/** Per address: enough for reconnects, too few to guess a share password. */
+/** Per address: enough for reconnects; wrong passwords have their own, smaller budget (checkShareAccess). */
 const TICKETS_PER_MINUTE = 30;
 
 export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): void {
@@ -29,12 +34,30 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
     }
 
     const room = await relay.findRoom(body.data.roomId);
-    const access = room ? roomAccess(room, userId, body.data.password) : 'ROOM_NOT_FOUND';
-    if (!room || access === 'ROOM_NOT_FOUND') return fail(reply, 404, 'This room does not exist');
-    if (access === 'WRONG_PASSWORD') return fail(reply, 403, 'The room password is incorrect');
-    if (!relay.isRunning(room.id)) return fail(reply, 409, 'This room is not running');
+    if (!room) return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
+    try {
+      await checkShareAccess(app.services.rateLimiter, { ip: request.ip, userId }, room, body.data.password);
+    } catch (error) {
+      const refusal = describeError(error);
+      if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
+      return fail(reply, refusal.status, refusal.message);
+    }
+    if (!relay.isRunning(room.id)) return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
 
-    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now());
+    let guestId: string | null = null;
+    if (userId === null) {
+      guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
+      if (!guestId) {
+        const issued = relay.guestIds.issue(request.protocol === 'https');
+        guestId = issued.guestId;
+        reply.header('set-cookie', issued.setCookie);
+      }
+    }
+    if (relay.isBanned(room.id, { userId, guestId, ip: request.ip })) {
+      return fail(reply, 403, ROOM_ERROR_MESSAGES.BANNED);
+    }
+
+    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId);
     return reply.send(issued);
   });
 }

@@ -1,5 +1,5 @@
 // Short-lived, single-use tickets for the room WebSocket: `<payload>.<signature>`, both base64url, the payload
-// JSON { r: roomId, u: userId or null for a guest, e: expiry epoch ms, n: nonce }, signed with HMAC-SHA256
+// JSON { r: roomId, u: userId or null for a guest, g: a guest's browser id, e: expiry epoch ms, n: nonce }, signed with HMAC-SHA256
 // under a key derived from the app secret (so a ticket can never pass for another signed value of the app).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ROOM_TICKET_TTL_MS } from '@rooms/api/room-protocol';
@@ -7,6 +7,8 @@ import { ROOM_TICKET_TTL_MS } from '@rooms/api/room-protocol';
 export interface TTicketClaims {
   roomId: string;
   userId: string | null;
+  /** The guest's browser (./guest-id.ts), so a ban outlives a new nickname and a new ticket. */
+  guestId: string | null;
   expiresAt: number;
   nonce: string;
 }
@@ -14,6 +16,7 @@ export interface TTicketClaims {
 interface TTicketPayload {
   r: string;
   u: string | null;
+  g?: string | null;
   e: number;
   n: string;
 }
@@ -30,11 +33,17 @@ export class TicketBook {
     this.key = createHmac('sha256', appSecret).update('room-socket-ticket/v1').digest();
   }
 
-  issue(roomId: string, userId: string | null, now: number): { ticket: string; expiresAt: number } {
+  issue(
+    roomId: string,
+    userId: string | null,
+    now: number,
+    guestId: string | null = null,
+  ): { ticket: string; expiresAt: number } {
     const expiresAt = now + this.ttlMs;
     const payload: TTicketPayload = {
       r: roomId,
       u: userId,
+      g: guestId,
       e: expiresAt,
       n: randomBytes(16).toString('base64url'),
     };
@@ -69,7 +78,13 @@ export class TicketBook {
       return null;
     }
     if (typeof payload.e !== 'number' || payload.e <= now) return null;
-    return { roomId: payload.r, userId: payload.u, expiresAt: payload.e, nonce: payload.n };
+    return {
+      roomId: payload.r,
+      userId: payload.u,
+      guestId: payload.g ?? null,
+      expiresAt: payload.e,
+      nonce: payload.n,
+    };
   }
 
   private sign(body: string): string {

@@ -75,6 +75,50 @@ export const restRoutes = [
   { method: 'POST', path: '/api/room/stopRoom', procedure: 'room.stopRoom', auth: true, tag: 'Room' },
   { method: 'POST', path: '/api/room/restartRoom', procedure: 'room.restartRoom', auth: true, tag: 'Room' },
   { method: 'GET', path: '/api/room/updateState', procedure: 'room.updateState', auth: true, tag: 'Room' },
+  {
+    method: 'GET',
+    path: '/api/room/getPublicRoom',
+    procedure: 'room.getPublicRoom',
+    auth: false,
+    tag: 'Room',
+  },
+  {
+    method: 'GET',
+    path: '/api/room/getRoomInfo_share',
+    procedure: 'room.getRoomInfo_share',
+    auth: false,
+    tag: 'Room',
+  },
+  {
+    method: 'GET',
+    path: '/api/room/getPublicRoomConfig',
+    procedure: 'room.getPublicRoomConfig',
+    auth: false,
+    tag: 'Room',
+  },
+  {
+    method: 'GET',
+    path: '/api/room/getShareDomain',
+    procedure: 'room.getShareDomain',
+    auth: false,
+    tag: 'Room',
+  },
+  {
+    method: 'GET',
+    path: '/api/room/getMainDomain',
+    procedure: 'room.getMainDomain',
+    auth: false,
+    tag: 'Room',
+  },
+  // Not in spec §7: the owner's share settings and members' reports, offered over REST like the rest.
+  {
+    method: 'POST',
+    path: '/api/room/updateRoomShare',
+    procedure: 'room.updateRoomShare',
+    auth: true,
+    tag: 'Room',
+  },
+  { method: 'POST', path: '/api/room/reportRoom', procedure: 'room.reportRoom', auth: false, tag: 'Room' },
   // Not in spec §7: the /serverstate screen's data, offered over REST like every other procedure.
   {
     method: 'GET',

@@ -1,7 +1,7 @@
 // Messages of the `member/…` domain: joining with a nickname, the member list, leaving and kicks.
 import { z } from 'zod';
-import { ZMediaCodec } from './stream';
 import { NICKNAME_MAX_LENGTH } from './limits';
+import { ZMediaCodec } from './stream';
 
 /** Member ids are per connection: the same account in two tabs is two members. */
 export const ZMemberId = z.string().min(1).max(64);
@@ -37,6 +37,8 @@ export const ZMemberJoin = z.object({
 });
 /** Owner only. */
 export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });
+/** Owner only: removes the member and keeps that person out (account, or guest browser and address) while the room runs. */
+export const ZMemberBan = z.object({ type: z.literal('member/ban'), memberId: ZMemberId });
 
 // Server → client
 

@@ -20,13 +20,22 @@ import {
   ZControlTake,
 } from './control';
 import { ZCompositionInput, ZKeyInput, ZPointerInput, ZTextInput, ZWheelInput } from './input';
-import { ZMemberJoin, ZMemberJoined, ZMemberKick, ZMemberKicked, ZMemberLeft, ZMemberList } from './member';
+import {
+  ZMemberBan,
+  ZMemberJoin,
+  ZMemberJoined,
+  ZMemberKick,
+  ZMemberKicked,
+  ZMemberLeft,
+  ZMemberList,
+} from './member';
 import { ZStreamConfig, ZStreamStats } from './stream';
 import { ZSystemError, ZSystemPing, ZSystemPong } from './system';
 
 export const ZClientMessage = z.discriminatedUnion('type', [
   ZMemberJoin,
   ZMemberKick,
+  ZMemberBan,
   ZControlRequest,
   ZControlCancel,
   ZControlGrant,

@@ -18,6 +18,7 @@ export const ZRoomErrorCode = z.enum([
   'RATE_LIMITED',
   'BROWSER_ACTION_FAILED',
   'KICKED',
+  'BANNED',
   'TOO_MANY_BAD_MESSAGES',
   'TOO_SLOW',
   'JOIN_TIMEOUT',
@@ -41,6 +42,7 @@ export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
   RATE_LIMITED: 'You are sending messages too fast',
   BROWSER_ACTION_FAILED: 'The browser could not do that',
   KICKED: 'You were removed from the room by its owner',
+  BANNED: 'You were banned from this room by its owner',
   TOO_MANY_BAD_MESSAGES: 'Too many messages could not be understood; the connection was closed',
   TOO_SLOW: 'Your connection is too slow for this room',
   JOIN_TIMEOUT: 'Please enter your nickname',
@@ -52,6 +54,7 @@ export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
  */
 export const ROOM_CLOSE_CODES = {
   KICKED: 4001,
+  BANNED: 4002,
   ROOM_FULL: 4003,
   ROOM_NOT_FOUND: 4004,
   ROOM_NOT_RUNNING: 4005,

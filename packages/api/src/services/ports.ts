@@ -40,6 +40,17 @@ export interface PasswordHasher {
 export interface RateLimiter {
   /** Counts one hit; returns the seconds to wait when the limit is exceeded, else 0. */
   hit(key: string, limit: number, windowSeconds: number): Promise<number>;
+  /**
+   * The seconds to wait when `limit` hits were already counted in the key's current window, else 0; counts
+   * nothing. For budgets of failures (wrong room passwords): checked before trying, hit only on a failure.
+   */
+  peek(key: string, limit: number): Promise<number>;
+}
+
+/** Who is in the rooms this server runs right now (the relay knows; the API asks). */
+export interface RoomPresence {
+  /** Members connected to the room on this server; 0 when nobody is or it does not run here. */
+  memberCount(roomId: string): number;
 }
 
 /** Remembers single-use keys (captcha pass tokens) until they expire. */

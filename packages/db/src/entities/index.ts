@@ -4,6 +4,7 @@ import { OutboxMail } from './outbox-mail.entity';
 import { Plan } from './plan.entity';
 import { Region } from './region.entity';
 import { Room } from './room.entity';
+import { RoomReport } from './room-report.entity';
 import { Session } from './session.entity';
 import { Subscription } from './subscription.entity';
 import { SystemImage } from './system-image.entity';
@@ -16,6 +17,7 @@ export { OutboxMail } from './outbox-mail.entity';
 export { Plan } from './plan.entity';
 export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
+export { RoomReport } from './room-report.entity';
 export { Session } from './session.entity';
 export { Subscription } from './subscription.entity';
 export { SystemImage, type SystemImageKind, systemImageKinds } from './system-image.entity';
@@ -35,4 +37,5 @@ export const entities = [
   Plan,
   Subscription,
   Room,
+  RoomReport,
 ] as const;

@@ -13,4 +13,17 @@ describe('memory rate limiter', () => {
     now += 15_000;
     expect(await limiter.hit('login:ip:1', 3, 60)).toBe(0);
   });
+
+  it('peeks without counting: open until the limit is reached, then the wait', async () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(0);
+    await limiter.hit('room-password:ip:1', 2, 60);
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(0);
+    await limiter.hit('room-password:ip:1', 2, 60);
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(60);
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(60);
+    now += 60_000;
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(0);
+  });
 });

@@ -29,6 +29,12 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       window.count += 1;
       return window.count > limit ? Math.ceil((window.resetsAt - at) / 1000) : 0;
     },
+    async peek(key, limit) {
+      const at = now();
+      const window = windows.get(key);
+      if (!window || window.resetsAt <= at || window.count < limit) return 0;
+      return Math.ceil((window.resetsAt - at) / 1000);
+    },
     clear: () => windows.clear(),
   };
 }

@@ -38,6 +38,12 @@ export async function findRoomById(em: EntityManager, id: string): Promise<Room 
   return em.findOne(Room, { id }, { populate });
 }
 
+/** Any room by name (case-insensitive, like the uniqueness rule); the caller decides who may see it. */
+export async function findRoomByName(em: EntityManager, name: string): Promise<Room | null> {
+  if (!name) return null;
+  return em.findOne(Room, { name: roomNameFilter(name) }, { populate });
+}
+
 export function toListItem(room: Room): TRoomListItem {
   return {
     id: room.id,

@@ -1,14 +1,20 @@
 import { router } from '../../trpc';
 import { createRoom } from './create-room';
 import { deleteRoom } from './delete-room';
+import { getMainDomain, getShareDomain } from './domains';
+import { getPublicRoom } from './get-public-room';
+import { getPublicRoomConfig } from './get-public-room-config';
 import { getRoomConfig } from './get-room-config';
 import { getRoomImage } from './get-room-image';
 import { getRoomInfo } from './get-room-info';
+import { getRoomInfoShare } from './get-room-info-share';
 import { getRoomList } from './get-room-list';
 import { getRoomRegion } from './get-room-region';
+import { reportRoom } from './report-room';
 import { restartRoom } from './restart-room';
 import { startRoom } from './start-room';
 import { stopRoom } from './stop-room';
+import { updateRoomShare } from './update-room-share';
 import { updateState } from './update-state';
 
 export const roomRouter = router({
@@ -23,4 +29,12 @@ export const roomRouter = router({
   stopRoom,
   restartRoom,
   updateState,
+  // Sharing and the public square (spec §6)
+  getPublicRoom,
+  getRoomInfo_share: getRoomInfoShare,
+  getPublicRoomConfig,
+  getShareDomain,
+  getMainDomain,
+  updateRoomShare,
+  reportRoom,
 });

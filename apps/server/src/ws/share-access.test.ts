@@ -1,0 +1,56 @@
+// Who may enter a room that is not theirs, and the budget of wrong share passwords (checkShareAccess, which the
+// API and POST /ws/ticket both use), against the server's own rate limiter.
+import { checkShareAccess, ROOM_PASSWORD_LIMITS, type TAppErrorCode } from '@rooms/api';
+import { describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limiter';
+
+const room = { id: 'r', ownerId: 'owner', password: null as string | null, isPublic: false };
+const guest = { ip: '10.0.0.1', userId: null };
+
+async function refusal(promise: Promise<unknown>): Promise<TAppErrorCode | 'ok'> {
+  return promise.then(
+    () => 'ok' as const,
+    (error: { appCode: TAppErrorCode }) => error.appCode,
+  );
+}
+
+describe('who may enter a room', () => {
+  it('lets the owner in always, anyone into a public room', async () => {
+    const limiter = createMemoryRateLimiter();
+    expect(await checkShareAccess(limiter, { ip: '1', userId: 'owner' }, room, undefined)).toBe('owner');
+    expect(await checkShareAccess(limiter, guest, { ...room, isPublic: true }, undefined)).toBe('public');
+  });
+
+  it('hides a private room without a password from everyone else', async () => {
+    const limiter = createMemoryRateLimiter();
+    expect(await refusal(checkShareAccess(limiter, { ip: '1', userId: 'x' }, room, undefined))).toBe(
+      'ROOM_NOT_FOUND',
+    );
+    expect(await refusal(checkShareAccess(limiter, guest, room, 'guess'))).toBe('ROOM_NOT_FOUND');
+  });
+
+  it('asks for the share password, exactly', async () => {
+    const limiter = createMemoryRateLimiter();
+    const shared = { ...room, password: 'sesame' };
+    expect(await checkShareAccess(limiter, guest, shared, 'sesame')).toBe('password');
+    expect(await refusal(checkShareAccess(limiter, guest, shared, undefined))).toBe('ROOM_PASSWORD_REQUIRED');
+    expect(await refusal(checkShareAccess(limiter, guest, shared, 'Sesame'))).toBe('ROOM_PASSWORD_INCORRECT');
+  });
+
+  it('refuses every try from an address that spent its wrong passwords, the right one too, until the window ends', async () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    const shared = { ...room, password: 'sesame' };
+    const { limit, windowSeconds } = ROOM_PASSWORD_LIMITS.perAddress;
+    for (let i = 0; i < limit; i++) {
+      expect(await refusal(checkShareAccess(limiter, guest, shared, `guess-${i}`))).toBe(
+        'ROOM_PASSWORD_INCORRECT',
+      );
+    }
+    expect(await refusal(checkShareAccess(limiter, guest, shared, 'sesame'))).toBe('TOO_MANY_REQUESTS');
+    // Another address is not held back by this one.
+    expect(await checkShareAccess(limiter, { ...guest, ip: '10.0.0.2' }, shared, 'sesame')).toBe('password');
+    now += windowSeconds * 1000;
+    expect(await checkShareAccess(limiter, guest, shared, 'sesame')).toBe('password');
+  });
+});

@@ -1,0 +1,17 @@
+import { publicProcedure } from '../../trpc';
+import { ZRoomConfig } from './get-room-config.types';
+import { roomConfigOf } from './room-config';
+import { ZGetPublicRoomConfigRequest } from './share.types';
+import { enterableRoom } from './share-room';
+
+export const getPublicRoomConfig = publicProcedure
+  .meta({
+    summary:
+      'The settings a participant needs to enter a public room, or a shared one with its password; no login needed. Wrong passwords are throttled.',
+  })
+  .input(ZGetPublicRoomConfigRequest)
+  .output(ZRoomConfig)
+  .query(async ({ ctx, input }) => {
+    const { room, access } = await enterableRoom(ctx, { id: input.id }, input.password);
+    return roomConfigOf(ctx, room, access === 'owner');
+  });

@@ -1,0 +1,26 @@
+import { publicProcedure } from '../../trpc';
+import { ZSharedRoomInfo, ZShareTarget } from './share.types';
+import { enterableRoom } from './share-room';
+
+export const getRoomInfoShare = publicProcedure
+  .meta({
+    summary:
+      'A shared room as its visitors see it before entering (name, remark, owner, state), by id or name with its password; no login needed. Wrong passwords are throttled.',
+  })
+  .input(ZShareTarget)
+  .output(ZSharedRoomInfo)
+  .query(async ({ ctx, input }) => {
+    const { room } = await enterableRoom(ctx, input, input.password);
+    return {
+      id: room.id,
+      name: room.name,
+      remark: room.remark,
+      owner: room.owner.username,
+      state: room.state,
+      isPublic: room.isPublic,
+      hasPassword: room.password !== null && room.password !== undefined,
+      region: { code: room.region.code, name: room.region.name },
+      maxConnections: room.maxConnections,
+      memberCount: ctx.services.presence.memberCount(room.id),
+    };
+  });

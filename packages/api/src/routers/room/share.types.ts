@@ -1,0 +1,102 @@
+// Schemas of the sharing calls (spec §6, §7): the shared room's lobby view, the public square, the owner's share
+// settings and reports.
+import { z } from 'zod';
+import { ZRoomState } from './room.types';
+
+/** An empty query parameter (`?password=`) counts as absent. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .transform((value) => value || undefined);
+
+const ZSharePassword = optionalText(128).describe('The room’s share password, when it has one.');
+
+/** Spec §7: getRoomInfo_share?name&password; the share page, which knows the id, may give that instead. */
+export const ZShareTarget = z
+  .object({
+    id: optionalText(64).describe('The room id; give this or the name.'),
+    name: optionalText(64).describe('The room name; give this or the id.'),
+    password: ZSharePassword,
+  })
+  .refine((target) => target.id !== undefined || target.name !== undefined, {
+    error: 'Please choose a room',
+  });
+export type TShareTarget = z.infer<typeof ZShareTarget>;
+
+export const ZGetPublicRoomConfigRequest = z.object({
+  id: z.string({ error: 'Please choose a room' }).trim().min(1).max(64),
+  password: ZSharePassword,
+});
+
+const ZRegionRef = z.object({ code: z.string(), name: z.string() });
+
+/** What a visitor of a shared room sees before entering: never the password, never the owner's settings. */
+export const ZSharedRoomInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  remark: z.string(),
+  owner: z.string().describe('The owner’s username.'),
+  state: ZRoomState,
+  isPublic: z.boolean(),
+  hasPassword: z.boolean(),
+  region: ZRegionRef,
+  maxConnections: z.number().int(),
+  memberCount: z.number().int().describe('People in the room now.'),
+});
+export type TSharedRoomInfo = z.infer<typeof ZSharedRoomInfo>;
+
+/** One running public room in the square. */
+export const ZPublicRoom = z.object({
+  id: z.string(),
+  name: z.string(),
+  remark: z.string(),
+  owner: z.string().describe('The owner’s username.'),
+  region: ZRegionRef,
+  memberCount: z.number().int(),
+  maxConnections: z.number().int(),
+  startedAt: z.date().nullable(),
+  thumbnailUrl: z.string().describe('A small JPEG still of the room, refreshed every few seconds.'),
+});
+export type TPublicRoom = z.infer<typeof ZPublicRoom>;
+
+/** The path of a public room's thumbnail (served by the server beside the REST layer, not a procedure). */
+export const publicRoomThumbnailPath = (roomId: string) =>
+  `/api/room/getPublicRoomThumbnail?id=${encodeURIComponent(roomId)}`;
+
+export const ZRoomSharePassword = z
+  .string()
+  .trim()
+  .max(32, { error: 'The room password cannot be longer than 32 characters' })
+  .regex(/^[^\p{C}]*$/u, { error: 'The room password contains characters that are not allowed' })
+  .nullish()
+  .transform((password) => password || null);
+
+/** The owner changes or clears the password, and lists or unlists the room in the square. */
+export const ZUpdateRoomShareRequest = z
+  .object({
+    id: optionalText(64).describe('The room id; give this or the name.'),
+    name: optionalText(64).describe('The room name; give this or the id.'),
+    password: ZRoomSharePassword.optional().describe(
+      'The new share password; empty or null clears it, absent keeps it.',
+    ),
+    isPublic: z.boolean().optional().describe('Listed in the public square, open to anyone.'),
+  })
+  .refine((target) => target.id !== undefined || target.name !== undefined, {
+    error: 'Please choose a room',
+  });
+
+export const REPORT_REASON_MAX_LENGTH = 500;
+
+export const ZReportRoomRequest = z.object({
+  id: z.string({ error: 'Please choose a room' }).trim().min(1).max(64),
+  reason: z
+    .string({ error: 'Please describe the problem' })
+    .trim()
+    .min(1, { error: 'Please describe the problem' })
+    .max(REPORT_REASON_MAX_LENGTH, { error: 'A report has at most 500 characters' }),
+  password: ZSharePassword,
+});
+
+export const ZReportRoomReply = z.object({ id: z.string() });

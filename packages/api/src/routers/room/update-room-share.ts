@@ -1,0 +1,19 @@
+import { protectedProcedure } from '../../trpc';
+import { ZRoomInfo } from './room.types';
+import { findOwnedRoom, toRoomInfo } from './room-access';
+import { ZUpdateRoomShareRequest } from './share.types';
+
+export const updateRoomShare = protectedProcedure
+  .meta({
+    summary:
+      'Change or clear a room’s share password, and list or unlist it in the public square. People already in the room stay; new ones need the new password.',
+  })
+  .input(ZUpdateRoomShareRequest)
+  .output(ZRoomInfo)
+  .mutation(async ({ ctx, input }) => {
+    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
+    if (input.password !== undefined) room.password = input.password;
+    if (input.isPublic !== undefined) room.isPublic = input.isPublic;
+    await ctx.em.flush();
+    return toRoomInfo(room);
+  });

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p } from '@mikro-orm/core';
+import { Room } from './room.entity';
+import { User } from './user.entity';
+
+/**
+ * A member's report about a room (spec §2 public square), kept for the administrator. The room's name is copied
+ * so a report outlives the room it is about; the reporter is null for a guest who came by a shared link.
+ */
+const RoomReportSchema = defineEntity({
+  name: 'RoomReport',
+  tableName: 'room_reports',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    room: () => p.manyToOne(Room).nullable().deleteRule('set null').index(),
+    roomName: p.string().length(32),
+    reporter: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    reporterIp: p.string().length(64),
+    reason: p.string().length(500),
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
+  },
+});
+
+export class RoomReport extends RoomReportSchema.class {}
+RoomReportSchema.setClass(RoomReport);
