@@ -12,4 +12,16 @@ describe('redactQuerySecrets', () => {
     );
     expect(redactQuerySecrets('/api/user/userinfo')).toBe('/api/user/userinfo');
   });
+
+  it('hides them inside the JSON input of tRPC queries', () => {
+    const input = encodeURIComponent(JSON.stringify({ json: { id: 'r1', password: 'se"c ret' } }));
+    const logged = redactQuerySecrets(`/trpc/room.getRoomInfo_share?input=${input}`);
+    expect(logged).not.toContain('ret');
+    expect(decodeURIComponent(logged)).toBe(
+      '/trpc/room.getRoomInfo_share?input={"json":{"id":"r1","password":"[redacted]"}}',
+    );
+    const plain = `/trpc/room.getRoomList?input=${encodeURIComponent('{"json":{}}')}`;
+    expect(redactQuerySecrets(plain)).toBe(plain);
+    expect(redactQuerySecrets('/trpc/x?input=%E0%A4%A')).toBe('/trpc/x?input=[redacted]');
+  });
 });

@@ -1,4 +1,25 @@
 // Scripts may pass a session token, room ticket or room password in a URL; logs keep the URL without them.
+// tRPC queries carry their input as JSON in `?input=` (the share page's room password travels that way), so the
+// same fields are hidden inside it too.
+const SECRET_FIELDS = 'token|ticket|password';
+const QUERY_SECRET = new RegExp(`([?&](?:${SECRET_FIELDS})=)[^&#]*`, 'gi');
+const JSON_SECRET = new RegExp(`("(?:${SECRET_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+const TRPC_INPUT = /([?&]input=)([^&#]*)/g;
+
+function redactJsonInput(encoded: string): string {
+  let json: string;
+  try {
+    json = decodeURIComponent(encoded);
+  } catch {
+    // Undecodable: nothing in it can be told apart, so none of it is kept.
+    return '[redacted]';
+  }
+  const redacted = json.replace(JSON_SECRET, '$1"[redacted]"');
+  return redacted === json ? encoded : encodeURIComponent(redacted);
+}
+
 export function redactQuerySecrets(url: string): string {
-  return url.replace(/([?&](?:token|ticket|password)=)[^&#]*/gi, '$1[redacted]');
+  return url
+    .replace(QUERY_SECRET, '$1[redacted]')
+    .replace(TRPC_INPUT, (_whole, prefix: string, value: string) => prefix + redactJsonInput(value));
 }
