@@ -1,34 +1,179 @@
-// Turns media frames into pictures, chosen by codec. 'jpeg' frames are whole pictures (createImageBitmap).
-// The H.264 path (WebCodecs VideoDecoder, waiting for a keyframe after a gap) plugs in here next: the socket,
-// the meter and the canvas stay as they are.
+// Turns media frames into pictures, chosen by codec, behind one seam: frames go in as they arrive, pictures come
+// out through a callback with their server timestamps. 'h264' runs a WebCodecs VideoDecoder (the stream path);
+// 'jpeg' frames are whole pictures (createImageBitmap, the CDP screencast fallback).
 import type { TMediaCodecName, TMediaFrame } from '@rooms/api/room-protocol';
+import { AVC_PROBE_CODEC, avcCodecString, findSps } from './h264';
 
 export type TPicture = ImageBitmap | VideoFrame;
+export type TVideoCodecName = Exclude<TMediaCodecName, 'opus'>;
+/** Receives every decoded picture; it owns the picture from then on and must close it. */
+export type TPictureOutput = (picture: TPicture, timestamp: number) => void;
+
+export interface TDecoderStats {
+  /** Frames not decoded: before the first keyframe, after an error, or to keep latency from building up. */
+  skipped: number;
+  errors: number;
+}
 
 export interface TFrameDecoder {
-  readonly codec: TMediaCodecName;
-  /** Resolves with the picture to draw, or null when this frame yields none (dropped, or not a picture). */
-  decode(frame: TMediaFrame): Promise<TPicture | null>;
+  readonly codec: TVideoCodecName;
+  decode(frame: TMediaFrame): void;
+  stats(): TDecoderStats;
   close(): void;
 }
 
+/** One picture at a time, always the newest: a JPEG that arrives while another decodes replaces the waiting one. */
 class JpegDecoder implements TFrameDecoder {
   readonly codec = 'jpeg' as const;
   private closed = false;
+  private busy = false;
+  private pending: TMediaFrame | null = null;
+  private skipped = 0;
+  private errors = 0;
 
-  async decode(frame: TMediaFrame): Promise<TPicture | null> {
-    if (this.closed) return null;
-    const blob = new Blob([frame.data as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' });
-    const bitmap = await createImageBitmap(blob);
-    if (this.closed) {
-      bitmap.close();
-      return null;
-    }
-    return bitmap;
+  constructor(private readonly output: TPictureOutput) {}
+
+  decode(frame: TMediaFrame): void {
+    if (this.pending) this.skipped += 1;
+    this.pending = frame;
+    if (!this.busy) void this.drain();
+  }
+
+  stats(): TDecoderStats {
+    return { skipped: this.skipped, errors: this.errors };
   }
 
   close(): void {
     this.closed = true;
+    this.pending = null;
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true;
+    while (this.pending && !this.closed) {
+      const frame = this.pending;
+      this.pending = null;
+      try {
+        const blob = new Blob([frame.data as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' });
+        const bitmap = await createImageBitmap(blob);
+        if (this.closed) bitmap.close();
+        else this.output(bitmap, frame.timestamp);
+      } catch {
+        // One bad frame is skipped; the next one repaints the whole picture.
+        this.errors += 1;
+      }
+    }
+    this.busy = false;
+  }
+}
+
+/**
+ * Decoded frames still queued inside the decoder beyond which the next frames are skipped until a keyframe:
+ * a decoder that falls behind would otherwise add latency that never goes away.
+ */
+const MAX_DECODE_QUEUE = 3;
+
+/**
+ * WebCodecs H.264: Annex B access units (no `description`, so the decoder reads SPS/PPS in-band), configured from
+ * the SPS of the first keyframe and again when it changes. It starts only at a keyframe, and after an error or
+ * a skip it waits for the next one: a delta frame without its reference decodes to garbage.
+ */
+class H264Decoder implements TFrameDecoder {
+  readonly codec = 'h264' as const;
+  private decoder: VideoDecoder | null = null;
+  private codecString: string | null = null;
+  private waitingForKeyframe = true;
+  private closed = false;
+  private skipped = 0;
+  private errors = 0;
+
+  constructor(private readonly output: TPictureOutput) {}
+
+  decode(frame: TMediaFrame): void {
+    if (this.closed) return;
+    if (!frame.keyframe) {
+      if (this.waitingForKeyframe || !this.decoder || this.decoder.decodeQueueSize > MAX_DECODE_QUEUE) {
+        this.waitingForKeyframe = true;
+        this.skipped += 1;
+        return;
+      }
+    } else if (!this.prepare(frame)) {
+      this.skipped += 1;
+      return;
+    }
+    const decoder = this.decoder;
+    if (!decoder) return;
+    try {
+      decoder.decode(
+        new EncodedVideoChunk({
+          type: frame.keyframe ? 'key' : 'delta',
+          // Microseconds, whole: the server's millisecond timestamp comes back out of the VideoFrame.
+          timestamp: Math.round(frame.timestamp * 1000),
+          data: frame.data,
+        }),
+      );
+      this.waitingForKeyframe = false;
+    } catch {
+      this.fail();
+    }
+  }
+
+  stats(): TDecoderStats {
+    return { skipped: this.skipped, errors: this.errors };
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.decoder && this.decoder.state !== 'closed') this.decoder.close();
+    this.decoder = null;
+  }
+
+  /** A keyframe: (re)configure when the stream's codec string changed or the decoder fell behind or broke. */
+  private prepare(frame: TMediaFrame): boolean {
+    const sps = findSps(frame.data);
+    let codec = this.codecString ?? AVC_PROBE_CODEC;
+    if (sps) {
+      try {
+        codec = avcCodecString(sps);
+      } catch {
+        // A damaged SPS: keep what the last keyframe said.
+      }
+    } else if (!this.codecString) {
+      // A keyframe without parameter sets cannot start a decoder.
+      return false;
+    }
+    const usable = this.decoder && this.decoder.state === 'configured';
+    if (usable && codec === this.codecString && (this.decoder?.decodeQueueSize ?? 0) <= MAX_DECODE_QUEUE) {
+      return true;
+    }
+    if (!this.decoder || this.decoder.state === 'closed') {
+      this.decoder = new VideoDecoder({
+        output: (picture) => {
+          if (this.closed) picture.close();
+          else this.output(picture, picture.timestamp / 1000);
+        },
+        error: () => this.fail(),
+      });
+    } else {
+      // Drops what is still queued: this keyframe replaces it.
+      this.decoder.reset();
+    }
+    try {
+      this.decoder.configure({ codec, optimizeForLatency: true });
+      this.codecString = codec;
+      return true;
+    } catch {
+      this.fail();
+      return false;
+    }
+  }
+
+  /** The decoder closes itself on an error; the next keyframe builds a new one. */
+  private fail(): void {
+    this.errors += 1;
+    this.waitingForKeyframe = true;
+    if (this.decoder && this.decoder.state !== 'closed') this.decoder.close();
+    this.decoder = null;
   }
 }
 
@@ -36,20 +181,22 @@ export class UnsupportedCodecError extends Error {
   override name = 'UnsupportedCodecError';
 }
 
-/** The decoder for a stream's codec (from stream/config); throws for codecs this client cannot show yet. */
-export function createFrameDecoder(codec: TMediaCodecName): TFrameDecoder {
+/** The decoder for a stream's picture codec; throws where this browser cannot decode it. */
+export function createFrameDecoder(codec: TMediaCodecName, output: TPictureOutput): TFrameDecoder {
   switch (codec) {
     case 'jpeg':
-      return new JpegDecoder();
+      return new JpegDecoder(output);
     case 'h264':
-      // Next issue: a WebCodecs VideoDecoder ('avc1…', Annex B) behind this same interface.
-      throw new UnsupportedCodecError('This browser cannot show H.264 pictures yet');
+      if (typeof VideoDecoder === 'undefined') {
+        throw new UnsupportedCodecError('This browser cannot decode H.264 pictures');
+      }
+      return new H264Decoder(output);
     case 'opus':
       throw new UnsupportedCodecError('Audio is not a picture');
   }
 }
 
-/** Draws a picture onto the canvas, resizing the canvas to the picture's own pixels. */
+/** Draws a picture onto the canvas, resizing the canvas to the picture's own pixels, and closes it. */
 export function drawPicture(canvas: HTMLCanvasElement, picture: TPicture): void {
   const width = 'displayWidth' in picture ? picture.displayWidth : picture.width;
   const height = 'displayHeight' in picture ? picture.displayHeight : picture.height;

@@ -9,6 +9,7 @@ import {
   type TBrowserTabInfo,
   type TChatEntry,
   type TClientMessageInput,
+  type TMediaCodecName,
   type TMediaFrame,
   type TMember,
   type TRoomErrorCode,
@@ -17,6 +18,7 @@ import {
   ZServerMessage,
 } from '@rooms/api/room-protocol';
 import { apiFetch, RestError } from '../http';
+import { detectDecoders } from './decoders';
 
 export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'closed';
 
@@ -70,6 +72,12 @@ export async function fetchRoomTicket(roomId: string, password?: string): Promis
   throw new RestError(typeof body?.data === 'string' ? body.data : 'Request failed', response.status);
 }
 
+export interface TRoomConnectionOptions {
+  password?: string;
+  /** The codecs to announce in member/join; by default what this browser's WebCodecs can decode. */
+  decoders?: readonly TMediaCodecName[];
+}
+
 export class RoomConnection {
   private snapshot: TRoomSnapshot = initial;
   private readonly listeners = new Set<() => void>();
@@ -83,7 +91,7 @@ export class RoomConnection {
     private readonly roomId: string,
     private readonly nickname: string,
     private readonly events: TRoomConnectionEvents,
-    private readonly options: { password?: string } = {},
+    private readonly options: TRoomConnectionOptions = {},
   ) {}
 
   subscribe = (listener: () => void): (() => void) => {
@@ -95,8 +103,12 @@ export class RoomConnection {
 
   async connect(): Promise<void> {
     let ticket: string;
+    let decoders: readonly TMediaCodecName[];
     try {
-      ticket = await fetchRoomTicket(this.roomId, this.options.password);
+      [ticket, decoders] = await Promise.all([
+        fetchRoomTicket(this.roomId, this.options.password),
+        this.options.decoders ?? detectDecoders(),
+      ]);
     } catch (error) {
       // A refusal at the ticket (not running, not found, wrong password) is final; a network glitch is retried.
       if (error instanceof RestError && error.status >= 400 && error.status < 500 && error.status !== 429) {
@@ -113,7 +125,7 @@ export class RoomConnection {
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.addEventListener('open', () => {
-      this.send({ type: 'member/join', nickname: this.nickname });
+      this.send({ type: 'member/join', nickname: this.nickname, decoders: [...decoders] });
       this.pingTimer = setInterval(
         () => this.send({ type: 'system/ping', t: performance.now() }),
         PING_EVERY_MS,

@@ -121,7 +121,7 @@ function RoomPage() {
 function LiveRoom({ room, nickname }: { room: TRoomConfig; nickname: string }) {
   const { i18n, t } = useLingui();
   const root = useRef<HTMLDivElement>(null);
-  const { connection, snapshot, meter, canvas } = useRoomConnection(i18n, room.id, nickname);
+  const { connection, snapshot, meter, player, canvas } = useRoomConnection(i18n, room.id, nickname);
   const [fullscreen, setFullscreen] = useState(false);
   const send = connection ? connection.send.bind(connection) : () => false;
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
@@ -201,6 +201,7 @@ function LiveRoom({ room, nickname }: { room: TRoomConfig; nickname: string }) {
             controlling={controlling}
             send={send}
             meter={meter}
+            player={player}
             waiting={snapshot.status !== 'joined'}
           />
         </div>

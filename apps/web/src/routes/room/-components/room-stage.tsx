@@ -15,7 +15,9 @@ import {
   wheelPixels,
 } from '../../../lib/room/picture-geometry';
 import type { QualityMeter } from '../../../lib/room/quality-meter';
+import type { RoomPlayer } from '../../../lib/room/room-player';
 import { QualityIndicator } from './quality-indicator';
+import { SoundControls } from './sound-controls';
 
 const DOUBLE_CLICK_MS = 400;
 const DOUBLE_CLICK_PX = 6;
@@ -26,6 +28,7 @@ export function RoomStage({
   controlling,
   send,
   meter,
+  player = null,
   waiting,
 }: {
   canvasRef: RefObject<HTMLCanvasElement | null>;
@@ -33,6 +36,8 @@ export function RoomStage({
   controlling: boolean;
   send: (message: TClientMessageInput) => boolean;
   meter: QualityMeter;
+  /** Plays the media: its path shows in the quality indicator, its sound gets the volume controls. */
+  player?: RoomPlayer | null;
   waiting: boolean;
 }) {
   const { t } = useLingui();
@@ -249,7 +254,8 @@ export function RoomStage({
           <Trans>Waiting for the picture…</Trans>
         </div>
       ) : null}
-      <QualityIndicator meter={meter} />
+      <QualityIndicator meter={meter} player={player} />
+      <SoundControls player={player} />
     </div>
   );
 }

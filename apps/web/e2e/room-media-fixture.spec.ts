@@ -1,0 +1,157 @@
+// The participant's media player in real Chromium, fed a recorded H.264 + Opus stream: the room, the ticket and
+// the socket are real, but the test stands between page and server on the room socket, drops the server's
+// picture and sends a recording instead (timestamps on the server's clock, which is this process's), as the
+// server's encoder would. It checks what the page announces in member/join, that WebCodecs decodes the moving
+// picture, that the indicator names the H.264 path, that the sound reaches the speakers (and obeys mute), and
+// it prints the A/V offset the page measured.
+import { encodeMediaFrame } from '@rooms/api/room-protocol';
+import type { WebSocketRoute } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeMediaFixture, type TMediaFixture } from './media-fixture';
+import {
+  canvasSample,
+  createRunningRoom,
+  enterRoom,
+  expectMovingPicture,
+  expectSound,
+  servePages,
+  soundLevel,
+  stopAndDeleteRoom,
+  type TPages,
+} from './room-support';
+import { register, startJourneys, type TJourneyKit, uniqueUser } from './support';
+
+const PAGE = '<!doctype html><title>fixture room</title><body style="background:#224">still page</body>';
+const OPUS_PACKET_MS = 20;
+
+let kit: TJourneyKit;
+let pages: TPages;
+let fixture: TMediaFixture;
+
+beforeAll(async () => {
+  [pages, fixture] = await Promise.all([servePages(PAGE), makeMediaFixture()]);
+  const port = new URL(pages.origin).port;
+  kit = await startJourneys({ env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${port}` } });
+});
+
+afterAll(async () => {
+  await kit?.close();
+  pages?.server.close();
+});
+
+/** Sends the recording on a loop in real time until the socket closes. */
+function playRecording(page: WebSocketRoute, media: TMediaFixture): () => void {
+  const start = performance.now() + 20;
+  const frameMs = 1000 / media.fps;
+  let pictures = 0;
+  let packets = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    try {
+      while (start + pictures * frameMs <= now) {
+        const unit = media.video[pictures % media.video.length];
+        if (unit) {
+          const bytes = encodeMediaFrame({
+            codec: 'h264',
+            keyframe: unit.keyframe,
+            width: media.width,
+            height: media.height,
+            timestamp: start + pictures * frameMs,
+            data: unit.data,
+          });
+          page.send(Buffer.from(bytes));
+        }
+        pictures += 1;
+      }
+      while (start + packets * OPUS_PACKET_MS <= now) {
+        const packet = media.audio[packets % media.audio.length];
+        if (packet) {
+          const bytes = encodeMediaFrame({
+            codec: 'opus',
+            keyframe: true,
+            width: 0,
+            height: 0,
+            timestamp: start + packets * OPUS_PACKET_MS,
+            data: packet,
+          });
+          page.send(Buffer.from(bytes));
+        }
+        packets += 1;
+      }
+    } catch {
+      clearInterval(timer);
+    }
+  }, 5);
+  return () => clearInterval(timer);
+}
+
+describe('room media from a recording', () => {
+  it('decodes H.264 with WebCodecs, plays the Opus sound, and keeps them together', async () => {
+    expect(fixture.video[0]?.keyframe).toBe(true);
+    const joins: { decoders?: string[] }[] = [];
+    const context = await kit.newContext();
+    await context.routeWebSocket(/\/ws\/room\//, (socket) => {
+      const server = socket.connectToServer();
+      let stop = () => {};
+      let streamed = false;
+      socket.onMessage((message) => {
+        if (typeof message === 'string') {
+          const parsed = JSON.parse(message) as { type: string; decoders?: string[] };
+          if (parsed.type === 'member/join') joins.push(parsed);
+        }
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        // The server's own picture is replaced by the recording.
+        if (typeof message !== 'string') return;
+        const parsed = JSON.parse(message) as { type: string };
+        if (parsed.type === 'stream/config' && joins.at(-1)?.decoders?.includes('h264')) {
+          socket.send(
+            JSON.stringify({ ...parsed, codec: 'h264', audio: 'opus', fps: fixture.fps, bitrateKbps: 1500 }),
+          );
+          if (!streamed) stop = playRecording(socket, fixture);
+          streamed = true;
+          return;
+        }
+        socket.send(message);
+      });
+      socket.onClose(() => stop());
+      server.onClose(() => stop());
+    });
+
+    const page = await context.newPage();
+    await register(page, kit.server, uniqueUser('media'));
+    const name = await createRunningRoom(page, `${pages.origin}/`);
+    await enterRoom(page, name, 'Viewer');
+
+    // This Chromium has WebCodecs H.264 and Opus: the page asks for the stream, the screencast as a fallback.
+    expect(joins.at(-1)?.decoders).toEqual(['h264', 'opus', 'jpeg']);
+
+    await expectMovingPicture(page);
+    const sample = await canvasSample(page);
+    expect([sample?.width, sample?.height]).toEqual([fixture.width, fixture.height]);
+    const indicator = page.getByTestId('quality-indicator');
+    await expect.poll(() => indicator.getAttribute('data-path')).toBe('h264');
+    expect(await page.getByTestId('quality-path').textContent()).toBe('H.264');
+    await expect.poll(() => indicator.getAttribute('data-fps')).not.toBe('0');
+
+    await expectSound(page);
+
+    // Picture and sound: the page reports the offset it measured between what it shows and what it plays.
+    await expect.poll(() => indicator.getAttribute('data-av-offset'), { timeout: 15_000 }).not.toBe('');
+    await page.waitForTimeout(3000);
+    const offset = Number(await indicator.getAttribute('data-av-offset'));
+    console.log(`[a/v] picture − sound offset measured by the page: ${offset} ms`);
+    expect(Number.isFinite(offset)).toBe(true);
+
+    // Mute silences the speakers, unmute brings the sound back; the picture never stops.
+    await page.getByTestId('room-mute').click();
+    await expect.poll(() => soundLevel(page), { timeout: 5_000 }).toBeLessThan(0.001);
+    await page.getByTestId('room-mute').click();
+    await expect.poll(() => soundLevel(page), { timeout: 5_000 }).toBeGreaterThan(0.02);
+    await expectMovingPicture(page);
+
+    await stopAndDeleteRoom(page, name);
+    await context.close();
+  });
+});

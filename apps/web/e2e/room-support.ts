@@ -1,0 +1,127 @@
+// Steps the media journeys share: a loopback page for the room's browser to open, a running room made through
+// the dashboard, entering it, reading the picture and the sound off the participant's page, and cleaning up.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { expect } from 'vitest';
+import type { Page } from './support';
+
+export interface TPages {
+  origin: string;
+  server: Server;
+}
+
+/** Serves `html` on a loopback port the room's egress allow-list can name. */
+export async function servePages(html: string): Promise<TPages> {
+  const server = createServer((_request, response) => {
+    response.setHeader('cache-control', 'no-store');
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(html);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no address');
+  return { origin: `http://127.0.0.1:${address.port}`, server };
+}
+
+/** Creates a room opening `startUrl` from the dashboard and starts it; resolves with its name. */
+export async function createRunningRoom(
+  page: Page,
+  startUrl: string,
+  resolution = '1280x720',
+): Promise<string> {
+  await page.getByTestId('topbar-create-room').click();
+  const dialog = page.getByTestId('create-room-dialog');
+  await dialog.getByTestId('room-name').waitFor();
+  const name = `media-${Date.now().toString(36)}`;
+  await dialog.getByTestId('room-name').fill(name);
+  await dialog.getByTestId('room-region').selectOption('local');
+  await dialog.getByTestId('room-image').selectOption('chromium-url');
+  await dialog.getByTestId('room-start-url').fill(startUrl);
+  await dialog.getByTestId('room-resolution').selectOption(resolution);
+  await dialog.getByTestId('create-room-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  await roomCard(page, name).getByTestId('room-start').click();
+  await page
+    .locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="running"]`)
+    .waitFor({ timeout: 60_000 });
+  return name;
+}
+
+export function roomCard(page: Page, name: string) {
+  return page.locator(`[data-testid="room-card"][data-room-name="${name}"]`);
+}
+
+/** From the dashboard into the room: confirm, nickname, joined. */
+export async function enterRoom(page: Page, name: string, nickname: string): Promise<void> {
+  await roomCard(page, name).getByTestId('room-enter').click();
+  await page.waitForURL('**/room/*');
+  await page.getByTestId('confirm-yes').click();
+  await page.getByTestId('nickname-input').fill(nickname);
+  await page.getByTestId('nickname-submit').click();
+  await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+}
+
+export async function stopAndDeleteRoom(page: Page, name: string): Promise<void> {
+  await page.goto('/dashboard');
+  const card = roomCard(page, name);
+  await card.getByTestId('room-stop').click();
+  await page
+    .locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="stopped"]`)
+    .waitFor({ timeout: 60_000 });
+  await card.getByTestId('room-delete').click();
+  await page.getByTestId('confirm-yes').click();
+  await card.waitFor({ state: 'detached' });
+}
+
+/** A digest of the room canvas: a 4×4 grid of pixels, its size and the count of pictures drawn. */
+export async function canvasSample(page: Page) {
+  return page.getByTestId('room-canvas').evaluate((element) => {
+    const canvas = element as HTMLCanvasElement;
+    const ctx = canvas.getContext('2d');
+    if (!ctx || canvas.width < 2) return null;
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    const grid: number[] = [];
+    for (let gx = 0; gx < 4; gx += 1)
+      for (let gy = 0; gy < 4; gy += 1) {
+        const x = Math.floor((gx + 0.3) * (canvas.width / 4));
+        const y = Math.floor((gy + 0.3) * (canvas.height / 4));
+        const i = (y * canvas.width + x) * 4;
+        grid.push(data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0);
+      }
+    return {
+      grid: grid.join(','),
+      width: canvas.width,
+      height: canvas.height,
+      frames: Number(canvas.dataset.frames ?? 0),
+    };
+  });
+}
+
+/** The picture keeps changing: more pictures drawn, and different pixels, a moment apart. */
+export async function expectMovingPicture(page: Page): Promise<void> {
+  await expect
+    .poll(async () => (await canvasSample(page))?.frames ?? 0, { timeout: 30_000 })
+    .toBeGreaterThan(10);
+  const first = await canvasSample(page);
+  await page.waitForTimeout(700);
+  const second = await canvasSample(page);
+  expect(second?.frames).toBeGreaterThan(first?.frames ?? 0);
+  expect(second?.grid).not.toBe(first?.grid);
+}
+
+/** Loudness reaching the participant's speakers, as the room's level meter reads it (RMS, 0..1). */
+export async function soundLevel(page: Page): Promise<number> {
+  const level = await page.getByTestId('room-sound-level').getAttribute('data-level');
+  return Number(level ?? 0);
+}
+
+/** Sound on: clicks the autoplay unmute button when the browser asks for it, then waits for audible sound. */
+export async function expectSound(page: Page): Promise<void> {
+  await page.locator('[data-testid="room-sound"], [data-testid="room-unmute"]').first().waitFor({
+    timeout: 30_000,
+  });
+  if (await page.getByTestId('room-unmute').isVisible()) await page.getByTestId('room-unmute').click();
+  await page.locator('[data-testid="room-sound"][data-status="playing"]').waitFor({ timeout: 15_000 });
+  await expect.poll(() => soundLevel(page), { timeout: 15_000 }).toBeGreaterThan(0.02);
+}

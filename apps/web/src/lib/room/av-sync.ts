@@ -1,0 +1,137 @@
+// Keeping picture and sound together. Both carry timestamps on the server's clock; the sound is the master: the
+// AudioWorklet says which timestamp it rendered at which AudioContext time, the context says when that time
+// reaches the speakers, so we know the timestamp heard right now. Decoded pictures wait until the sound catches
+// up with them (the picture is delayed); when pictures arrive later than the sound, the sound's jitter target
+// grows by the difference (the sound is delayed). Both delays are capped, so latency never builds up.
+
+/** From the worklet: the sample frame rendered at `contextTime` had this server timestamp (null: silence). */
+export interface TSoundReport {
+  contextTime: number;
+  timestamp: number | null;
+}
+
+/** AudioContext.getOutputTimestamp(): the context time at the speakers at `performanceTime`. */
+export interface TOutputTimestamp {
+  contextTime: number;
+  performanceTime: number;
+}
+
+export const AV_SYNC = {
+  /** A picture this close ahead of the sound counts as due: under a frame at 60 fps. */
+  toleranceMs: 15,
+  /** A picture never waits longer than this for the sound; past it the sound is off and the picture goes. */
+  maxHoldMs: 300,
+  /** Pictures waiting at most (also while the tab is hidden and nothing paints); the oldest go past it. */
+  maxQueue: 12,
+  /** A report older than this says nothing about the sound now (the worklet reports every ~50 ms). */
+  staleReportMs: 250,
+  /** The most the sound is delayed to wait for a late picture. */
+  maxSoundDelayMs: 150,
+  /** Changes of the sound delay smaller than this are not worth an audible skip. */
+  soundDelayStepMs: 15,
+  samples: 60,
+} as const;
+
+/** The server timestamp of the sound reaching the speakers at performance time `now`, or null. */
+export function heardTimestamp(
+  report: TSoundReport | null,
+  output: TOutputTimestamp | null,
+  now: number,
+): number | null {
+  if (!report || report.timestamp === null || !output) return null;
+  const heardContextTime = output.contextTime + (now - output.performanceTime) / 1000;
+  const elapsedMs = (heardContextTime - report.contextTime) * 1000;
+  if (elapsedMs > AV_SYNC.staleReportMs) return null;
+  return report.timestamp + elapsedMs;
+}
+
+/**
+ * The sound delay that brings a picture lagging the sound back in line: `naturalOffsetMs` is the newest
+ * picture's timestamp minus the heard one, measured with `currentMs` of sound delay already applied.
+ */
+export function nextSoundDelay(currentMs: number, naturalOffsetMs: number): number {
+  const wanted = Math.min(AV_SYNC.maxSoundDelayMs, Math.max(0, currentMs - naturalOffsetMs));
+  return Math.abs(wanted - currentMs) >= AV_SYNC.soundDelayStepMs ? Math.round(wanted) : currentMs;
+}
+
+interface TWaiting<T> {
+  timestamp: number;
+  picture: T;
+  arrivedAt: number;
+}
+
+export interface TTake<T> {
+  /** The picture to draw now, if any. */
+  show: T | null;
+  /** Pictures passed over: the caller closes them. */
+  dropped: T[];
+}
+
+/** Decoded pictures waiting for their moment, and the offsets measured when they are shown. */
+export class PicturePacer<T> {
+  private readonly waiting: TWaiting<T>[] = [];
+  /** Shown picture's timestamp − heard timestamp, at the moment it is drawn. */
+  private readonly shownOffsets: number[] = [];
+  /** Newest decoded picture's timestamp − heard timestamp, before any holding. */
+  private readonly naturalOffsets: number[] = [];
+
+  get size(): number {
+    return this.waiting.length;
+  }
+
+  /** Returns the pictures pushed out because too many wait, for the caller to close. */
+  push(timestamp: number, picture: T, now: number): T[] {
+    this.waiting.push({ timestamp, picture, arrivedAt: now });
+    const over = this.waiting.length - AV_SYNC.maxQueue;
+    return over > 0 ? this.waiting.splice(0, over).map((item) => item.picture) : [];
+  }
+
+  /** `heard` is the sound's timestamp now, or null without sound: then the newest picture goes at once. */
+  take(heard: number | null, now: number): TTake<T> {
+    const newest = this.waiting.at(-1);
+    if (!newest) return { show: null, dropped: [] };
+    let index = this.waiting.length - 1;
+    if (heard !== null) {
+      record(this.naturalOffsets, newest.timestamp - heard);
+      index = this.waiting.findLastIndex((item) => item.timestamp <= heard + AV_SYNC.toleranceMs);
+      const oldest = this.waiting[0];
+      if (index < 0 && oldest && now - oldest.arrivedAt > AV_SYNC.maxHoldMs) index = 0;
+    }
+    if (index < 0) return { show: null, dropped: [] };
+    const passed = this.waiting.splice(0, index + 1);
+    const shown = passed.pop();
+    if (shown && heard !== null) record(this.shownOffsets, shown.timestamp - heard);
+    return { show: shown?.picture ?? null, dropped: passed.map((item) => item.picture) };
+  }
+
+  /** Everything still waiting, for the caller to close (on a reset or when leaving). */
+  clear(): T[] {
+    return this.waiting.splice(0).map((item) => item.picture);
+  }
+
+  /** Median offset of shown pictures vs. the sound (positive: picture ahead), null without samples. */
+  shownOffset(): number | null {
+    return median(this.shownOffsets);
+  }
+
+  naturalOffset(): number | null {
+    return median(this.naturalOffsets);
+  }
+
+  forgetOffsets(): void {
+    this.shownOffsets.length = 0;
+    this.naturalOffsets.length = 0;
+  }
+}
+
+function record(samples: number[], value: number): void {
+  samples.push(value);
+  if (samples.length > AV_SYNC.samples) samples.shift();
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}

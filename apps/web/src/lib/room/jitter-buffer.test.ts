@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { JitterBuffer } from './jitter-buffer';
+
+// 1 kHz keeps the numbers readable: 1 frame = 1 ms, a 20 ms packet = 20 frames, a quantum of 10 frames.
+const RATE = 1000;
+const packet = (value: number, frames = 20) => [new Float32Array(frames).fill(value)];
+const stereo = (left: number, right: number, frames = 20) => [
+  new Float32Array(frames).fill(left),
+  new Float32Array(frames).fill(right),
+];
+const quantum = (channels = 2, frames = 10) =>
+  Array.from({ length: channels }, () => new Float32Array(frames));
+
+function buffer(targetMs = 60, maxMs = 120) {
+  return new JitterBuffer({ sampleRate: RATE, targetMs, maxMs });
+}
+
+describe('JitterBuffer', () => {
+  it('stays silent until the target is queued, then plays with the timestamps of what it plays', () => {
+    const jitter = buffer();
+    jitter.push(1000, packet(0.5));
+    jitter.push(1020, packet(0.5));
+    const out = quantum();
+    expect(jitter.pull(out)).toBeNull();
+    expect(out[0]?.every((sample) => sample === 0)).toBe(true);
+
+    jitter.push(1040, packet(0.5));
+    expect(jitter.pull(out)).toBe(1000);
+    expect(out[0]?.every((sample) => sample === 0.5)).toBe(true);
+    expect(jitter.pull(out)).toBe(1010);
+    expect(jitter.pull(out)).toBe(1020);
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 30, playing: true, underruns: 0 });
+  });
+
+  it('plays silence when it runs dry and waits for the target again', () => {
+    const jitter = buffer(20);
+    jitter.push(0, packet(1, 25));
+    const out = quantum();
+    expect(jitter.pull(out)).toBe(0);
+    expect(jitter.pull(out)).toBe(10);
+    // 5 frames left: they play, the rest of the quantum is silence.
+    expect(jitter.pull(out)).toBe(20);
+    expect([...(out[0] ?? [])]).toEqual([1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+    expect(jitter.stats()).toMatchObject({ underruns: 1, playing: false });
+
+    jitter.push(100, packet(1, 10));
+    expect(jitter.pull(out)).toBeNull();
+    jitter.push(110, packet(1, 10));
+    expect(jitter.pull(out)).toBe(100);
+  });
+
+  it('drops the oldest sound down to the target when more than the maximum piles up', () => {
+    const jitter = buffer(60, 120);
+    for (let i = 0; i < 6; i += 1) jitter.push(i * 20, packet(i));
+    expect(jitter.stats().bufferedMs).toBe(120);
+    jitter.push(120, packet(6));
+    // 140 ms queued > 120: drop 80 ms, keep the newest 60.
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 60, droppedFrames: 80 });
+    const out = quantum();
+    expect(jitter.pull(out)).toBe(80);
+    expect(out[0]?.[0]).toBe(4);
+  });
+
+  it('plays mono on both speakers and mixes stereo down for a mono output', () => {
+    const jitter = buffer(10);
+    jitter.push(0, packet(0.25));
+    const out = quantum(2);
+    jitter.pull(out);
+    expect(out[0]?.[0]).toBe(0.25);
+    expect(out[1]?.[0]).toBe(0.25);
+
+    const mono = buffer(10);
+    mono.push(0, stereo(0.2, 0.6));
+    const one = quantum(1);
+    mono.pull(one);
+    expect(one[0]?.[0]).toBeCloseTo(0.4);
+
+    const both = buffer(10);
+    both.push(0, stereo(0.2, 0.6));
+    const two = quantum(2);
+    both.pull(two);
+    expect([two[0]?.[0], two[1]?.[0]]).toEqual([expect.closeTo(0.2), expect.closeTo(0.6)]);
+  });
+
+  it('a longer target delays the sound and raises the maximum with it', () => {
+    const jitter = buffer(20, 60);
+    jitter.setTarget(100);
+    for (let i = 0; i < 4; i += 1) jitter.push(i * 20, packet(1));
+    expect(jitter.pull(quantum())).toBeNull();
+    for (let i = 4; i < 7; i += 1) jitter.push(i * 20, packet(1));
+    // 140 ms queued is under the moved maximum (140): nothing dropped.
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 140, droppedFrames: 0 });
+    expect(jitter.pull(quantum())).toBe(0);
+  });
+});

@@ -1,0 +1,148 @@
+// The sound's jitter buffer, run inside the AudioWorklet (sound.worklet.ts) and kept free of Web Audio so it is
+// tested as plain code. Decoded packets queue up with their server timestamps; the audio thread pulls 128-frame
+// quanta. It plays only once `target` ms are queued, so packets arriving unevenly still play back evenly; when
+// more than `max` ms pile up it drops the oldest sound (latency never builds up); when it runs dry it plays
+// silence and waits for `target` ms again.
+
+export interface TJitterOptions {
+  sampleRate: number;
+  /** Sound queued before playing starts (and again after running dry). */
+  targetMs: number;
+  /** Above this much queued sound, the oldest is dropped down to the target. */
+  maxMs: number;
+}
+
+export interface TJitterStats {
+  bufferedMs: number;
+  /** Times the buffer ran dry while playing. */
+  underruns: number;
+  /** Sample frames dropped because too much was queued. */
+  droppedFrames: number;
+  playing: boolean;
+}
+
+interface TChunk {
+  /** Server milliseconds of the chunk's first sample frame. */
+  timestamp: number;
+  channels: Float32Array[];
+  /** Sample frames of the chunk already played or dropped. */
+  offset: number;
+}
+
+export const JITTER_DEFAULTS = { targetMs: 70, maxMs: 200 } as const;
+
+export class JitterBuffer {
+  private readonly chunks: TChunk[] = [];
+  private frames = 0;
+  private playing = false;
+  private underruns = 0;
+  private droppedFrames = 0;
+  private targetFrames: number;
+  private maxFrames: number;
+
+  constructor(private readonly options: TJitterOptions) {
+    this.targetFrames = this.toFrames(options.targetMs);
+    this.maxFrames = this.toFrames(options.maxMs);
+  }
+
+  /** A longer target delays the sound (to wait for a late picture); max moves with it. */
+  setTarget(targetMs: number): void {
+    this.targetFrames = this.toFrames(targetMs);
+    this.maxFrames = this.toFrames(targetMs + (this.options.maxMs - this.options.targetMs));
+  }
+
+  push(timestamp: number, channels: Float32Array[]): void {
+    const length = channels[0]?.length ?? 0;
+    if (length === 0) return;
+    this.chunks.push({ timestamp, channels, offset: 0 });
+    this.frames += length;
+    if (this.frames > this.maxFrames) this.skip(this.frames - this.targetFrames);
+  }
+
+  /**
+   * Fills `output` (one array per output channel, all the same length) with the next sound. Returns the server
+   * timestamp of the first sample frame written, or null when the output is silence.
+   */
+  pull(output: Float32Array[]): number | null {
+    const wanted = output[0]?.length ?? 0;
+    for (const channel of output) channel.fill(0);
+    if (!this.playing) {
+      if (this.frames < this.targetFrames || this.frames === 0) return null;
+      this.playing = true;
+    }
+    const first = this.chunks[0];
+    const timestamp = first ? first.timestamp + (first.offset / this.options.sampleRate) * 1000 : null;
+    let written = 0;
+    while (written < wanted) {
+      const chunk = this.chunks[0];
+      if (!chunk) {
+        // Ran dry mid-quantum: the rest stays silent and the buffer refills to the target before playing on.
+        this.playing = false;
+        this.underruns += 1;
+        break;
+      }
+      const available = (chunk.channels[0]?.length ?? 0) - chunk.offset;
+      const count = Math.min(available, wanted - written);
+      copyChannels(chunk, count, output, written);
+      chunk.offset += count;
+      written += count;
+      this.frames -= count;
+      if (chunk.offset >= (chunk.channels[0]?.length ?? 0)) this.chunks.shift();
+    }
+    return timestamp;
+  }
+
+  stats(): TJitterStats {
+    return {
+      bufferedMs: (this.frames / this.options.sampleRate) * 1000,
+      underruns: this.underruns,
+      droppedFrames: this.droppedFrames,
+      playing: this.playing,
+    };
+  }
+
+  clear(): void {
+    this.chunks.length = 0;
+    this.frames = 0;
+    this.playing = false;
+  }
+
+  private skip(count: number): void {
+    let left = count;
+    while (left > 0) {
+      const chunk = this.chunks[0];
+      if (!chunk) break;
+      const available = (chunk.channels[0]?.length ?? 0) - chunk.offset;
+      const dropped = Math.min(available, left);
+      chunk.offset += dropped;
+      left -= dropped;
+      this.frames -= dropped;
+      this.droppedFrames += dropped;
+      if (chunk.offset >= (chunk.channels[0]?.length ?? 0)) this.chunks.shift();
+    }
+  }
+
+  private toFrames(ms: number): number {
+    return Math.round((ms / 1000) * this.options.sampleRate);
+  }
+}
+
+/** Mono goes to every output channel; stereo to a mono output is averaged; otherwise channel by channel. */
+function copyChannels(chunk: TChunk, count: number, output: Float32Array[], at: number): void {
+  const source = chunk.channels;
+  const from = chunk.offset;
+  if (output.length === 1 && source.length > 1) {
+    const target = output[0];
+    if (!target) return;
+    for (let i = 0; i < count; i += 1) {
+      let sum = 0;
+      for (const channel of source) sum += channel[from + i] ?? 0;
+      target[at + i] = sum / source.length;
+    }
+    return;
+  }
+  output.forEach((target, index) => {
+    const channel = source[Math.min(index, source.length - 1)];
+    if (channel) target.set(channel.subarray(from, from + count), at);
+  });
+}

@@ -1,0 +1,142 @@
+// Plays a room's media on a canvas and the speakers, outside React: picture frames go to the decoder for their
+// codec, sound packets to RoomSound; decoded pictures wait in the pacer for the sound (av-sync.ts) and are drawn
+// on animation frames. React reads the path in use, the sound's state and the measured A/V offset through a
+// subscribe/snapshot pair.
+import type { TMediaCodecName, TMediaFrame } from '@rooms/api/room-protocol';
+import { nextSoundDelay, PicturePacer } from './av-sync';
+import {
+  createFrameDecoder,
+  drawPicture,
+  type TFrameDecoder,
+  type TPicture,
+  type TVideoCodecName,
+} from './frame-decoder';
+import { RoomSound, type TSoundState } from './room-sound';
+
+export interface TPlayerSnapshot {
+  /** The picture's path: 'h264' (WebCodecs stream) or 'jpeg' (screencast fallback), null before a frame. */
+  path: TVideoCodecName | null;
+  sound: TSoundState;
+  /** Median of shown picture − heard sound, ms (positive: picture ahead); null without both. */
+  avOffsetMs: number | null;
+  /** How much the sound is held back to wait for the picture, ms. */
+  soundDelayMs: number;
+}
+
+const SYNC_EVERY_MS = 1000;
+
+export class RoomPlayer {
+  readonly sound: RoomSound;
+  private decoder: TFrameDecoder | null = null;
+  private unsupported: TMediaCodecName | null = null;
+  private readonly pacer = new PicturePacer<TPicture>();
+  private animation = 0;
+  private syncedAt = 0;
+  private closed = false;
+  private snapshot: TPlayerSnapshot;
+  private readonly listeners = new Set<() => void>();
+  /** Pictures drawn so far, so tests and the page can tell the picture moves. */
+  painted = 0;
+
+  constructor(
+    private readonly canvas: () => HTMLCanvasElement | null,
+    private readonly onUnsupported: (codec: TMediaCodecName) => void = () => undefined,
+  ) {
+    this.sound = new RoomSound(() => this.update({ sound: this.sound.getState() }));
+    this.snapshot = { path: null, sound: this.sound.getState(), avOffsetMs: null, soundDelayMs: 0 };
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TPlayerSnapshot => this.snapshot;
+
+  frame(frame: TMediaFrame): void {
+    if (this.closed) return;
+    if (frame.codec === 'opus') {
+      this.sound.packet(frame);
+      return;
+    }
+    this.decoderFor(frame.codec)?.decode(frame);
+  }
+
+  close(): void {
+    this.closed = true;
+    cancelAnimationFrame(this.animation);
+    this.decoder?.close();
+    for (const picture of this.pacer.clear()) picture.close();
+    this.sound.close();
+  }
+
+  private decoderFor(codec: TVideoCodecName): TFrameDecoder | null {
+    if (this.decoder?.codec === codec) return this.decoder;
+    this.decoder?.close();
+    this.decoder = null;
+    for (const picture of this.pacer.clear()) picture.close();
+    try {
+      this.decoder = createFrameDecoder(codec, this.received);
+      this.update({ path: codec });
+    } catch {
+      if (this.unsupported !== codec) this.onUnsupported(codec);
+      this.unsupported = codec;
+    }
+    return this.decoder;
+  }
+
+  private readonly received = (picture: TPicture, timestamp: number): void => {
+    if (this.closed) {
+      picture.close();
+      return;
+    }
+    for (const old of this.pacer.push(timestamp, picture, performance.now())) old.close();
+    this.schedule();
+  };
+
+  private schedule(): void {
+    if (!this.animation && !this.closed) this.animation = requestAnimationFrame(this.paint);
+  }
+
+  private readonly paint = (): void => {
+    this.animation = 0;
+    const now = performance.now();
+    // Only the stream path has sound to follow; the screencast shows each picture at once.
+    const heard = this.snapshot.path === 'h264' ? this.sound.heard(now) : null;
+    const { show, dropped } = this.pacer.take(heard, now);
+    for (const picture of dropped) picture.close();
+    const canvas = this.canvas();
+    if (show && canvas) {
+      drawPicture(canvas, show);
+      this.painted += 1;
+      canvas.dataset.frames = String(this.painted);
+    } else show?.close();
+    if (this.pacer.size) this.schedule();
+    if (now - this.syncedAt >= SYNC_EVERY_MS) this.sync(now);
+  };
+
+  /** Once a second: publish the measured offset and move the sound's delay if the picture lags it. */
+  private sync(now: number): void {
+    this.syncedAt = now;
+    const natural = this.pacer.naturalOffset();
+    const soundDelayMs =
+      natural === null ? this.snapshot.soundDelayMs : nextSoundDelay(this.snapshot.soundDelayMs, natural);
+    if (soundDelayMs !== this.snapshot.soundDelayMs) {
+      this.sound.setDelay(soundDelayMs);
+      // Offsets measured under the old delay no longer describe the sound.
+      this.pacer.forgetOffsets();
+    }
+    const shown = this.pacer.shownOffset();
+    this.update({ avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown), soundDelayMs });
+  }
+
+  private update(patch: Partial<TPlayerSnapshot>): void {
+    const next = { ...this.snapshot, ...patch };
+    const same = (Object.keys(patch) as (keyof TPlayerSnapshot)[]).every(
+      (key) => next[key] === this.snapshot[key],
+    );
+    if (same) return;
+    this.snapshot = next;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,230 @@
+// The room's sound: Opus packets → WebCodecs AudioDecoder → the AudioWorklet's jitter buffer → volume → speakers.
+// Built on the first packet. An AudioContext made without a user gesture starts suspended (the autoplay rule):
+// the state says 'blocked' and one click on the page's unmute button resumes it. Volume and mute are kept per
+// browser. The worklet's reports make the sound clock that the picture follows (av-sync.ts).
+import type { TMediaFrame } from '@rooms/api/room-protocol';
+import { heardTimestamp, type TOutputTimestamp, type TSoundReport } from './av-sync';
+import { OPUS_SAMPLE_RATE, opusChannels } from './opus';
+import type { TSoundWorkletMessage, TSoundWorkletReport } from './sound.worklet';
+import workletUrl from './sound.worklet.ts?worker&url';
+
+export type TSoundStatus = 'off' | 'starting' | 'blocked' | 'playing' | 'failed';
+
+export interface TSoundState {
+  status: TSoundStatus;
+  volume: number;
+  muted: boolean;
+}
+
+const VOLUME_KEY = 'rooms.volume';
+const MUTED_KEY = 'rooms.muted';
+
+function storedVolume(): number {
+  const value = Number(globalThis.localStorage?.getItem(VOLUME_KEY) ?? '1');
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
+}
+
+export class RoomSound {
+  private state: TSoundState = {
+    status: 'off',
+    volume: storedVolume(),
+    muted: globalThis.localStorage?.getItem(MUTED_KEY) === 'true',
+  };
+  private context: AudioContext | null = null;
+  private node: AudioWorkletNode | null = null;
+  private gain: GainNode | null = null;
+  private analyser: AnalyserNode | null = null;
+  private decoder: AudioDecoder | null = null;
+  private channels: 1 | 2 = 2;
+  private report: TSoundReport | null = null;
+  private levels: Float32Array<ArrayBuffer> | null = null;
+  private closed = false;
+  /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
+  skipped = 0;
+  lastReport: TSoundWorkletReport | null = null;
+
+  constructor(private readonly changed: () => void) {}
+
+  getState(): TSoundState {
+    return this.state;
+  }
+
+  packet(frame: TMediaFrame): void {
+    if (this.closed) return;
+    if (this.state.status === 'off') {
+      this.channels = opusChannels(frame.data);
+      void this.start();
+    }
+    const decoder = this.decoder;
+    if (decoder?.state !== 'configured') {
+      this.skipped += 1;
+      if (decoder?.state === 'closed') this.decoder = this.createDecoder();
+      return;
+    }
+    decoder.decode(
+      new EncodedAudioChunk({
+        type: 'key',
+        timestamp: Math.round(frame.timestamp * 1000),
+        data: frame.data,
+      }),
+    );
+  }
+
+  /** The click-to-unmute: runs inside the user's gesture, which is what lets the context start. */
+  unmute(): void {
+    this.setMuted(false);
+    void this.context?.resume();
+  }
+
+  setMuted(muted: boolean): void {
+    globalThis.localStorage?.setItem(MUTED_KEY, String(muted));
+    this.update({ muted });
+    this.applyVolume();
+    if (!muted && this.context?.state === 'suspended') void this.context.resume();
+  }
+
+  setVolume(volume: number): void {
+    const clamped = Math.min(1, Math.max(0, volume));
+    globalThis.localStorage?.setItem(VOLUME_KEY, String(clamped));
+    this.update({ volume: clamped, muted: clamped === 0 ? this.state.muted : false });
+    this.applyVolume();
+  }
+
+  /** Extra delay of the sound, to wait for a picture that arrives later than it. */
+  setDelay(ms: number): void {
+    this.post({ type: 'target', ms });
+  }
+
+  /** The server timestamp of the sound at the speakers at performance time `now`, or null when silent. */
+  heard(now: number): number | null {
+    const context = this.context;
+    if (context?.state !== 'running') return null;
+    return heardTimestamp(this.report, outputTimestamp(context, now), now);
+  }
+
+  /** Loudness of what goes to the speakers right now (after volume), RMS 0..1. */
+  level(): number {
+    const analyser = this.analyser;
+    if (!analyser) return 0;
+    this.levels ??= new Float32Array(analyser.fftSize);
+    analyser.getFloatTimeDomainData(this.levels);
+    let sum = 0;
+    for (const sample of this.levels) sum += sample * sample;
+    return Math.sqrt(sum / this.levels.length);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.decoder && this.decoder.state !== 'closed') this.decoder.close();
+    this.decoder = null;
+    this.node?.disconnect();
+    void this.context?.close().catch(() => undefined);
+    this.context = null;
+  }
+
+  private async start(): Promise<void> {
+    this.update({ status: 'starting' });
+    try {
+      const context = new AudioContext({ latencyHint: 'interactive', sampleRate: OPUS_SAMPLE_RATE });
+      this.context = context;
+      context.addEventListener('statechange', () => this.followContext());
+      await context.audioWorklet.addModule(workletUrl);
+      if (this.closed) return;
+      const node = new AudioWorkletNode(context, 'room-sound', {
+        numberOfInputs: 0,
+        numberOfOutputs: 1,
+        outputChannelCount: [2],
+      });
+      node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
+        this.lastReport = event.data;
+        this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
+      };
+      const gain = context.createGain();
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 2048;
+      node.connect(gain).connect(analyser).connect(context.destination);
+      this.node = node;
+      this.gain = gain;
+      this.analyser = analyser;
+      this.applyVolume();
+      this.decoder = this.createDecoder();
+      this.followContext();
+    } catch {
+      this.update({ status: 'failed' });
+    }
+  }
+
+  private createDecoder(): AudioDecoder {
+    const decoder = new AudioDecoder({
+      output: (data) => this.play(data),
+      error: () => {
+        // The decoder closed itself; the next packet builds a new one.
+        this.skipped += 1;
+      },
+    });
+    decoder.configure({ codec: 'opus', sampleRate: OPUS_SAMPLE_RATE, numberOfChannels: this.channels });
+    return decoder;
+  }
+
+  private play(data: AudioData): void {
+    try {
+      const channels: Float32Array[] = [];
+      for (let plane = 0; plane < data.numberOfChannels; plane += 1) {
+        const samples = new Float32Array(data.numberOfFrames);
+        data.copyTo(samples, { planeIndex: plane, format: 'f32-planar' });
+        channels.push(samples);
+      }
+      this.post(
+        { type: 'chunk', timestamp: data.timestamp / 1000, channels },
+        channels.map((channel) => channel.buffer as ArrayBuffer),
+      );
+    } finally {
+      data.close();
+    }
+  }
+
+  private post(message: TSoundWorkletMessage, transfer: Transferable[] = []): void {
+    this.node?.port.postMessage(message, transfer);
+  }
+
+  private followContext(): void {
+    const context = this.context;
+    if (!context || this.closed || !this.node) return;
+    if (context.state === 'running') this.update({ status: 'playing' });
+    else if (context.state === 'suspended') this.update({ status: 'blocked' });
+  }
+
+  private applyVolume(): void {
+    const gain = this.gain;
+    const context = this.context;
+    if (!gain || !context) return;
+    gain.gain.setTargetAtTime(this.state.muted ? 0 : this.state.volume, context.currentTime, 0.015);
+  }
+
+  private update(patch: Partial<TSoundState>): void {
+    const next = { ...this.state, ...patch };
+    if (
+      next.status === this.state.status &&
+      next.volume === this.state.volume &&
+      next.muted === this.state.muted
+    )
+      return;
+    this.state = next;
+    this.changed();
+  }
+}
+
+/**
+ * When the context's time reaches the speakers. getOutputTimestamp() says so exactly where the platform knows;
+ * without an output device it reports zeros, and the context's latency figures stand in.
+ */
+function outputTimestamp(context: AudioContext, now: number): TOutputTimestamp {
+  const output = context.getOutputTimestamp?.();
+  if (output?.performanceTime && output.contextTime !== undefined) {
+    return { contextTime: output.contextTime, performanceTime: output.performanceTime };
+  }
+  return {
+    contextTime: context.currentTime - (context.outputLatency || context.baseLatency || 0),
+    performanceTime: now,
+  };
+}

@@ -1,0 +1,69 @@
+// The audio thread's end of the room sound: decoded packets arrive on the port, the jitter buffer spaces them
+// out, and every ~50 ms (and whenever sound starts or stops) the port hears which server timestamp was rendered
+// at which context time, the sound clock that the picture follows (av-sync.ts). Loaded with
+// audioWorklet.addModule from the URL Vite gives for `?worker&url`, so it is bundled with its import.
+import { JITTER_DEFAULTS, JitterBuffer } from './jitter-buffer';
+
+// The AudioWorkletGlobalScope, which TypeScript's DOM library does not describe.
+declare const sampleRate: number;
+declare const currentTime: number;
+declare class AudioWorkletProcessor {
+  readonly port: MessagePort;
+}
+declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+
+export type TSoundWorkletMessage =
+  | { type: 'chunk'; timestamp: number; channels: Float32Array[] }
+  | { type: 'target'; ms: number }
+  | { type: 'clear' };
+
+export interface TSoundWorkletReport {
+  type: 'report';
+  contextTime: number;
+  timestamp: number | null;
+  bufferedMs: number;
+  underruns: number;
+  droppedFrames: number;
+}
+
+const REPORT_EVERY_S = 0.05;
+
+class RoomSoundProcessor extends AudioWorkletProcessor {
+  private readonly jitter = new JitterBuffer({ sampleRate, ...JITTER_DEFAULTS });
+  private reportedAt = Number.NEGATIVE_INFINITY;
+  private sounding = false;
+
+  constructor() {
+    super();
+    this.port.onmessage = (event: MessageEvent<TSoundWorkletMessage>) => {
+      const message = event.data;
+      if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels);
+      else if (message.type === 'target') this.jitter.setTarget(JITTER_DEFAULTS.targetMs + message.ms);
+      else this.jitter.clear();
+    };
+  }
+
+  process(_inputs: Float32Array[][], outputs: Float32Array[][]): boolean {
+    const output = outputs[0];
+    if (!output) return true;
+    const timestamp = this.jitter.pull(output);
+    const sounding = timestamp !== null;
+    if (sounding !== this.sounding || currentTime - this.reportedAt >= REPORT_EVERY_S) {
+      this.sounding = sounding;
+      this.reportedAt = currentTime;
+      const stats = this.jitter.stats();
+      const report: TSoundWorkletReport = {
+        type: 'report',
+        contextTime: currentTime,
+        timestamp,
+        bufferedMs: stats.bufferedMs,
+        underruns: stats.underruns,
+        droppedFrames: stats.droppedFrames,
+      };
+      this.port.postMessage(report);
+    }
+    return true;
+  }
+}
+
+registerProcessor('room-sound', RoomSoundProcessor);
