@@ -9,18 +9,21 @@ export const QR_POPUP_SIZE = 100;
 /** The centre image as a fraction of the code (spec §9). */
 export const QR_IMAGE_SIZE = 0.4;
 
-export function useQrDataUrl(text: string, size = QR_POPUP_SIZE): string | null {
+/** The default QR code of spec §9 (a room's share link): 300×300, error correction Q. */
+export const QR_DEFAULT_SIZE = 300;
+
+export function useQrDataUrl(text: string, size = QR_POPUP_SIZE, level: 'H' | 'Q' = 'H'): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     let alive = true;
-    QRCode.toDataURL(text, { width: size, margin: 1, errorCorrectionLevel: 'H' }).then(
+    QRCode.toDataURL(text, { width: size, margin: 1, errorCorrectionLevel: level }).then(
       (data) => alive && setUrl(data),
       () => alive && setUrl(null),
     );
     return () => {
       alive = false;
     };
-  }, [text, size]);
+  }, [text, size, level]);
   return url;
 }
 

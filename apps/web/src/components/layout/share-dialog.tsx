@@ -1,4 +1,3 @@
-import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import {
@@ -10,10 +9,10 @@ import {
   DialogTrigger,
 } from '@rooms/ui/dialog';
 import { Input } from '@rooms/ui/input';
-import { showToast } from '@rooms/ui/toaster';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@rooms/ui/tooltip';
 import { CopyIcon, HeartIcon, MailIcon, QrCodeIcon, Share2Icon } from 'lucide-react';
 import { useState } from 'react';
+import { copyToClipboard } from '../../lib/clipboard';
 import { SITE_TITLE } from '../../lib/site';
 import { QrPopover } from './qr-popover';
 import { shareUrl, type TShareTarget } from './share-links';
@@ -31,28 +30,70 @@ const socials: { target: TShareTarget | 'qr'; name: string; color: string; glyph
   { target: 'qzone', name: 'QZone', color: 'bg-[#fece00] text-black', glyph: 'Q' },
 ];
 
+/**
+ * The ten social buttons: each opens its share page for `url` in a new window (Email is a mailto link), and
+ * QR Code shows the address's QR popup. The site's share dialog and a room's share dialog both use them.
+ */
+export function SocialShareButtons({ url, text, title }: { url: string; text: string; title: string }) {
+  function open(target: TShareTarget) {
+    const page = shareUrl(target, { url, text, title, tags: 'cloud browser,watch together' });
+    if (target === 'email') location.href = page;
+    else window.open(page, '_blank', 'noopener,noreferrer,width=640,height=560');
+  }
+
+  return (
+    <div className="grid grid-cols-5 gap-3 max-sm:grid-cols-4">
+      {socials.map((social) => {
+        const face = (
+          <>
+            <span
+              className={`flex size-10 items-center justify-center rounded-full font-bold text-white ${social.color}`}
+            >
+              {social.target === 'qr' ? (
+                <QrCodeIcon className="size-5" />
+              ) : social.target === 'email' ? (
+                <MailIcon className="size-5" />
+              ) : (
+                social.glyph
+              )}
+            </span>
+            <span className="text-muted-foreground text-xs">{social.name}</span>
+          </>
+        );
+        const className =
+          'flex cursor-pointer flex-col items-center gap-1 rounded-md p-2 transition-colors hover:bg-accent';
+        if (social.target === 'qr') {
+          return (
+            <QrPopover key={social.target} value={url}>
+              <button type="button" className={className} data-testid="share-social-qr">
+                {face}
+              </button>
+            </QrPopover>
+          );
+        }
+        const target = social.target;
+        return (
+          <button
+            key={target}
+            type="button"
+            className={className}
+            data-testid={`share-social-${target}`}
+            onClick={() => open(target)}
+          >
+            {face}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
 export function ShareDialog() {
   const { i18n, t } = useLingui();
   const [open, setOpen] = useState(false);
   const site = typeof location === 'undefined' ? '' : location.origin;
   const title = i18n._(SITE_TITLE);
   const text = `${t`Browse the web and watch videos together in one shared cloud browser:`} ${title}`;
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(site);
-      showToast({ severity: 'success', summary: t`success`, detail: t`share link copied to clipboard` });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      showToast({ severity: 'error', summary: i18n._(msg`Error`), detail: `${t`copy failed`} ${reason}` });
-    }
-  }
-
-  function open_(target: TShareTarget) {
-    const url = shareUrl(target, { url: site, text, title, tags: 'cloud browser,watch together' });
-    if (target === 'email') location.href = url;
-    else window.open(url, '_blank', 'noopener,noreferrer,width=640,height=560');
-  }
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -85,7 +126,7 @@ export function ShareDialog() {
             data-testid="share-url"
             onFocus={(e) => e.target.select()}
           />
-          <Button variant="secondary" onClick={copy} data-testid="share-copy">
+          <Button variant="secondary" onClick={() => copyToClipboard(i18n, site)} data-testid="share-copy">
             <CopyIcon />
             <span className="max-sm:sr-only">
               <Trans>Copy</Trans>
@@ -97,49 +138,7 @@ export function ShareDialog() {
             </Button>
           </QrPopover>
         </div>
-        <div className="grid grid-cols-5 gap-3 max-sm:grid-cols-4">
-          {socials.map((social) => {
-            const face = (
-              <>
-                <span
-                  className={`flex size-10 items-center justify-center rounded-full font-bold text-white ${social.color}`}
-                >
-                  {social.target === 'qr' ? (
-                    <QrCodeIcon className="size-5" />
-                  ) : social.target === 'email' ? (
-                    <MailIcon className="size-5" />
-                  ) : (
-                    social.glyph
-                  )}
-                </span>
-                <span className="text-muted-foreground text-xs">{social.name}</span>
-              </>
-            );
-            const className =
-              'flex cursor-pointer flex-col items-center gap-1 rounded-md p-2 transition-colors hover:bg-accent';
-            if (social.target === 'qr') {
-              return (
-                <QrPopover key={social.target} value={site}>
-                  <button type="button" className={className} data-testid="share-social-qr">
-                    {face}
-                  </button>
-                </QrPopover>
-              );
-            }
-            const target = social.target;
-            return (
-              <button
-                key={target}
-                type="button"
-                className={className}
-                data-testid={`share-social-${target}`}
-                onClick={() => open_(target)}
-              >
-                {face}
-              </button>
-            );
-          })}
-        </div>
+        <SocialShareButtons url={site} text={text} title={title} />
         <p className="flex items-center justify-center gap-1 text-muted-foreground text-sm">
           <Trans>Thank you for sharing</Trans>
           <HeartIcon className="size-4 fill-red-500 text-red-500" />

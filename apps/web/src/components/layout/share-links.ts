@@ -39,3 +39,18 @@ export function shareUrl(
       return `https://sns.qzone.qq.com/cgi-bin/qzshare/cgi_qzshare_onekey?url=${url}&title=${title}&summary=${text}`;
   }
 }
+
+/**
+ * A room's share link (spec §6): `{shareDomain}/share/room/{id}`, with the password, when given, in the fragment.
+ * Browsers never send a fragment to a server, so the password stays out of every access log on the way.
+ */
+export function roomShareLink(shareDomain: string, roomId: string, password?: string | null): string {
+  const link = `${shareDomain.replace(/\/$/, '')}/share/room/${encodeURIComponent(roomId)}`;
+  return password ? `${link}#password=${encodeURIComponent(password)}` : link;
+}
+
+/** The password a share link carries in its fragment (`#password=…`), if any. */
+export function passwordFromHash(hash: string): string | null {
+  const value = new URLSearchParams(hash.replace(/^#/, '')).get('password');
+  return value || null;
+}

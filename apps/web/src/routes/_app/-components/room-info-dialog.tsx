@@ -1,5 +1,5 @@
-// The owner's view of one room (getRoomInfo): every setting, the password, and the place the share link will
-// take when sharing arrives.
+// The owner's view of one room (getRoomInfo): how to share it (link, password, QR code, social buttons, the
+// public square), then every setting.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@rooms/ui/dialog';
 import { Spinner } from '@rooms/ui/spinner';
@@ -8,6 +8,7 @@ import { type ReactNode, useEffect } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { trpc } from '../../../lib/trpc';
+import { RoomShare } from './room-share';
 import { RoomStateBadge } from './room-state-badge';
 
 function Row({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) {
@@ -50,43 +51,38 @@ export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose
             <Spinner />
           </div>
         ) : room ? (
-          <dl>
-            <Row label={<Trans>Room name</Trans>}>{room.name}</Row>
-            <Row label={<Trans>Remark</Trans>}>{room.remark || '—'}</Row>
-            <Row label={<Trans>State</Trans>}>
-              <RoomStateBadge state={room.state} />
-            </Row>
-            <Row label={<Trans>Room password</Trans>} testId="room-info-password">
-              {room.password ?? <span className="text-muted-foreground">{t`None`}</span>}
-            </Row>
-            <Row label={<Trans>Share link</Trans>}>
-              <span
-                className="inline-block rounded border border-dashed px-2 py-0.5 text-muted-foreground"
-                data-testid="share-link-placeholder"
-              >
-                <Trans>Sharing by link is coming soon</Trans>
-              </span>
-            </Row>
-            <Row label={<Trans>Public square</Trans>}>{room.isPublic ? t`Yes` : t`No`}</Row>
-            <Row label={<Trans>Zone</Trans>}>{room.region.name}</Row>
-            <Row label={<Trans>Image</Trans>}>{room.image.name}</Row>
-            {room.startUrl ? <Row label={<Trans>Start address</Trans>}>{room.startUrl}</Row> : null}
-            <Row label={<Trans>Resolution</Trans>}>
-              {room.width}×{room.height}
-            </Row>
-            <Row label={<Trans>Frame rate</Trans>}>{room.maxFrameRate} fps</Row>
-            <Row label={<Trans>Video bitrate</Trans>}>{room.videoBitrateKbps} kbps</Row>
-            <Row label={<Trans>Max connections</Trans>}>{room.maxConnections}</Row>
-            <Row label={<Trans>Keep browser data</Trans>}>{room.keepData ? t`Yes` : t`No`}</Row>
-            <Row label={<Trans>Auto-close</Trans>}>
-              {room.autoClose ? t`After ${room.autoCloseMinutes} minutes without anyone connected` : t`Off`}
-            </Row>
-            <Row label={<Trans>Owner</Trans>}>{room.owner}</Row>
-            <Row label={<Trans>Created</Trans>}>{formatDateTime(room.createdAt)}</Row>
-            <Row label={<Trans>Last started</Trans>}>
-              {room.lastStartedAt ? formatDateTime(room.lastStartedAt) : '—'}
-            </Row>
-          </dl>
+          <div className="grid max-h-[70dvh] gap-4 overflow-y-auto pr-1">
+            <RoomShare room={room} />
+            <dl className="border-t pt-2">
+              <Row label={<Trans>Room name</Trans>}>{room.name}</Row>
+              <Row label={<Trans>Remark</Trans>}>{room.remark || '—'}</Row>
+              <Row label={<Trans>State</Trans>}>
+                <RoomStateBadge state={room.state} />
+              </Row>
+              <Row label={<Trans>Room password</Trans>} testId="room-info-password">
+                {room.password ?? <span className="text-muted-foreground">{t`None`}</span>}
+              </Row>
+              <Row label={<Trans>Public square</Trans>}>{room.isPublic ? t`Yes` : t`No`}</Row>
+              <Row label={<Trans>Zone</Trans>}>{room.region.name}</Row>
+              <Row label={<Trans>Image</Trans>}>{room.image.name}</Row>
+              {room.startUrl ? <Row label={<Trans>Start address</Trans>}>{room.startUrl}</Row> : null}
+              <Row label={<Trans>Resolution</Trans>}>
+                {room.width}×{room.height}
+              </Row>
+              <Row label={<Trans>Frame rate</Trans>}>{room.maxFrameRate} fps</Row>
+              <Row label={<Trans>Video bitrate</Trans>}>{room.videoBitrateKbps} kbps</Row>
+              <Row label={<Trans>Max connections</Trans>}>{room.maxConnections}</Row>
+              <Row label={<Trans>Keep browser data</Trans>}>{room.keepData ? t`Yes` : t`No`}</Row>
+              <Row label={<Trans>Auto-close</Trans>}>
+                {room.autoClose ? t`After ${room.autoCloseMinutes} minutes without anyone connected` : t`Off`}
+              </Row>
+              <Row label={<Trans>Owner</Trans>}>{room.owner}</Row>
+              <Row label={<Trans>Created</Trans>}>{formatDateTime(room.createdAt)}</Row>
+              <Row label={<Trans>Last started</Trans>}>
+                {room.lastStartedAt ? formatDateTime(room.lastStartedAt) : '—'}
+              </Row>
+            </dl>
+          </div>
         ) : null}
       </DialogContent>
     </Dialog>
