@@ -1,16 +1,29 @@
 // Runs after `npm install`: makes sure the system packages the room engine drives are present.
 // Chromium comes from the operating system (Playwright's own browser download cannot be used here);
 // as root on Debian/Ubuntu we install it, otherwise we say exactly what to install.
+// The media pipeline (a virtual display, a sound server and ffmpeg for H.264 + Opus) is installed the same way,
+// but its absence only warns: rooms then fall back to the CDP screencast (JPEG pictures, no sound).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const SKIP = process.env.ROOMS_SKIP_SETUP === '1';
+const MEDIA_PACKAGES = ['xvfb', 'ffmpeg', 'pulseaudio'];
+/** The programs the media pipeline runs, by the Debian package that provides them. */
+const MEDIA_PROGRAMS = { xvfb: 'Xvfb', ffmpeg: 'ffmpeg', pulseaudio: 'pulseaudio' };
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
   Boolean,
 );
 
 function findChromium() {
   return candidates.find((path) => existsSync(path));
+}
+
+function onPath(program) {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+}
+
+function missingMediaPackages() {
+  return MEDIA_PACKAGES.filter((name) => !onPath(MEDIA_PROGRAMS[name]));
 }
 
 function aptInstall(packages) {
@@ -57,4 +70,21 @@ if (!SKIP) {
     }
   }
   console.log(`[setup] Chromium: ${findChromium()}`);
+
+  let missingMedia = missingMediaPackages();
+  if (missingMedia.length > 0 && isRoot() && hasApt()) {
+    aptInstall(missingMedia);
+    missingMedia = missingMediaPackages();
+  }
+  if (missingMedia.length > 0) {
+    console.warn(
+      [
+        `[setup] The media pipeline needs ${missingMedia.join(', ')}, which could not be installed.`,
+        '        Rooms still run, with the JPEG screencast and without sound. For H.264 video and sound:',
+        `        sudo apt-get install -y ${missingMedia.join(' ')}`,
+      ].join('\n'),
+    );
+  } else {
+    console.log('[setup] Media pipeline: Xvfb, ffmpeg and pulseaudio are installed (H.264 video and sound)');
+  }
 }

@@ -49,6 +49,7 @@ export const servicesPlugin = fp(
       chromiumPath: config.rooms.chromiumPath,
       roomsDataDir: config.rooms.dataDir,
       capacity: config.rooms.capacity,
+      media: config.rooms.media,
       egress: {
         start: ({ allow }) => startEgressProxy({ allow, logger: app.log }),
         allow: config.rooms.egressAllow,

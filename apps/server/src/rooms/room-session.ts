@@ -1,7 +1,8 @@
 // The seam between a running room's browser and the people watching it. The engine (./engine) produces a
 // RoomSession per running room; the WebSocket relay (../ws) fans its media out and feeds input back in.
-// Media travels as timestamped chunks tagged with a codec, so the H.264 + Opus pipeline can replace the CDP
-// screencast (JPEG) behind the same interface, and the client picks a decoder by codec.
+// Media travels as timestamped chunks tagged with a codec: H.264 + Opus when the server has the media pipeline
+// (./media), the CDP screencast (JPEG) otherwise or for participants who cannot decode H.264; the client picks a
+// decoder by codec.
 import type { TRoomInput } from '@rooms/api/room-protocol';
 
 export type TMediaCodec = 'jpeg' | 'h264' | 'opus';
@@ -20,10 +21,17 @@ export interface TMediaChunk {
 
 export interface MediaSource {
   readonly codec: TMediaCodec;
+  /** The encoder's bitrate cap in kbit/s, for encoded sources (told to participants). */
+  readonly bitrateKbps?: number;
   /** Every chunk from now on; returns the unsubscribe function. */
   subscribe(listener: (chunk: TMediaChunk) => void): () => void;
   /** The newest keyframe, so a participant who joins mid-stream starts at once. */
   latestKeyframe(): TMediaChunk | undefined;
+  /**
+   * For codecs whose frames build on earlier ones (H.264): the newest keyframe and every chunk since, so a joiner
+   * decodes up to the present at once. Without it a joiner starts from latestKeyframe() alone.
+   */
+  sinceKeyframe?(): readonly TMediaChunk[];
 }
 
 export interface TBrowserTab {
@@ -37,6 +45,13 @@ export interface RoomSession {
   readonly roomId: string;
   readonly viewport: { width: number; height: number };
   readonly video: MediaSource;
+  /** The room's sound (Opus), when the room has the media pipeline. */
+  readonly audio?: MediaSource;
+  /**
+   * The JPEG screencast for participants who cannot decode `video` when that is H.264; it captures only while
+   * someone subscribes. Absent when `video` is the screencast itself.
+   */
+  readonly fallbackVideo?: MediaSource;
   /** Applies one input event of the current controller (the relay enforces who that is). */
   applyInput(input: TRoomInput): Promise<void>;
   navigate(url: string): Promise<void>;

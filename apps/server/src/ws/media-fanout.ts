@@ -1,6 +1,7 @@
-// One subscription per room to the session's video. Each chunk is framed once and handed to every member's
-// socket that keeps up; a socket that backs up skips chunks until the next keyframe, so it never slows the
-// others and nothing queues without bound.
+// One subscription per room to one of the session's streams (the H.264 or JPEG picture, the Opus sound). Each
+// chunk is framed once and handed to every member's socket that keeps up; a socket that backs up skips chunks
+// until the next keyframe, so it never slows the others and nothing queues without bound. For sound every packet
+// is a keyframe: a backlog drops packets instead of queueing them.
 import { encodeMediaFrame } from '@rooms/api/room-protocol';
 import type { MediaSource, TMediaChunk } from '../rooms/room-session';
 
@@ -21,6 +22,15 @@ export interface TBackpressure {
 export const DEFAULT_BACKPRESSURE: TBackpressure = {
   maxFramesInFlight: 3,
   maxBufferedBytes: 2 * 1024 * 1024,
+};
+
+/**
+ * Sound gives way first: 200 ms of packets in flight, and none while the socket holds more than a few video
+ * frames, so a late packet is dropped (the player conceals it) rather than played late.
+ */
+export const AUDIO_BACKPRESSURE: TBackpressure = {
+  maxFramesInFlight: 10,
+  maxBufferedBytes: 256 * 1024,
 };
 
 export interface TFanoutStats {
@@ -48,7 +58,10 @@ export class MediaFanout {
     return this.peers.size;
   }
 
-  /** Starts the peer at the newest keyframe at once, so a joiner sees the picture without waiting for a change. */
+  /**
+   * Starts the peer at the newest keyframe at once, so a joiner sees the picture without waiting for a change.
+   * For H.264 the frames since that keyframe follow straight away, so the joiner's decoder reaches the present.
+   */
   add(peer: MediaPeer): void {
     if (this.peers.has(peer)) return;
     const state: TPeerState = {
@@ -61,7 +74,8 @@ export class MediaFanout {
     this.peers.set(peer, state);
     this.unsubscribe ??= this.source.subscribe((chunk) => this.fanOut(chunk));
     const keyframe = this.source.latestKeyframe();
-    if (keyframe) this.deliver(peer, state, frameOf(keyframe));
+    const group = this.source.sinceKeyframe?.() ?? (keyframe ? [keyframe] : []);
+    if (group.length > 0) this.deliver(peer, state, group.map(frameOf));
   }
 
   remove(peer: MediaPeer): void {
@@ -111,18 +125,23 @@ export class MediaFanout {
         continue;
       }
       frame ??= frameOf(chunk);
-      this.deliver(peer, state, frame);
+      this.deliver(peer, state, [frame]);
     }
   }
 
-  private deliver(peer: MediaPeer, state: TPeerState, frame: Uint8Array): void {
+  /** Sends frames that belong together (one, or a joiner's catch-up group), counted as one in flight. */
+  private deliver(peer: MediaPeer, state: TPeerState, frames: Uint8Array[]): void {
     state.needsKeyframe = false;
     state.inFlight += 1;
-    state.framesSent += 1;
-    state.bytesSent += frame.byteLength;
-    peer.sendFrame(frame, () => {
-      state.inFlight -= 1;
-    });
+    let left = frames.length;
+    for (const frame of frames) {
+      state.framesSent += 1;
+      state.bytesSent += frame.byteLength;
+      peer.sendFrame(frame, () => {
+        left -= 1;
+        if (left === 0) state.inFlight -= 1;
+      });
+    }
   }
 }
 

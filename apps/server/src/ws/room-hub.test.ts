@@ -110,7 +110,9 @@ describe('joining', () => {
       type: 'stream/config',
       viewport: { width: 1280, height: 720 },
       codec: 'jpeg',
+      audio: null,
       fps: 30,
+      bitrateKbps: null,
     });
     // The newest picture at once, without waiting for the page to change.
     expect(guest.peer.frames).toHaveLength(1);

@@ -6,6 +6,7 @@ import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
+  type TMediaCodecName,
   type TMember,
   type TRoomErrorCode,
   type TServerMessage,
@@ -13,7 +14,8 @@ import {
 import type { RoomSession } from '../rooms/room-session';
 import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
-import { DEFAULT_BACKPRESSURE, MediaFanout, type MediaPeer, type TBackpressure } from './media-fanout';
+import type { MediaPeer, TBackpressure } from './media-fanout';
+import { ParticipantStreams } from './participant-streams';
 import type { TRelayRoom } from './relay-ports';
 
 export interface HubPeer extends MediaPeer {
@@ -66,7 +68,7 @@ export class RoomHub {
   private readonly members = new Map<string, TMemberState>();
   private readonly control: ControlQueue;
   private readonly chat = new ChatLog();
-  private readonly media: MediaFanout;
+  private readonly media: ParticipantStreams;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
   /** Guests the owner banned, by browser and by address; like kicks, for as long as this room runs. */
@@ -84,7 +86,7 @@ export class RoomHub {
     this.room = options.room;
     this.session = options.session;
     this.now = options.now ?? Date.now;
-    this.media = new MediaFanout(options.session.video, options.backpressure ?? DEFAULT_BACKPRESSURE);
+    this.media = new ParticipantStreams(options.session, options.backpressure);
     this.control = new ControlQueue({
       has: (id) => this.members.has(id),
       isOwner: (id) => this.members.get(id)?.info.isOwner ?? false,
@@ -101,7 +103,13 @@ export class RoomHub {
     return this.members.size;
   }
 
-  join(peer: HubPeer, identity: TJoinIdentity, nickname: string): TJoinResult {
+  /** `decoders`: the codecs the participant's browser decodes (member/join), which pick its streams. */
+  join(
+    peer: HubPeer,
+    identity: TJoinIdentity,
+    nickname: string,
+    decoders: readonly TMediaCodecName[] = ['jpeg'],
+  ): TJoinResult {
     if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
     if (identity.userId !== null && this.kickedUsers.has(identity.userId))
@@ -135,12 +143,10 @@ export class RoomHub {
     peer.send({
       type: 'stream/config',
       viewport: { ...this.session.viewport },
-      codec: this.session.video.codec,
-      audio: null,
       fps: this.room.maxFrameRate,
-      bitrateKbps: null,
+      ...this.media.choose(decoders),
     });
-    this.media.add(peer);
+    this.media.add(peer, decoders);
     this.startStats();
     this.options.participantsChanged(this.members.size);
     return { ok: true, memberId: info.id };

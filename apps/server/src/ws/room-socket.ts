@@ -168,7 +168,7 @@ class RoomConnection {
         this.peer.send(errorMessage('NOT_JOINED', message.type));
         return;
       }
-      const joined = hub.join(this.peer, this.options.context.identity, message.nickname);
+      const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders);
       if (!joined.ok) {
         this.refuse(joined.code, message.type);
         return;

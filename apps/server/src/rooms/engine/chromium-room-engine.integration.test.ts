@@ -109,6 +109,8 @@ beforeAll(async () => {
     chromiumPath: CHROMIUM,
     roomsDataDir: dataDir,
     capacity: 2,
+    // The screencast path's behaviour; the H.264 path has its own tests (../media).
+    media: 'screencast',
     egress: { start: startEgressProxy, allow: [pages.hostPort] },
   });
 });

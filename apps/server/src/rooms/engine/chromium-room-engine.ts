@@ -1,6 +1,8 @@
 // The RoomEngine of this server: one Chromium per running room, started and stopped on request, watched for
 // crashes, stopped when nobody has been connected for the room's auto-close time, and never more rooms than the
 // configured capacity. Operations on one room run one after another; different rooms proceed in parallel.
+// Each room streams on one of two paths, chosen once per engine: H.264 + Opus from a headful browser on a virtual
+// display (../media) when the server has Xvfb, pulseaudio and ffmpeg, else the headless browser's CDP screencast.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -10,6 +12,9 @@ import {
   type TRoomRuntimeState,
   type TRoomStateChange,
 } from '@rooms/api';
+import type { TRoomMediaMode } from '../../env';
+import { probeMediaTools } from '../media/media-tools';
+import { RoomMedia } from '../media/room-media';
 import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
 import { silentLogger, type TEngineLogger } from './logger';
@@ -27,14 +32,19 @@ export interface TChromiumRoomEngineOptions {
   /** The most rooms this server runs at once. */
   capacity: number;
   egress: { start: TEgressStarter; allow: string[] };
+  /** 'auto' (the default) takes H.264 when the media tools are installed; the others force a path. */
+  media?: TRoomMediaMode;
   logger?: TEngineLogger;
 }
+
+export type TMediaPath = 'h264' | 'screencast';
 
 interface TRun {
   spec: TRoomLaunchSpec;
   profileDir: string;
   /** A fresh profile is deleted when the browser stops; a kept one stays for the next start. */
   fresh: boolean;
+  media?: RoomMedia;
   browser?: RoomBrowser;
   session?: ChromiumRoomSession;
   autoClose?: AutoCloseTimer;
@@ -61,6 +71,8 @@ export class ChromiumRoomEngine implements RoomEngine {
   private readonly logger: TEngineLogger;
   private proxy: ReturnType<TEgressStarter> | undefined;
   private freshSwept: Promise<void> | undefined;
+  private mediaSwept: Promise<void> | undefined;
+  private chosenPath: Promise<TMediaPath> | undefined;
   private closed = false;
 
   constructor(private readonly options: TChromiumRoomEngineOptions) {
@@ -133,6 +145,17 @@ export class ChromiumRoomEngine implements RoomEngine {
     return this.rooms.get(roomId)?.run?.browser?.pid;
   }
 
+  /** The room's display, sound server and running encoders (benchmarks count them with the room). */
+  mediaPids(roomId: string): number[] {
+    return this.rooms.get(roomId)?.run?.media?.pids() ?? [];
+  }
+
+  /** How rooms stream on this engine; the media tools are probed on the first call. */
+  mediaPath(): Promise<TMediaPath> {
+    this.chosenPath ??= this.chooseMediaPath();
+    return this.chosenPath;
+  }
+
   /** Stops every room and the egress proxy; later starts are refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -154,20 +177,32 @@ export class ChromiumRoomEngine implements RoomEngine {
     let run: TRun | undefined;
     try {
       if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
-      const proxy = await this.egressProxy();
+      const [proxy, path] = await Promise.all([this.egressProxy(), this.mediaPath()]);
       run = { spec, ...(await this.prepareProfile(spec)) };
       entry.run = run;
+      if (path === 'h264') {
+        run.media = await RoomMedia.start({
+          roomId: spec.roomId,
+          width: spec.width,
+          height: spec.height,
+          fps: spec.maxFrameRate,
+          bitrateKbps: spec.videoBitrateKbps,
+          runtimeDir: await this.mediaDir(),
+          logger: this.logger,
+        });
+      }
       const browser = await RoomBrowser.launch({
         chromiumPath: this.options.chromiumPath,
         profileDir: run.profileDir,
         width: spec.width,
         height: spec.height,
         proxyServer: proxy.url,
+        displayEnv: run.media?.browserEnvironment(),
       });
       run.browser = browser;
       const launched = run;
       browser.onUnexpectedExit(() => void this.crashed(entry, launched));
-      run.session = await ChromiumRoomSession.open(browser.context, spec, this.logger);
+      run.session = await ChromiumRoomSession.open(browser.context, spec, this.logger, run.media);
       if (spec.autoCloseMs !== null) {
         run.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
           this.logger.info({ roomId: spec.roomId }, 'auto-closing a room nobody is in');
@@ -219,6 +254,11 @@ export class ChromiumRoomEngine implements RoomEngine {
       .catch((error) =>
         this.logger.error({ err: error, roomId: run.spec.roomId }, 'room browser did not close cleanly'),
       );
+    await run.media
+      ?.stop()
+      .catch((error) =>
+        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room media did not stop'),
+      );
     if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
   }
 
@@ -234,6 +274,31 @@ export class ChromiumRoomEngine implements RoomEngine {
     await this.freshSwept;
     await mkdir(freshRoot, { recursive: true });
     return { profileDir: await mkdtemp(join(freshRoot, `${spec.roomId}-`)), fresh: true };
+  }
+
+  private async chooseMediaPath(): Promise<TMediaPath> {
+    const mode = this.options.media ?? 'auto';
+    if (mode === 'screencast') return 'screencast';
+    const probe = await probeMediaTools();
+    if (probe.ok) return 'h264';
+    if (mode === 'h264') {
+      throw new Error(`ROOM_MEDIA=h264 but the media pipeline is missing: ${probe.missing.join(', ')}`);
+    }
+    this.logger.warn(
+      { missing: probe.missing },
+      'media pipeline unavailable: rooms stream the JPEG screencast without sound',
+    );
+    return 'screencast';
+  }
+
+  /** A short private directory for the room's sound server socket (a unix socket path has at most 107 bytes). */
+  private async mediaDir(): Promise<string> {
+    const root = join(this.options.roomsDataDir, '.media');
+    // Left by a server that was killed hard: its processes died with it (see ../media/room-process.ts).
+    this.mediaSwept ??= rm(root, { recursive: true, force: true });
+    await this.mediaSwept;
+    await mkdir(root, { recursive: true, mode: 0o700 });
+    return mkdtemp(join(root, 'm-'));
   }
 
   /** One proxy for all rooms, started with the first room; a failed start is retried by the next room. */

@@ -1,14 +1,21 @@
-// A running room as the relay sees it: its picture, its controller's input and the browser controls, all aimed
-// at the active tab of the room's Chromium.
+// A running room as the relay sees it: its picture (and sound), its controller's input and the browser controls,
+// all aimed at the active tab of the room's Chromium. The picture is the room's H.264 stream when the room has the
+// media pipeline, with the CDP screencast as the fallback beside it; without the pipeline, the screencast alone.
 import type { TRoomLaunchSpec } from '@rooms/api';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { RoomSession, TBrowserTab } from '../room-session';
+import type { MediaSource, RoomSession, TBrowserTab } from '../room-session';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import type { TEngineLogger } from './logger';
 import { ScreencastSource } from './screencast-source';
 import { TabSet } from './tabs';
 import { normaliseAddress } from './url-policy';
+
+/** The room's encoded streams (./media), which run on their own; the session only hands them out. */
+export interface TEncodedMedia {
+  video: MediaSource;
+  audio: MediaSource;
+}
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
 /** Thumbnails are small and looked at briefly: a low quality keeps them a few kilobytes. */
@@ -17,25 +24,34 @@ const SNAPSHOT_JPEG_QUALITY = 60;
 export class ChromiumRoomSession implements RoomSession {
   readonly roomId: string;
   readonly viewport: { width: number; height: number };
-  readonly video: ScreencastSource;
+  readonly video: MediaSource;
+  readonly audio: MediaSource | undefined;
+  readonly fallbackVideo: ScreencastSource | undefined;
+  /** The CDP capture of the active tab: `video` itself, or the fallback beside the H.264 stream. */
+  private readonly screencast: ScreencastSource;
   private readonly tabSet: TabSet;
 
   private constructor(
     context: BrowserContext,
     spec: TRoomLaunchSpec,
     private readonly logger: TEngineLogger,
+    encoded: TEncodedMedia | undefined,
   ) {
     this.roomId = spec.roomId;
     this.viewport = { width: spec.width, height: spec.height };
-    this.video = new ScreencastSource({
+    this.screencast = new ScreencastSource({
       width: spec.width,
       height: spec.height,
       maxFrameRate: spec.maxFrameRate,
+      lazy: encoded !== undefined,
       onListenerError: (error) =>
         logger.error({ err: error, roomId: spec.roomId }, 'a frame listener failed'),
     });
+    this.video = encoded?.video ?? this.screencast;
+    this.audio = encoded?.audio;
+    this.fallbackVideo = encoded ? this.screencast : undefined;
     this.tabSet = new TabSet(context, {
-      onActivate: (tab) => this.video.follow(tab.cdp),
+      onActivate: (tab) => this.screencast.follow(tab.cdp),
       onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
     });
   }
@@ -45,8 +61,9 @@ export class ChromiumRoomSession implements RoomSession {
     context: BrowserContext,
     spec: TRoomLaunchSpec,
     logger: TEngineLogger,
+    encoded?: TEncodedMedia,
   ): Promise<ChromiumRoomSession> {
-    const session = new ChromiumRoomSession(context, spec, logger);
+    const session = new ChromiumRoomSession(context, spec, logger, encoded);
     await session.tabSet.init();
     // The start URL comes from the system image, not from a participant, but passes the same policy.
     await session.navigate(spec.startUrl);
@@ -122,7 +139,7 @@ export class ChromiumRoomSession implements RoomSession {
 
   async close(): Promise<void> {
     this.tabSet.dispose();
-    await this.video.stop();
+    await this.screencast.stop();
   }
 
   /**

@@ -1,6 +1,7 @@
-// Launches and ends one room's Chromium: a persistent context on the room's profile directory, headless, every
-// request through the egress proxy, downloads refused. It reports a browser that dies on its own so the engine
-// can mark the room crashed.
+// Launches and ends one room's Chromium: a persistent context on the room's profile directory, every request
+// through the egress proxy, downloads refused. Headless for the CDP screencast; on the media pipeline, headful in
+// kiosk mode on the room's virtual display, playing into the room's sound server. It reports a browser that dies
+// on its own so the engine can mark the room crashed.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
@@ -14,6 +15,11 @@ export interface TRoomBrowserOptions {
   /** The egress proxy every request goes through, e.g. http://127.0.0.1:41234. */
   proxyServer: string;
   launchTimeoutMs?: number;
+  /**
+   * Headful on a virtual display: the environment naming the display (DISPLAY) and the sound server
+   * (PULSE_SERVER). Without it the browser runs headless.
+   */
+  displayEnv?: NodeJS.ProcessEnv;
 }
 
 const ARGS = [
@@ -26,6 +32,17 @@ const ARGS = [
   '--disable-dev-shm-usage',
   // WebRTC would otherwise send UDP straight from the server, around the egress proxy.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** The window is the whole screen: our UI provides the browser controls, the picture is only the page. */
+const HEADFUL_ARGS = (width: number, height: number) => [
+  '--kiosk',
+  '--window-position=0,0',
+  `--window-size=${width},${height}`,
+  // Pages that start sound on load (a video, a game) play without a click, as in a room everyone expects sound.
+  '--autoplay-policy=no-user-gesture-required',
+  // Hides the "unsupported command-line flag" bar --no-sandbox (root) would put over the page.
+  '--test-type',
 ];
 
 // A browser that does not close within this time is killed: stopping a room must not hang the API.
@@ -59,19 +76,23 @@ export class RoomBrowser {
   static async launch(options: TRoomBrowserOptions): Promise<RoomBrowser> {
     await removeStaleLocks(options.profileDir);
     const viewport = { width: options.width, height: options.height };
+    const headful = options.displayEnv !== undefined;
+    // Headful, the page is the kiosk window, which is the display's size; emulating a viewport on top of it
+    // would only add a second source of truth (and Playwright refuses a scale factor without one).
+    const size = headful ? { viewport: null } : { viewport, screen: viewport, deviceScaleFactor: 1 };
     const context = await chromium.launchPersistentContext(options.profileDir, {
       executablePath: options.chromiumPath,
-      headless: true,
+      // Playwright adds --mute-audio in headless mode only: headful, the room's sound reaches the sink.
+      headless: !headful,
+      ...(headful ? { env: options.displayEnv } : {}),
       // Chromium's sandbox cannot start as root; everywhere else it stays on (playwright adds --no-sandbox
       // unless this is true).
       chromiumSandbox: process.getuid?.() !== 0,
-      viewport,
-      screen: viewport,
-      deviceScaleFactor: 1,
+      ...size,
       acceptDownloads: false,
       // '<-loopback>' removes Chromium's built-in proxy bypass for localhost, so loopback goes through the guard.
       proxy: { server: options.proxyServer, bypass: '<-loopback>' },
-      args: ARGS,
+      args: headful ? [...ARGS, ...HEADFUL_ARGS(options.width, options.height)] : ARGS,
       // Playwright disables the popup blocker for tests; a shared room keeps it, so only user-initiated popups
       // become tabs.
       ignoreDefaultArgs: ['--disable-popup-blocking'],

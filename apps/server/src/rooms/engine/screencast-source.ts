@@ -19,6 +19,11 @@ export interface TScreencastOptions {
   maxFrameRate: number;
   /** JPEG quality 0..100; 70 keeps text readable at about a third of the bytes of 90. */
   quality?: number;
+  /**
+   * Capture only while someone subscribes (the fallback beside an H.264 stream, which most participants use);
+   * otherwise the capture runs from the first tab on, so latestKeyframe() always has the page.
+   */
+  lazy?: boolean;
   onListenerError?(error: unknown): void;
 }
 
@@ -36,6 +41,8 @@ export class ScreencastSource implements MediaSource {
   private pending: { frame: TScreencastFrame; arrivedAt: number } | undefined;
   private trailing: NodeJS.Timeout | undefined;
   private current: { cdp: CDPSession; onFrame: (frame: TScreencastFrame) => void } | undefined;
+  /** The active tab's session: captured whenever a capture should run. */
+  private target: CDPSession | undefined;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -46,7 +53,10 @@ export class ScreencastSource implements MediaSource {
 
   subscribe(listener: (chunk: TMediaChunk) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (this.options.lazy) this.reconcile();
+    return () => {
+      if (this.listeners.delete(listener) && this.options.lazy) this.reconcile();
+    };
   }
 
   latestKeyframe(): TMediaChunk | undefined {
@@ -55,8 +65,8 @@ export class ScreencastSource implements MediaSource {
 
   /** Captures this tab from now on (the active tab changed). Calls are applied in order. */
   follow(cdp: CDPSession): Promise<void> {
-    this.switching = this.switching.then(() => this.switchTo(cdp)).catch(() => {});
-    return this.switching;
+    this.target = cdp;
+    return this.reconcile();
   }
 
   async stop(): Promise<void> {
@@ -65,9 +75,20 @@ export class ScreencastSource implements MediaSource {
     await this.detach();
   }
 
-  private async switchTo(cdp: CDPSession): Promise<void> {
-    if (this.stopped || this.current?.cdp === cdp) return;
+  /** Brings the capture in line with the active tab and, when lazy, with whether anyone watches. */
+  private reconcile(): Promise<void> {
+    this.switching = this.switching.then(() => this.switchTo()).catch(() => {});
+    return this.switching;
+  }
+
+  private async switchTo(): Promise<void> {
+    const watched = !this.options.lazy || this.listeners.size > 0;
+    const cdp = this.stopped || !watched ? undefined : this.target;
+    if (this.current?.cdp === cdp) return;
     await this.detach();
+    // A lazy capture that stops forgets its picture: a later joiner must not see a page from minutes ago.
+    if (this.options.lazy && !cdp) this.latest = undefined;
+    if (!cdp) return;
     const onFrame = (frame: TScreencastFrame) => this.onFrame(cdp, frame);
     this.current = { cdp, onFrame };
     cdp.on('Page.screencastFrame', onFrame);

@@ -1,5 +1,6 @@
 // Pages for the engine's integration tests and the stream benchmark, served on loopback: an animated canvas,
-// a button that changes colour when pressed, a form, a cookie setter and checker, a popup link. The pages report
+// a button that changes colour when pressed, a form, a cookie setter and checker, a popup link; for the media
+// pipeline a tone with an animation, moving noise that needs every bit of a bitrate, and a flash with a beep. The pages report
 // what happened to them by requesting /event/<name>, so tests check the page's behaviour without reading pixels.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -61,6 +62,61 @@ const PAGES: Record<string, string> = {
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
   ),
   '/check-cookie': page('cookie checked'),
+  // A steady 440 Hz tone from the moment the page loads (the room browser allows autoplay), over an animation.
+  '/tone': page(
+    '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%"></canvas>',
+    `const audio = new AudioContext();
+     const tone = audio.createOscillator();
+     const gain = audio.createGain();
+     tone.frequency.value = 440;
+     gain.gain.value = 0.5;
+     tone.connect(gain).connect(audio.destination);
+     tone.start();
+     report('tone:' + audio.state);
+     const ctx = document.getElementById('c').getContext('2d');
+     let n = 0;
+     (function draw() {
+       n++;
+       ctx.fillStyle = 'hsl(' + (n * 5 % 360) + ',70%,50%)';
+       ctx.fillRect(0, 0, 320, 180);
+       ctx.fillStyle = '#fff';
+       ctx.fillRect((n * 4) % 320, 60, 40, 60);
+       requestAnimationFrame(draw);
+     })();`,
+  ),
+  // Fresh random blocks every frame: no encoder can predict them, so the stream uses all the bitrate it may.
+  '/noise': page(
+    '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%;image-rendering:pixelated"></canvas>',
+    `const ctx = document.getElementById('c').getContext('2d');
+     const image = ctx.createImageData(320, 180);
+     const words = new Uint32Array(image.data.buffer);
+     (function draw() {
+       for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
+       ctx.putImageData(image, 0, 0);
+       requestAnimationFrame(draw);
+     })();`,
+  ),
+  // Black and silent; once a second the page turns white and beeps at the same moment, for 300 ms. Picture and
+  // sound of the same event, for measuring their offset.
+  '/flash': page(
+    '',
+    `const audio = new AudioContext();
+     const tone = audio.createOscillator();
+     const gain = audio.createGain();
+     tone.frequency.value = 880;
+     gain.gain.value = 0;
+     tone.connect(gain).connect(audio.destination);
+     tone.start();
+     document.body.style.background = '#000';
+     setInterval(() => {
+       gain.gain.setValueAtTime(0.8, audio.currentTime);
+       document.body.style.background = '#fff';
+       setTimeout(() => {
+         gain.gain.setValueAtTime(0, audio.currentTime);
+         document.body.style.background = '#000';
+       }, 300);
+     }, 1000);`,
+  ),
 };
 
 export async function startTestPages(): Promise<TTestPages> {

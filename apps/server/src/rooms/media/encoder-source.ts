@@ -1,0 +1,146 @@
+// A MediaSource fed by one ffmpeg process that runs only while someone subscribes: encoding a 720p picture costs
+// a good part of a core, and a room with nobody in it should not pay it. The process starts with the first
+// subscriber and stops a little after the last one leaves (so a reconnect finds it running); it is restarted if
+// it dies while people watch.
+
+import { silentLogger, type TEngineLogger } from '../engine/logger';
+import type { MediaSource, TMediaChunk, TMediaCodec } from '../room-session';
+import { RoomProcess } from './room-process';
+
+/** Parses one run's stdout and reports chunks (timestamped by the reader, on performance.now()). */
+export interface TChunkReader {
+  push(data: Buffer): void;
+}
+
+export interface TEncoderSourceOptions {
+  codec: TMediaCodec;
+  /** ffmpeg's arguments, output on stdout. */
+  args: string[];
+  reader(emit: (chunk: TMediaChunk) => void): TChunkReader;
+  /** The encoder's bitrate cap, told to participants. */
+  bitrateKbps?: number;
+  /** How long the process keeps running after the last subscriber left. */
+  idleStopMs?: number;
+  logger?: TEngineLogger;
+  roomId?: string;
+}
+
+const DEFAULT_IDLE_STOP_MS = 10_000;
+const RESTART_DELAY_MS = 1000;
+/** A stream without keyframes for this many chunks is not replayed to joiners (they wait for the next one). */
+const MAX_GROUP_CHUNKS = 1000;
+
+export class EncoderSource implements MediaSource {
+  readonly codec: TMediaCodec;
+  readonly bitrateKbps: number | undefined;
+  /** Chunks emitted and encoder runs started, for tests, the benchmark and diagnostics. */
+  readonly stats = { emitted: 0, runs: 0 };
+
+  private readonly listeners = new Set<(chunk: TMediaChunk) => void>();
+  /** The latest keyframe and every chunk after it: what a joiner needs to decode up to now. */
+  private group: TMediaChunk[] = [];
+  private process: RoomProcess | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly logger: TEngineLogger;
+
+  constructor(private readonly options: TEncoderSourceOptions) {
+    this.codec = options.codec;
+    this.bitrateKbps = options.bitrateKbps;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** The running encoder's process id, if any (benchmarks count its CPU with the room). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  subscribe(listener: (chunk: TMediaChunk) => void): () => void {
+    this.listeners.add(listener);
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (!this.process && !this.restartTimer) this.launch();
+    return () => {
+      if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.halt(), this.options.idleStopMs ?? DEFAULT_IDLE_STOP_MS);
+      this.idleTimer.unref();
+    };
+  }
+
+  latestKeyframe(): TMediaChunk | undefined {
+    return this.group[0];
+  }
+
+  sinceKeyframe(): readonly TMediaChunk[] {
+    return this.group;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.listeners.clear();
+    await this.halt();
+  }
+
+  private launch(): void {
+    if (this.stopped) return;
+    const encoder = RoomProcess.spawn('ffmpeg', this.options.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = encoder;
+    this.stats.runs += 1;
+    let stderr = '';
+    encoder.child.stderr?.on('data', (data: Buffer) => {
+      stderr = (stderr + data.toString()).slice(-2000);
+    });
+    const reader = this.options.reader((chunk) => this.emit(chunk));
+    encoder.child.stdout?.on('data', (data: Buffer) => {
+      try {
+        reader.push(data);
+      } catch (error) {
+        this.logger.error({ err: error, roomId: this.options.roomId }, `${this.codec} stream unreadable`);
+        void encoder.stop();
+      }
+    });
+    void encoder.exited.then((code) => {
+      if (this.process !== encoder) return;
+      this.process = undefined;
+      this.group = [];
+      if (this.stopped || this.listeners.size === 0) return;
+      this.logger.warn(
+        { roomId: this.options.roomId, code, stderr: stderr.trim() },
+        `${this.codec} encoder exited; restarting`,
+      );
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        if (this.listeners.size > 0) this.launch();
+      }, RESTART_DELAY_MS);
+      this.restartTimer.unref();
+    });
+  }
+
+  private async halt(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.restartTimer);
+    this.idleTimer = undefined;
+    this.restartTimer = undefined;
+    const encoder = this.process;
+    this.process = undefined;
+    // Frames of a stopped run must not reach the next joiner: the next run starts a new stream.
+    this.group = [];
+    await encoder?.stop();
+  }
+
+  private emit(chunk: TMediaChunk): void {
+    if (chunk.keyframe) this.group = [chunk];
+    else if (this.group.length >= MAX_GROUP_CHUNKS) this.group = [];
+    else if (this.group.length > 0) this.group.push(chunk);
+    this.stats.emitted += 1;
+    for (const listener of this.listeners) {
+      try {
+        listener(chunk);
+      } catch (error) {
+        this.logger.error({ err: error, roomId: this.options.roomId }, 'a media listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// The room's picture as H.264: ffmpeg grabs the room's X display and encodes it for live viewing.
+// - Baseline profile, no B-frames: every browser's decoder takes it, and frames leave in display order.
+// - ultrafast + zerolatency: no lookahead, no frame-threading delay; a 720p frame encodes in a few ms.
+// - The room's bitrate as a cap (maxrate) with a half-second VBV buffer, so a burst cannot queue for long on the
+//   viewer's link; the room's frame rate; a keyframe at least every 2 s (and no extra ones on scene cuts, which
+//   would make the bitrate jump), so a viewer who skipped frames is never far from a fresh start.
+// - One thread up to 720p (sliced threads above): on a small server several rooms share the cores anyway.
+
+import type { TEngineLogger } from '../engine/logger';
+import type { TMediaChunk } from '../room-session';
+import { EncoderSource } from './encoder-source';
+import { FlvH264Reader } from './flv-h264-reader';
+
+export interface TH264Options {
+  display: string;
+  width: number;
+  height: number;
+  fps: number;
+  bitrateKbps: number;
+  /** Seconds between keyframes at most. */
+  keyframeIntervalS?: number;
+  logger?: TEngineLogger;
+  roomId?: string;
+}
+
+export function h264EncoderArgs(options: TH264Options): string[] {
+  const { width, height, fps, bitrateKbps } = options;
+  const gop = Math.max(1, Math.round(fps * (options.keyframeIntervalS ?? 2)));
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-fflags',
+    'nobuffer',
+    '-f',
+    'x11grab',
+    '-draw_mouse',
+    '0',
+    '-framerate',
+    String(fps),
+    '-video_size',
+    `${width}x${height}`,
+    '-i',
+    `${options.display}.0`,
+    '-c:v',
+    'libx264',
+    '-profile:v',
+    'baseline',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-threads',
+    width * height > 1280 * 720 ? '2' : '1',
+    '-pix_fmt',
+    'yuv420p',
+    '-b:v',
+    `${bitrateKbps}k`,
+    '-maxrate',
+    `${bitrateKbps}k`,
+    '-bufsize',
+    `${Math.round(bitrateKbps / 2)}k`,
+    '-g',
+    String(gop),
+    '-bf',
+    '0',
+    '-sc_threshold',
+    '0',
+    '-flush_packets',
+    '1',
+    '-flvflags',
+    'no_duration_filesize',
+    '-f',
+    'flv',
+    'pipe:1',
+  ];
+}
+
+export function createH264Source(options: TH264Options): EncoderSource {
+  return new EncoderSource({
+    codec: 'h264',
+    args: h264EncoderArgs(options),
+    bitrateKbps: options.bitrateKbps,
+    logger: options.logger,
+    roomId: options.roomId,
+    // Stamped when the whole access unit has arrived: the moment the relay can send it.
+    reader: (emit: (chunk: TMediaChunk) => void) =>
+      new FlvH264Reader((unit) =>
+        emit({
+          codec: 'h264',
+          keyframe: unit.keyframe,
+          timestamp: performance.now(),
+          data: unit.data,
+          width: options.width,
+          height: options.height,
+        }),
+      ),
+  });
+}

@@ -1,0 +1,81 @@
+// Everything a room needs for H.264 + Opus besides its browser: the virtual display the browser draws on, the
+// sound server it plays into, and the two encoders that turn them into chunks. Started before the browser (which
+// needs DISPLAY and PULSE_SERVER), stopped after it.
+import { rm } from 'node:fs/promises';
+import { inheritedEnvironment } from '../../env';
+import type { TEngineLogger } from '../engine/logger';
+import type { EncoderSource } from './encoder-source';
+import { createH264Source } from './h264-encoder';
+import { createOpusSource } from './opus-encoder';
+import { SoundServer } from './sound-server';
+import { VirtualDisplay } from './virtual-display';
+
+export interface TRoomMediaOptions {
+  roomId: string;
+  width: number;
+  height: number;
+  fps: number;
+  bitrateKbps: number;
+  /** A directory of this room's own (the sound server's socket lives there); removed on stop. */
+  runtimeDir: string;
+  logger?: TEngineLogger;
+}
+
+export class RoomMedia {
+  private constructor(
+    private readonly runtimeDir: string,
+    readonly display: VirtualDisplay,
+    readonly sound: SoundServer,
+    readonly video: EncoderSource,
+    readonly audio: EncoderSource,
+  ) {}
+
+  static async start(options: TRoomMediaOptions): Promise<RoomMedia> {
+    const env = inheritedEnvironment();
+    let display: VirtualDisplay | undefined;
+    try {
+      const [started, sound] = await Promise.allSettled([
+        VirtualDisplay.start({ width: options.width, height: options.height }),
+        SoundServer.start({ runtimeDir: options.runtimeDir, env }),
+      ]);
+      if (started.status === 'fulfilled') display = started.value;
+      if (started.status === 'rejected' || sound.status === 'rejected') {
+        if (sound.status === 'fulfilled') await sound.value.stop();
+        throw started.status === 'rejected' ? started.reason : (sound as PromiseRejectedResult).reason;
+      }
+      const common = { logger: options.logger, roomId: options.roomId };
+      const video = createH264Source({
+        display: started.value.display,
+        width: options.width,
+        height: options.height,
+        fps: options.fps,
+        bitrateKbps: options.bitrateKbps,
+        ...common,
+      });
+      const audio = createOpusSource({ server: sound.value.address, source: sound.value.monitor, ...common });
+      return new RoomMedia(options.runtimeDir, started.value, sound.value, video, audio);
+    } catch (error) {
+      await display?.stop();
+      await rm(options.runtimeDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** What the room's browser needs in its environment to draw on the display and play into the sink. */
+  browserEnvironment(): NodeJS.ProcessEnv {
+    return inheritedEnvironment({ DISPLAY: this.display.display, PULSE_SERVER: this.sound.address });
+  }
+
+  /** The processes running for this room right now (benchmarks add their CPU to the browser's). */
+  pids(): number[] {
+    return [this.display.process.pid, this.sound.process.pid, this.video.pid, this.audio.pid].filter(
+      (pid): pid is number => pid !== undefined,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.video.stop(), this.audio.stop()]);
+    await Promise.all([this.sound.stop(), this.display.stop()]);
+    await rm(this.runtimeDir, { recursive: true, force: true });
+  }
+}
