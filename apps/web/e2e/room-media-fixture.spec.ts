@@ -19,7 +19,7 @@ import {
   stopAndDeleteRoom,
   type TPages,
 } from './room-support';
-import { register, startJourneys, type TJourneyKit, uniqueUser } from './support';
+import { register, screenshots, startJourneys, type TJourneyKit, uniqueUser } from './support';
 
 const PAGE = '<!doctype html><title>fixture room</title><body style="background:#224">still page</body>';
 const OPUS_PACKET_MS = 20;
@@ -136,12 +136,17 @@ describe('room media from a recording', () => {
     await expect.poll(() => indicator.getAttribute('data-fps')).not.toBe('0');
 
     await expectSound(page);
+    await screenshots(page, 'room-media-h264');
 
     // Picture and sound: the page reports the offset it measured between what it shows and what it plays.
     await expect.poll(() => indicator.getAttribute('data-av-offset'), { timeout: 15_000 }).not.toBe('');
     await page.waitForTimeout(3000);
     const offset = Number(await indicator.getAttribute('data-av-offset'));
-    console.log(`[a/v] picture − sound offset measured by the page: ${offset} ms`);
+    const raw = await indicator.getAttribute('data-av-raw-offset');
+    const delay = await indicator.getAttribute('data-sound-delay');
+    console.log(
+      `[a/v] shown picture − heard sound: ${offset} ms (newest decoded picture − heard sound before pacing: ${raw} ms; sound delayed by ${delay} ms)`,
+    );
     expect(Number.isFinite(offset)).toBe(true);
 
     // Mute silences the speakers, unmute brings the sound back; the picture never stops.

@@ -17,8 +17,8 @@ export interface TOutputTimestamp {
 }
 
 export const AV_SYNC = {
-  /** A picture this close ahead of the sound counts as due: under a frame at 60 fps. */
-  toleranceMs: 15,
+  /** A picture this close ahead of the sound counts as due: half a frame at 60 fps. */
+  toleranceMs: 8,
   /** A picture never waits longer than this for the sound; past it the sound is off and the picture goes. */
   maxHoldMs: 300,
   /** Pictures waiting at most (also while the tab is hidden and nothing paints); the oldest go past it. */

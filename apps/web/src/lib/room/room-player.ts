@@ -19,6 +19,8 @@ export interface TPlayerSnapshot {
   sound: TSoundState;
   /** Median of shown picture − heard sound, ms (positive: picture ahead); null without both. */
   avOffsetMs: number | null;
+  /** The same before pacing: the newest decoded picture − heard sound, ms; what the pacing corrects. */
+  rawOffsetMs: number | null;
   /** How much the sound is held back to wait for the picture, ms. */
   soundDelayMs: number;
 }
@@ -43,7 +45,13 @@ export class RoomPlayer {
     private readonly onUnsupported: (codec: TMediaCodecName) => void = () => undefined,
   ) {
     this.sound = new RoomSound(() => this.update({ sound: this.sound.getState() }));
-    this.snapshot = { path: null, sound: this.sound.getState(), avOffsetMs: null, soundDelayMs: 0 };
+    this.snapshot = {
+      path: null,
+      sound: this.sound.getState(),
+      avOffsetMs: null,
+      rawOffsetMs: null,
+      soundDelayMs: 0,
+    };
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -127,7 +135,11 @@ export class RoomPlayer {
       this.pacer.forgetOffsets();
     }
     const shown = this.pacer.shownOffset();
-    this.update({ avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown), soundDelayMs });
+    this.update({
+      avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown),
+      rawOffsetMs: natural === null ? this.snapshot.rawOffsetMs : Math.round(natural),
+      soundDelayMs,
+    });
   }
 
   private update(patch: Partial<TPlayerSnapshot>): void {

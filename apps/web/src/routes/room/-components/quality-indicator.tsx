@@ -29,6 +29,8 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
       data-fps={quality.fps}
       data-path={path ?? ''}
       data-av-offset={offset ?? ''}
+      data-av-raw-offset={playing?.rawOffsetMs ?? ''}
+      data-sound-delay={playing?.soundDelayMs ?? 0}
       title={t`Picture quality`}
     >
       <ActivityIcon
@@ -37,11 +39,7 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
           level === 'good' ? 'text-emerald-400' : level === 'poor' ? 'text-amber-400' : 'text-red-400',
         )}
       />
-      {path ? (
-        <span data-testid="quality-path" title={path === 'h264' ? t`Video stream` : t`Screencast fallback`}>
-          {path === 'h264' ? 'H.264' : t`Screencast`}
-        </span>
-      ) : null}
+      {path ? <span data-testid="quality-path">{path === 'h264' ? 'H.264' : t`Screencast`}</span> : null}
       <span>{t`${quality.fps} fps`}</span>
       <span>{t`latency ${latency}`}</span>
       <span>{formatBitrate(quality.bitrate)}</span>
