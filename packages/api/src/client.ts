@@ -2,6 +2,11 @@
 
 export type { TAppErrorCode } from './errors';
 export type { AppRouter } from './root';
+export {
+  REPORT_REASON_MAX_LENGTH,
+  type TPublicRoom,
+  type TSharedRoomInfo,
+} from './routers/room/share.types';
 export type { TServerNode, TServerState } from './routers/server/get-server-state.types';
 export * from './schemas/captcha';
 export * from './schemas/common';

@@ -21,7 +21,14 @@ const IDLE: TRoomSnapshot = {
   ended: null,
 };
 
-export function useRoomConnection(i18n: I18n, roomId: string, nickname: string | null) {
+/** `options.password` is the share password a guest entered with; it is sent again on every reconnect. */
+export function useRoomConnection(
+  i18n: I18n,
+  roomId: string,
+  nickname: string | null,
+  options: { password?: string | undefined } = {},
+) {
+  const { password } = options;
   const meter = useMemo(() => new QualityMeter(), []);
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const [connection, setConnection] = useState<RoomConnection | null>(null);
@@ -38,21 +45,26 @@ export function useRoomConnection(i18n: I18n, roomId: string, nickname: string |
           detail: i18n._(msg`This browser cannot show this room's picture`),
         }),
     );
-    const next = new RoomConnection(roomId, nickname, {
-      frame: (frame, bytes) => {
-        // The meter counts pictures; sound packets would inflate the frame rate.
-        if (frame.codec !== 'opus') meter.frame(frame.timestamp, bytes, performance.now());
-        media.frame(frame);
+    const next = new RoomConnection(
+      roomId,
+      nickname,
+      {
+        frame: (frame, bytes) => {
+          // The meter counts pictures; sound packets would inflate the frame rate.
+          if (frame.codec !== 'opus') meter.frame(frame.timestamp, bytes, performance.now());
+          media.frame(frame);
+        },
+        pong: (sentAt, serverTime, now) => meter.pong(sentAt, serverTime, now),
+        stats: (stats) => meter.stats(stats.framesSkipped),
+        error: (error) =>
+          showToast({
+            severity: 'error',
+            summary: i18n._(msg`Error`),
+            detail: translateServerText(i18n, error.message),
+          }),
       },
-      pong: (sentAt, serverTime, now) => meter.pong(sentAt, serverTime, now),
-      stats: (stats) => meter.stats(stats.framesSkipped),
-      error: (error) =>
-        showToast({
-          severity: 'error',
-          summary: i18n._(msg`Error`),
-          detail: translateServerText(i18n, error.message),
-        }),
-    });
+      password ? { password } : {},
+    );
     setConnection(next);
     setPlayer(media);
     void next.connect();
@@ -60,7 +72,7 @@ export function useRoomConnection(i18n: I18n, roomId: string, nickname: string |
       next.dispose();
       media.close();
     };
-  }, [roomId, nickname, i18n, meter]);
+  }, [roomId, nickname, password, i18n, meter]);
 
   const snapshot = useSyncExternalStore(
     connection?.subscribe ?? noSubscribe,

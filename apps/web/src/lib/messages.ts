@@ -89,6 +89,11 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The connection to the room was lost': msg`The connection to the room was lost`,
   'This page may not open a room connection': msg`This page may not open a room connection`,
   'The room ticket is invalid or has expired': msg`The room ticket is invalid or has expired`,
+  // Sharing (packages/api share.types.ts, errors.ts and the room protocol)
+  'This room needs a password': msg`This room needs a password`,
+  'You were banned from this room by its owner': msg`You were banned from this room by its owner`,
+  'Please describe the problem': msg`Please describe the problem`,
+  'A report has at most 500 characters': msg`A report has at most 500 characters`,
 };
 
 const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [

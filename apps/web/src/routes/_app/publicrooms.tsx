@@ -131,6 +131,7 @@ function PublicRoomsPage() {
                     </div>
                     <Button
                       size="sm"
+                      className="shrink-0"
                       disabled={full}
                       onClick={() => navigate({ to: '/room/$id', params: { id: room.id } })}
                       data-testid="public-room-join"

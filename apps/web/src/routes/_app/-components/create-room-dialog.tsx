@@ -31,6 +31,7 @@ import {
 } from '../../../lib/room/room-options';
 import type { TCreateRoomInput } from '../../../lib/room/room-types';
 import { trpc, trpcClient } from '../../../lib/trpc';
+import { MakePublicConfirm } from './room-share';
 
 interface TForm {
   name: string;
@@ -86,6 +87,7 @@ export function CreateRoomDialog({
   const id = useId();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<TForm>(EMPTY);
+  const [confirmPublic, setConfirmPublic] = useState(false);
   const regions = useQuery({ ...trpc.room.getRoomRegion.queryOptions(), enabled: open });
   const images = useQuery({ ...trpc.room.getRoomImage.queryOptions(), enabled: open });
   const set =
@@ -384,7 +386,9 @@ export function CreateRoomDialog({
               <Label className="font-normal">
                 <Checkbox
                   checked={form.isPublic}
-                  onCheckedChange={(checked) => set('isPublic')(checked === true)}
+                  onCheckedChange={(checked) =>
+                    checked === true ? setConfirmPublic(true) : set('isPublic')(false)
+                  }
                   data-testid="room-public"
                 />
                 <Trans>Show in the public square</Trans>
@@ -426,6 +430,14 @@ export function CreateRoomDialog({
             </DialogFooter>
           </form>
         )}
+        <MakePublicConfirm
+          open={confirmPublic}
+          onCancel={() => setConfirmPublic(false)}
+          onConfirm={() => {
+            setConfirmPublic(false);
+            set('isPublic')(true);
+          }}
+        />
       </DialogContent>
     </Dialog>
   );

@@ -197,24 +197,43 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
       </div>
       <SocialShareButtons url={link} text={text} title={title} />
 
-      <ConfirmDialog
+      <MakePublicConfirm
         open={confirmPublic}
-        title={<Trans>Make this room public?</Trans>}
-        confirmLabel={<Trans>Make public</Trans>}
-        destructive
-        testId="room-public-confirm"
         onCancel={() => setConfirmPublic(false)}
         onConfirm={() => {
           setConfirmPublic(false);
           update.mutate({ isPublic: true });
         }}
-      >
-        <Trans>
-          A public room is open to anyone, without a password: it is listed in the public square, anyone
-          logged in can enter, watch and ask for control. Only make a room public if you are happy for
-          strangers to join.
-        </Trans>
-      </ConfirmDialog>
+      />
     </section>
+  );
+}
+
+/** The danger warning of spec §6, asked before a room becomes public (here and in the create dialog). */
+export function MakePublicConfirm({
+  open,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={open}
+      title={<Trans>Make this room public?</Trans>}
+      confirmLabel={<Trans>Make public</Trans>}
+      destructive
+      testId="room-public-confirm"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
+      <Trans>
+        A public room is open to anyone, without a password: it is listed in the public square, anyone logged
+        in can enter, watch and ask for control. Only make a room public if you are happy for strangers to
+        join.
+      </Trans>
+    </ConfirmDialog>
   );
 }

@@ -1,10 +1,10 @@
 // Who is in the room, who drives, and the raise-hand queue, with the control actions the rules allow:
-// request/cancel for everyone, release and hand-over for the controller, take-back and kick for the owner.
+// request/cancel for everyone, release and hand-over for the controller, take-back, kick and ban for the owner.
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TClientMessageInput, TMember } from '@rooms/api/room-protocol';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
-import { CrownIcon, HandIcon, MousePointer2Icon, UserXIcon } from 'lucide-react';
+import { BanIcon, CrownIcon, HandIcon, MousePointer2Icon, UserXIcon } from 'lucide-react';
 
 export function MembersPanel({
   members,
@@ -121,8 +121,22 @@ export function MembersPanel({
                   className="size-7 text-destructive"
                   aria-label={t`Remove ${member.nickname} from the room`}
                   onClick={() => send({ type: 'member/kick', memberId: member.id })}
+                  data-testid="member-kick"
                 >
                   <UserXIcon />
+                </Button>
+              ) : null}
+              {isOwner && !member.isOwner ? (
+                <Button
+                  size="icon"
+                  variant="ghost"
+                  className="size-7 text-destructive"
+                  aria-label={t`Ban ${member.nickname} until the room stops`}
+                  title={t`Ban ${member.nickname} until the room stops`}
+                  onClick={() => send({ type: 'member/ban', memberId: member.id })}
+                  data-testid="member-ban"
+                >
+                  <BanIcon />
                 </Button>
               ) : null}
             </li>

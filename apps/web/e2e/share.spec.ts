@@ -1,0 +1,240 @@
+// Sharing journeys in real Chromium against the real server: the owner shares a password room and a guest without
+// an account comes in through the link (password, nickname, live picture, chat, control, a click), then the room
+// goes public and a logged-in user finds it in the square, thumbnail and all, and joins it.
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COOKIES } from '@rooms/i18n';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
+import { rest } from '../../server/src/testing/rest-client';
+import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>shared page</title>
+<style>html,body{margin:0;height:100%;overflow:hidden;background:#2244cc}
+#b{position:fixed;left:30%;top:30%;width:40%;height:40%;font:48px sans-serif;background:#22aa66;border:0;color:#fff}</style>
+</head><body><button id="b">Press me</button>
+<script>
+let presses = 0, n = 0;
+setInterval(() => { document.body.style.background = 'hsl(' + (n++ * 23 % 360) + ',70%,45%)'; }, 100);
+document.getElementById('b').addEventListener('pointerdown', (event) => {
+  presses++;
+  event.target.textContent = 'Pressed ' + presses;
+  fetch('/event/clicked');
+});
+</script></body></html>`;
+
+let kit: TJourneyKit;
+let pages: Server;
+let pagesOrigin: string;
+let roomsDataDir: string;
+const clicks: string[] = [];
+let owner: TTestOwner;
+let room: { id: string; name: string };
+
+beforeAll(async () => {
+  pages = createServer((request, response) => {
+    response.setHeader('cache-control', 'no-store');
+    if (request.url?.startsWith('/event/')) {
+      clicks.push(request.url);
+      response.end();
+      return;
+    }
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(PAGE);
+  });
+  pages.listen(0, '127.0.0.1');
+  await once(pages, 'listening');
+  const address = pages.address();
+  if (!address || typeof address !== 'object') throw new Error('no address');
+  pagesOrigin = `http://127.0.0.1:${address.port}`;
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-share-journey-'));
+  kit = await startJourneys({
+    env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${address.port}`, ROOMS_DATA_DIR: roomsDataDir },
+  });
+
+  // The owner and the room are made through the API: the rooms journey already covers creating by hand.
+  owner = await createOwner(kit.server.app);
+  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
+    token: owner.token,
+    body: {
+      name: uniqueRoomName('shared'),
+      remark: 'Press the button together',
+      password: 'sesame',
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: `${pagesOrigin}/`,
+    },
+  });
+  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
+  room = created.data;
+  const started = await rest(kit.server.app, 'POST', '/api/room/startRoom', {
+    token: owner.token,
+    body: { id: room.id },
+  });
+  if (started.msg !== 'success') throw new Error(`startRoom: ${JSON.stringify(started.data)}`);
+});
+
+afterAll(async () => {
+  await kit?.close();
+  pages?.close();
+  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+/** A browser context signed in as this user, the way a login leaves the cookies. */
+async function signedIn(user: TTestOwner): Promise<BrowserContext> {
+  const context = await kit.newContext();
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  await context.addCookies(
+    [
+      [COOKIES.token, user.token],
+      [COOKIES.tokenExpires, String(expires)],
+      [COOKIES.username, user.username],
+      [COOKIES.avatar, ''],
+    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
+  );
+  return context;
+}
+
+async function frames(page: Page): Promise<number> {
+  return page
+    .getByTestId('room-canvas')
+    .evaluate((canvas) => Number((canvas as HTMLCanvasElement).dataset.frames ?? 0));
+}
+
+/** The confirmation, then the nickname, then the joined room with a moving picture. */
+async function enterRoom(page: Page, nickname: string) {
+  await page.getByTestId('enter-confirm').waitFor();
+  await page.getByTestId('confirm-yes').click();
+  await page.getByTestId('nickname-input').fill(nickname);
+  await page.getByTestId('nickname-submit').click();
+  await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+  await expect.poll(() => frames(page), { timeout: 30_000 }).toBeGreaterThan(2);
+}
+
+const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('data-controlling');
+
+describe('sharing', () => {
+  it('lets a guest in by the share link and password, to watch, chat, take control and click', async () => {
+    const ownerContext = await signedIn(owner);
+    const ownerPage = await ownerContext.newPage();
+    await ownerPage.goto('/dashboard');
+    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    await card.getByTestId('room-info').click();
+    const share = ownerPage.getByTestId('room-share');
+    await share.waitFor();
+    await expect.poll(() => share.getByTestId('room-share-password').inputValue()).toBe('sesame');
+    await share.getByTestId('room-share-qr').waitFor();
+    expect(
+      await share.getByTestId('room-share-qr').evaluate((image) => (image as HTMLImageElement).naturalWidth),
+    ).toBe(300);
+    // The link carries the password in its fragment; without it, the guest is asked for it.
+    expect(await share.getByTestId('room-share-link').inputValue()).toMatch(
+      new RegExp(`/share/room/${room.id}#password=sesame$`),
+    );
+    await share.getByTestId('room-share-with-password').click();
+    const link = await share.getByTestId('room-share-link').inputValue();
+    expect(link).toMatch(new RegExp(`/share/room/${room.id}$`));
+    await share.getByTestId('room-share-copy').click();
+    await toast(ownerPage, 'share link copied to clipboard');
+    expect(await ownerPage.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await screenshots(ownerPage, 'room-share-dialog');
+    await ownerPage.keyboard.press('Escape');
+
+    await card.getByTestId('room-enter').click();
+    await enterRoom(ownerPage, 'Olga');
+    expect(await controlling(ownerPage)).toBe('true');
+
+    // The guest: no account, the link (on this server: the test server's public URL is not its listening port).
+    const guestContext = await kit.newContext();
+    const guest = await guestContext.newPage();
+    await guest.goto(new URL(link).pathname);
+    await guest.getByTestId('share-password').waitFor();
+    await guest.getByTestId('share-password-input').fill('wrong');
+    await guest.getByTestId('share-password-submit').click();
+    await guest.getByTestId('share-password-error').filter({ hasText: 'The room password is incorrect' }).waitFor();
+    await guest.getByTestId('share-password-input').fill('sesame');
+    await guest.getByTestId('share-password-submit').click();
+    await guest.getByTestId('share-lobby').waitFor();
+    expect(await guest.getByTestId('share-room-name').textContent()).toBe(room.name);
+    await screenshots(guest, 'share-lobby');
+    await guest.getByTestId('share-enter').click();
+    await enterRoom(guest, 'Gus');
+    await screenshots(guest, 'share-guest-live');
+
+    // The picture moves for the guest too, and the guest sees no owner action.
+    const before = await frames(guest);
+    await expect.poll(() => frames(guest), { timeout: 15_000 }).toBeGreaterThan(before + 2);
+    expect(await guest.getByTestId('control-take').count()).toBe(0);
+    expect(await guest.getByTestId('member-kick').count()).toBe(0);
+    expect(await guest.getByTestId('member-ban').count()).toBe(0);
+
+    // Chat both ways.
+    await guest.getByTestId('chat-input').fill('hello from the guest');
+    await guest.getByTestId('chat-send').click();
+    await ownerPage.getByTestId('chat-message').filter({ hasText: 'hello from the guest' }).waitFor();
+
+    // The guest asks for control; the owner hands it over; the guest clicks the page's button.
+    await guest.getByTestId('control-request').click();
+    const gusRow = ownerPage.getByTestId('member').filter({ hasText: 'Gus' });
+    await gusRow.getByTestId('control-grant').click();
+    await expect.poll(() => controlling(guest), { timeout: 15_000 }).toBe('true');
+    expect(await controlling(ownerPage)).toBe('false');
+    const box = await guest.getByTestId('room-canvas').boundingBox();
+    if (!box) throw new Error('no canvas box');
+    const clicked = clicks.length;
+    await guest.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => clicks.length, { timeout: 15_000 }).toBeGreaterThan(clicked);
+
+    // The owner takes control back.
+    await ownerPage.getByTestId('control-take').click();
+    await expect.poll(() => controlling(ownerPage), { timeout: 15_000 }).toBe('true');
+    await expect.poll(() => controlling(guest), { timeout: 15_000 }).toBe('false');
+
+    await guestContext.close();
+    await ownerContext.close();
+  });
+
+  it('shows a public room in the square with its thumbnail, and a logged-in user joins it', async () => {
+    const ownerContext = await signedIn(owner);
+    const ownerPage = await ownerContext.newPage();
+    await ownerPage.goto('/dashboard');
+    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    await card.getByTestId('room-info').click();
+    // Making it public asks first, with the danger warning.
+    await ownerPage.getByTestId('room-share-public').click();
+    const confirm = ownerPage.getByTestId('room-public-confirm');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain('open to anyone');
+    await ownerPage.getByTestId('confirm-yes').click();
+    await toast(ownerPage, 'The room is now public');
+    await ownerContext.close();
+
+    const visitor = await createOwner(kit.server.app);
+    const context = await signedIn(visitor);
+    const page = await context.newPage();
+    await page.goto('/publicrooms');
+    const listed = page.locator(`[data-testid="public-room"][data-room-name="${room.name}"]`);
+    await listed.waitFor({ timeout: 15_000 });
+    expect(await listed.textContent()).toContain(owner.username);
+    expect(await listed.textContent()).toContain('Press the button together');
+    const thumbnail = listed.getByTestId('public-room-thumbnail');
+    await expect
+      .poll(() => thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    expect(await thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeLessThanOrEqual(
+      320,
+    );
+    await screenshots(page, 'public-rooms');
+
+    await listed.getByTestId('public-room-join').click();
+    await page.waitForURL(`**/room/${room.id}`);
+    await enterRoom(page, 'Vera');
+    const me = page.getByTestId('member').filter({ hasText: 'Vera' });
+    expect(await me.locator('text=Guest').count()).toBe(0);
+    await context.close();
+  });
+});
