@@ -179,6 +179,37 @@ describe('kicking', () => {
   });
 });
 
+describe('banning', () => {
+  it('keeps a banned guest out by its browser and its address, and never an account by an address', () => {
+    const { hub } = setup();
+    const enter = (identity: { userId: string | null; guestId?: string; ip?: string }, nickname: string) => {
+      const peer = new RecordingPeer();
+      const result = hub.join(peer, identity, nickname);
+      return { peer, result, id: result.ok ? result.memberId : '' };
+    };
+    const owner = enter({ userId: 'owner-user', ip: '10.0.0.1' }, 'Olga');
+    const guest = enter({ userId: null, guestId: 'browser-1', ip: '10.0.0.2' }, 'Gus');
+    enter({ userId: null, guestId: 'browser-2', ip: '10.0.0.3' }, 'Other guest');
+
+    hub.handle(guest.id, { type: 'member/ban', memberId: owner.id });
+    expect(guest.peer.errors()).toEqual(['NOT_OWNER']);
+    hub.handle(owner.id, { type: 'member/ban', memberId: guest.id });
+    expect(guest.peer.errors()).toEqual(['NOT_OWNER', 'BANNED']);
+    expect(guest.peer.closedWith).toBe(4002);
+
+    expect(enter({ userId: null, guestId: 'browser-1', ip: '10.0.0.9' }, 'Not Gus').result).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    expect(enter({ userId: null, guestId: 'browser-9', ip: '10.0.0.2' }, 'Gus again').result).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    expect(enter({ userId: 'someone', ip: '10.0.0.2' }, 'Sam').result.ok).toBe(true);
+    expect(hub.size).toBe(3);
+  });
+});
+
 describe('driving the browser', () => {
   const click = { type: 'input/pointer', action: 'down', x: 0.5, y: 0.5, button: 'left' } as const;
   const pointer = { ...click, buttons: 1, clickCount: 1, modifiers: 0 };
