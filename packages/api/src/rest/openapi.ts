@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the REST layer, generated from the route table and the procedures' own schemas.
 import { type ZodType, z } from 'zod';
 import { appRouter } from '../root';
+import { publicRoomThumbnailPath } from '../routers/room/share.types';
 import type { TMeta } from '../trpc';
 import { restRoutes } from './route-table';
 
@@ -108,6 +109,25 @@ export function buildOpenApiDocument(options: { serverUrl: string; version: stri
     }
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
+
+  // Served beside the procedures (it answers a picture, not the envelope), documented with them.
+  paths[publicRoomThumbnailPath('').split('?')[0] as string] = {
+    get: {
+      operationId: 'room_getPublicRoomThumbnail',
+      tags: ['Room'],
+      summary:
+        'A running public room’s thumbnail for the square: a JPEG at most 320 pixels wide, taken at most every few seconds.',
+      security: [],
+      parameters: [{ name: 'id', in: 'query', required: true, schema: { type: 'string' } }],
+      responses: {
+        200: {
+          description: 'The still',
+          content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+        },
+        404: { ...errorEnvelope, description: 'No such public room, or it is not running.' },
+      },
+    },
+  };
 
   return {
     openapi: '3.1.0',

@@ -26,6 +26,25 @@ describe('REST route table', () => {
     );
   });
 
+  it('exposes the spec’s sharing paths, and documents the square’s thumbnails beside them', () => {
+    const paths = restRoutes.map((route) => `${route.method} ${route.path}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'GET /api/room/getPublicRoom',
+        'GET /api/room/getRoomInfo_share',
+        'GET /api/room/getPublicRoomConfig',
+        'GET /api/room/getShareDomain',
+        'GET /api/room/getMainDomain',
+      ]),
+    );
+    const document = buildOpenApiDocument({ serverUrl: 'http://localhost:3000', version: 'test' });
+    const share = document.paths['/api/room/getRoomInfo_share']?.get as { parameters: { name: string }[] };
+    expect(share.parameters.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['id', 'name', 'password']),
+    );
+    expect(document.paths['/api/room/getPublicRoomThumbnail']?.get).toBeDefined();
+  });
+
   it('documents every route with its input', () => {
     const document = buildOpenApiDocument({ serverUrl: 'http://localhost:3000', version: 'test' });
     for (const route of restRoutes) {
