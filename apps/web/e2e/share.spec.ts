@@ -155,7 +155,10 @@ describe('sharing', () => {
     await guest.getByTestId('share-password').waitFor();
     await guest.getByTestId('share-password-input').fill('wrong');
     await guest.getByTestId('share-password-submit').click();
-    await guest.getByTestId('share-password-error').filter({ hasText: 'The room password is incorrect' }).waitFor();
+    await guest
+      .getByTestId('share-password-error')
+      .filter({ hasText: 'The room password is incorrect' })
+      .waitFor();
     await guest.getByTestId('share-password-input').fill('sesame');
     await guest.getByTestId('share-password-submit').click();
     await guest.getByTestId('share-lobby').waitFor();
@@ -223,7 +226,9 @@ describe('sharing', () => {
     expect(await listed.textContent()).toContain('Press the button together');
     const thumbnail = listed.getByTestId('public-room-thumbnail');
     await expect
-      .poll(() => thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth), { timeout: 15_000 })
+      .poll(() => thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth), {
+        timeout: 15_000,
+      })
       .toBeGreaterThan(0);
     expect(await thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeLessThanOrEqual(
       320,
@@ -235,6 +240,15 @@ describe('sharing', () => {
     await enterRoom(page, 'Vera');
     const me = page.getByTestId('member').filter({ hasText: 'Vera' });
     expect(await me.locator('text=Guest').count()).toBe(0);
+
+    // A logged-in user who follows a share link joins as themselves, not as a guest.
+    const second = await context.newPage();
+    await second.goto(`/share/room/${room.id}`);
+    await second.getByTestId('share-enter').click();
+    await enterRoom(second, 'Vera too');
+    const row = second.getByTestId('member').filter({ hasText: 'Vera too' });
+    await row.waitFor();
+    expect(await row.locator('text=Guest').count()).toBe(0);
     await context.close();
   });
 });
