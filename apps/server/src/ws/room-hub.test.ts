@@ -205,8 +205,15 @@ describe('banning', () => {
       ok: false,
       code: 'BANNED',
     });
-    expect(enter({ userId: 'someone', ip: '10.0.0.2' }, 'Sam').result.ok).toBe(true);
+    const sam = enter({ userId: 'someone', ip: '10.0.0.2' }, 'Sam');
+    expect(sam.result.ok).toBe(true);
     expect(hub.size).toBe(3);
+
+    // A banned account is told so when it comes back, from any address.
+    hub.handle(owner.id, { type: 'member/ban', memberId: sam.id });
+    expect(sam.peer.closedWith).toBe(4002);
+    expect(enter({ userId: 'someone', ip: '10.0.0.7' }, 'Sam').result).toEqual({ ok: false, code: 'BANNED' });
+    expect(hub.isBanned({ userId: 'someone' })).toBe(true);
   });
 });
 

@@ -71,7 +71,8 @@ export class RoomHub {
   private readonly media: ParticipantStreams;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
-  /** Guests the owner banned, by browser and by address; like kicks, for as long as this room runs. */
+  /** People the owner banned (accounts; guests by browser and by address), for as long as this room runs. */
+  private readonly bannedUsers = new Set<string>();
   private readonly bannedGuests = new Set<string>();
   private readonly bannedAddresses = new Set<string>();
   private readonly stopTabs: () => void;
@@ -112,9 +113,9 @@ export class RoomHub {
   ): TJoinResult {
     if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
+    if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
     if (identity.userId !== null && this.kickedUsers.has(identity.userId))
       return { ok: false, code: 'KICKED' };
-    if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
     if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
 
     const info: TMember = {
@@ -306,7 +307,7 @@ export class RoomHub {
    * (an address never bans an account, or one household's guest would lock out the owner sharing its network).
    */
   isBanned(identity: TJoinIdentity): boolean {
-    if (identity.userId !== null) return false;
+    if (identity.userId !== null) return this.bannedUsers.has(identity.userId);
     if (identity.guestId && this.bannedGuests.has(identity.guestId)) return true;
     return !!identity.ip && this.bannedAddresses.has(identity.ip);
   }
@@ -327,7 +328,7 @@ export class RoomHub {
       return;
     }
     // A removed account stays out either way; a guest only when banned (a kick alone lets a guest come back).
-    if (target.userId !== null) this.kickedUsers.add(target.userId);
+    if (target.userId !== null) (ban ? this.bannedUsers : this.kickedUsers).add(target.userId);
     else if (ban) {
       if (target.identity.guestId) this.bannedGuests.add(target.identity.guestId);
       if (target.identity.ip) this.bannedAddresses.add(target.identity.ip);
