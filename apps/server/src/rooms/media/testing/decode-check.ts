@@ -40,6 +40,9 @@ export async function decodeH264(
       `scale=${size.width}:${size.height}`,
       '-pix_fmt',
       'gray',
+      // One picture out per access unit in, whatever timestamps the raw stream implies.
+      '-fps_mode',
+      'passthrough',
       '-f',
       'rawvideo',
       'pipe:1',
