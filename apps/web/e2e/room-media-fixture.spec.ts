@@ -2,10 +2,10 @@
 // the socket are real, but the test stands between page and server on the room socket, drops the server's
 // picture and sends a recording instead (timestamps on the server's clock, which is this process's), as the
 // server's encoder would. It checks what the page announces in member/join, that WebCodecs decodes the moving
-// picture, that the indicator names the H.264 path, that the sound reaches the speakers (and obeys mute), and
-// it prints the A/V offset the page measured.
+// picture, that the indicator names the H.264 path, that the sound reaches the speakers (and obeys mute), that
+// a browser enforcing the autoplay rule gets sound after one click, and it prints the A/V offset measured.
 import { encodeMediaFrame } from '@rooms/api/room-protocol';
-import type { WebSocketRoute } from 'playwright-core';
+import type { BrowserContext, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeMediaFixture, type TMediaFixture } from './media-fixture';
 import {
@@ -31,7 +31,8 @@ let fixture: TMediaFixture;
 beforeAll(async () => {
   [pages, fixture] = await Promise.all([servePages(PAGE), makeMediaFixture()]);
   const port = new URL(pages.origin).port;
-  kit = await startJourneys({ env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${port}` } });
+  // The server's own stream is replaced anyway: the lazy screencast costs least.
+  kit = await startJourneys({ env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${port}`, ROOM_MEDIA: 'screencast' } });
 });
 
 afterAll(async () => {
@@ -85,40 +86,50 @@ function playRecording(page: WebSocketRoute, media: TMediaFixture): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * Stands between the pages of `context` and the server on the room socket: everything passes, except that the
+ * server's pictures are dropped and a page that announced h264 is told (stream/config) and sent the recording.
+ */
+async function streamRecording(context: BrowserContext, joins: { decoders?: string[] }[]): Promise<void> {
+  await context.routeWebSocket(/\/ws\/room\//, (socket) => {
+    const server = socket.connectToServer();
+    let stop = () => {};
+    let streamed = false;
+    let decoders: string[] = [];
+    socket.onMessage((message) => {
+      if (typeof message === 'string') {
+        const parsed = JSON.parse(message) as { type: string; decoders?: string[] };
+        if (parsed.type === 'member/join') {
+          joins.push(parsed);
+          decoders = parsed.decoders ?? [];
+        }
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      if (typeof message !== 'string') return;
+      const parsed = JSON.parse(message) as { type: string };
+      if (parsed.type === 'stream/config' && decoders.includes('h264')) {
+        socket.send(
+          JSON.stringify({ ...parsed, codec: 'h264', audio: 'opus', fps: fixture.fps, bitrateKbps: 1500 }),
+        );
+        if (!streamed) stop = playRecording(socket, fixture);
+        streamed = true;
+        return;
+      }
+      socket.send(message);
+    });
+    socket.onClose(() => stop());
+    server.onClose(() => stop());
+  });
+}
+
 describe('room media from a recording', () => {
   it('decodes H.264 with WebCodecs, plays the Opus sound, and keeps them together', async () => {
     expect(fixture.video[0]?.keyframe).toBe(true);
     const joins: { decoders?: string[] }[] = [];
     const context = await kit.newContext();
-    await context.routeWebSocket(/\/ws\/room\//, (socket) => {
-      const server = socket.connectToServer();
-      let stop = () => {};
-      let streamed = false;
-      socket.onMessage((message) => {
-        if (typeof message === 'string') {
-          const parsed = JSON.parse(message) as { type: string; decoders?: string[] };
-          if (parsed.type === 'member/join') joins.push(parsed);
-        }
-        server.send(message);
-      });
-      server.onMessage((message) => {
-        // The server's own picture is replaced by the recording.
-        if (typeof message !== 'string') return;
-        const parsed = JSON.parse(message) as { type: string };
-        if (parsed.type === 'stream/config' && joins.at(-1)?.decoders?.includes('h264')) {
-          socket.send(
-            JSON.stringify({ ...parsed, codec: 'h264', audio: 'opus', fps: fixture.fps, bitrateKbps: 1500 }),
-          );
-          if (!streamed) stop = playRecording(socket, fixture);
-          streamed = true;
-          return;
-        }
-        socket.send(message);
-      });
-      socket.onClose(() => stop());
-      server.onClose(() => stop());
-    });
-
+    await streamRecording(context, joins);
     const page = await context.newPage();
     await register(page, kit.server, uniqueUser('media'));
     const name = await createRunningRoom(page, `${pages.origin}/`);
@@ -155,6 +166,37 @@ describe('room media from a recording', () => {
     await page.getByTestId('room-mute').click();
     await expect.poll(() => soundLevel(page), { timeout: 5_000 }).toBeGreaterThan(0.02);
     await expectMovingPicture(page);
+
+    // A browser enforcing the autoplay rule starts a page's AudioContext suspended until a click on the page.
+    // Playwright's own actions count as user gestures, so the rule is played here by the page's AudioContext
+    // suspending itself at birth: the sound then waits for the one click on the unmute button, and plays.
+    const strict = await kit.browser.newContext({
+      baseURL: kit.server.url,
+      storageState: await context.storageState(),
+    });
+    await strict.addInitScript(() => {
+      const Native = window.AudioContext;
+      window.AudioContext = class extends Native {
+        constructor(options?: AudioContextOptions) {
+          super(options);
+          void this.suspend();
+        }
+      };
+    });
+    await streamRecording(strict, joins);
+    const late = await strict.newPage();
+    await late.goto(new URL(page.url()).pathname);
+    await late.getByTestId('confirm-yes').click();
+    await late.getByTestId('nickname-submit').click();
+    await late.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await late.getByTestId('room-unmute').waitFor({ timeout: 30_000 });
+    expect(await late.getByTestId('room-sound').count()).toBe(0);
+    await expectMovingPicture(late);
+    await screenshots(late, 'room-media-unmute');
+    await late.getByTestId('room-unmute').click();
+    await late.locator('[data-testid="room-sound"][data-status="playing"]').waitFor({ timeout: 15_000 });
+    await expect.poll(() => soundLevel(late), { timeout: 15_000 }).toBeGreaterThan(0.02);
+    await strict.close();
 
     await stopAndDeleteRoom(page, name);
     await context.close();

@@ -4,6 +4,7 @@
 // speakers (read from the level meter after the volume, so not silent means audible). A second participant
 // whose browser offers only JPEG gets the screencast fallback in the same room. Prints the A/V offset measured.
 
+import { decodeMediaFrame } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPages, type TTestPages } from '../../server/src/rooms/engine/testing/test-pages';
 import {
@@ -29,22 +30,38 @@ afterAll(async () => {
   await pages?.close();
 });
 
-/** Collects the member/join messages the page sends on its room sockets. */
-function watchJoins(page: Page, joins: { decoders?: string[] }[]): void {
+/**
+ * Collects the member/join messages the page sends on its room sockets, and how long after its server timestamp
+ * each media frame reached the page (the server runs in this process, so its clock is ours).
+ */
+function watchSocket(page: Page, joins: { decoders?: string[] }[], lags: Record<string, number[]>): void {
   page.on('websocket', (socket) => {
     socket.on('framesent', ({ payload }) => {
       if (typeof payload !== 'string' || !payload.includes('member/join')) return;
       joins.push(JSON.parse(payload) as { decoders?: string[] });
     });
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload === 'string') return;
+      const frame = decodeMediaFrame(payload);
+      const list = lags[frame.codec] ?? [];
+      list.push(performance.now() - frame.timestamp);
+      lags[frame.codec] = list;
+    });
   });
+}
+
+function median(values: number[] = []): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN);
 }
 
 describe('room media from the server', () => {
   it('plays the H.264 picture and the Opus sound of a room, and the screencast to a browser without WebCodecs', async () => {
     const context = await kit.newContext();
     const joins: { decoders?: string[] }[] = [];
+    const lags: Record<string, number[]> = {};
     const page = await context.newPage();
-    watchJoins(page, joins);
+    watchSocket(page, joins, lags);
     const owner = uniqueUser('stream');
     await register(page, kit.server, owner);
     const name = await createRunningRoom(page, pages.url('/tone'), '1280x720');
@@ -67,12 +84,15 @@ describe('room media from the server', () => {
     console.log(
       `[a/v] room stream: shown picture − heard sound ${offset} ms; newest decoded picture − heard sound ${raw} ms; sound delayed by ${delay} ms`,
     );
+    console.log(
+      `[a/v] arrival after the server timestamp, median: h264 ${median(lags.h264)} ms, opus ${median(lags.opus)} ms`,
+    );
     await screenshots(page, 'room-media-server');
 
     // A browser without WebCodecs (its probe finds no decoders) joins the same room, as the same account in a
     // second tab, and gets the screencast fallback while the first keeps the stream.
     const other = await context.newPage();
-    watchJoins(other, joins);
+    watchSocket(other, joins, {});
     await other.addInitScript(() => {
       Reflect.deleteProperty(globalThis, 'VideoDecoder');
       Reflect.deleteProperty(globalThis, 'AudioDecoder');
