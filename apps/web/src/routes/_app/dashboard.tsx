@@ -4,11 +4,11 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent } from '@rooms/ui/card';
-import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { MonitorPlayIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { QueryView } from '../../components/query-view';
 import { toastError } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { CreateRoomDialog } from './-components/create-room-dialog';
@@ -60,47 +60,36 @@ function DashboardPage() {
           </Button>
         </div>
       </div>
-      {rooms.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner />
-        </div>
-      ) : rooms.isError ? (
-        <Card>
-          <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
-            <p className="text-destructive">
-              <Trans>Failed to retrieve the room list</Trans>
-            </p>
-            <Button variant="outline" onClick={() => rooms.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : rooms.data.length === 0 ? (
-        <Card data-testid="rooms-empty">
-          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-            <MonitorPlayIcon className="size-10 text-muted-foreground" />
-            <p className="font-medium">
-              <Trans>No rooms yet</Trans>
-            </p>
-            <p className="max-w-md text-muted-foreground text-sm">
-              <Trans>
-                Create a room to get a browser on our servers that you and your friends can watch and drive
-                together.
-              </Trans>
-            </p>
-            <Button onClick={() => setCreating(true)}>
-              <PlusIcon />
-              <Trans>Create room</Trans>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : (
-        <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3" data-testid="room-list">
-          {rooms.data.map((room) => (
-            <RoomCard key={room.id} room={room} onInfo={setInfoName} />
-          ))}
-        </div>
-      )}
+      <QueryView query={rooms} failure={<Trans>Failed to retrieve the room list</Trans>}>
+        {(list) =>
+          list.length === 0 ? (
+            <Card data-testid="rooms-empty">
+              <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+                <MonitorPlayIcon className="size-10 text-muted-foreground" />
+                <p className="font-medium">
+                  <Trans>No rooms yet</Trans>
+                </p>
+                <p className="max-w-md text-muted-foreground text-sm">
+                  <Trans>
+                    Create a room to get a browser on our servers that you and your friends can watch and
+                    drive together.
+                  </Trans>
+                </p>
+                <Button onClick={() => setCreating(true)}>
+                  <PlusIcon />
+                  <Trans>Create room</Trans>
+                </Button>
+              </CardContent>
+            </Card>
+          ) : (
+            <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3" data-testid="room-list">
+              {list.map((room) => (
+                <RoomCard key={room.id} room={room} onInfo={setInfoName} />
+              ))}
+            </div>
+          )
+        }
+      </QueryView>
       <CreateRoomDialog open={creating} onOpenChange={setCreating} />
       <RoomInfoDialog name={infoName} onClose={() => setInfoName(null)} />
     </div>

@@ -5,11 +5,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent } from '@rooms/ui/card';
-import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { GlobeIcon, LogInIcon, RefreshCwIcon, UsersIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { QueryView } from '../../components/query-view';
 import { toastError } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
@@ -58,97 +58,86 @@ function PublicRoomsPage() {
           <RefreshCwIcon className={rooms.isFetching ? 'animate-spin' : undefined} />
         </Button>
       </div>
-      {rooms.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner />
-        </div>
-      ) : rooms.isError ? (
-        <Card>
-          <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
-            <p className="text-destructive">
-              <Trans>Failed to retrieve the public rooms</Trans>
-            </p>
-            <Button variant="outline" onClick={() => rooms.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : rooms.data.length === 0 ? (
-        <Card data-testid="public-rooms-empty">
-          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-            <GlobeIcon className="size-10 text-muted-foreground" />
-            <p className="font-medium">
-              <Trans>No public rooms are running right now</Trans>
-            </p>
-            <p className="max-w-md text-muted-foreground text-sm">
-              <Trans>Owners can make a room public from its information dialog on the dashboard.</Trans>
-            </p>
-          </CardContent>
-        </Card>
-      ) : (
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="public-rooms">
-          {rooms.data.map((room) => {
-            const full = room.memberCount >= room.maxConnections;
-            return (
-              <Card
-                key={room.id}
-                className="gap-0 overflow-hidden py-0"
-                data-testid="public-room"
-                data-room-name={room.name}
-              >
-                <div className="relative aspect-video bg-muted">
-                  <img
-                    src={`${room.thumbnailUrl}&t=${tick}`}
-                    alt={t`What room ${room.name} shows now`}
-                    className="absolute inset-0 size-full object-cover"
-                    loading="lazy"
-                    data-testid="public-room-thumbnail"
-                    onError={(event) => {
-                      event.currentTarget.style.visibility = 'hidden';
-                    }}
-                    onLoad={(event) => {
-                      event.currentTarget.style.visibility = 'visible';
-                    }}
-                  />
-                  <Badge
-                    className="absolute top-2 left-2"
-                    variant="secondary"
-                    data-testid="public-room-members"
+      <QueryView query={rooms} failure={<Trans>Failed to retrieve the public rooms</Trans>}>
+        {(list) =>
+          list.length === 0 ? (
+            <Card data-testid="public-rooms-empty">
+              <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+                <GlobeIcon className="size-10 text-muted-foreground" />
+                <p className="font-medium">
+                  <Trans>No public rooms are running right now</Trans>
+                </p>
+                <p className="max-w-md text-muted-foreground text-sm">
+                  <Trans>Owners can make a room public from its information dialog on the dashboard.</Trans>
+                </p>
+              </CardContent>
+            </Card>
+          ) : (
+            <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="public-rooms">
+              {list.map((room) => {
+                const full = room.memberCount >= room.maxConnections;
+                return (
+                  <Card
+                    key={room.id}
+                    className="gap-0 overflow-hidden py-0"
+                    data-testid="public-room"
+                    data-room-name={room.name}
                   >
-                    <UsersIcon />
-                    {room.memberCount}/{room.maxConnections}
-                  </Badge>
-                </div>
-                <CardContent className="grid gap-2 p-4">
-                  <div className="flex items-start justify-between gap-2">
-                    <div className="min-w-0">
-                      <h2 className="truncate font-semibold">{room.name}</h2>
-                      <p className="truncate text-muted-foreground text-xs">
-                        <Trans>
-                          by {room.owner} · {room.region.name}
-                        </Trans>
-                      </p>
+                    <div className="relative aspect-video bg-muted">
+                      <img
+                        src={`${room.thumbnailUrl}&t=${tick}`}
+                        alt={t`What room ${room.name} shows now`}
+                        className="absolute inset-0 size-full object-cover"
+                        loading="lazy"
+                        data-testid="public-room-thumbnail"
+                        onError={(event) => {
+                          event.currentTarget.style.visibility = 'hidden';
+                        }}
+                        onLoad={(event) => {
+                          event.currentTarget.style.visibility = 'visible';
+                        }}
+                      />
+                      <Badge
+                        className="absolute top-2 left-2"
+                        variant="secondary"
+                        data-testid="public-room-members"
+                      >
+                        <UsersIcon />
+                        {room.memberCount}/{room.maxConnections}
+                      </Badge>
                     </div>
-                    <Button
-                      size="sm"
-                      className="shrink-0"
-                      disabled={full}
-                      onClick={() => navigate({ to: '/room/$id', params: { id: room.id } })}
-                      data-testid="public-room-join"
-                    >
-                      <LogInIcon />
-                      {full ? <Trans>Full</Trans> : <Trans>Join</Trans>}
-                    </Button>
-                  </div>
-                  {room.remark ? (
-                    <p className="line-clamp-2 text-muted-foreground text-sm">{room.remark}</p>
-                  ) : null}
-                </CardContent>
-              </Card>
-            );
-          })}
-        </div>
-      )}
+                    <CardContent className="grid grid-cols-1 gap-2 p-4">
+                      <div className="flex items-start justify-between gap-2">
+                        <div className="min-w-0">
+                          <h2 className="truncate font-semibold">{room.name}</h2>
+                          <p className="truncate text-muted-foreground text-xs">
+                            <Trans>
+                              by {room.owner} · {room.region.name}
+                            </Trans>
+                          </p>
+                        </div>
+                        <Button
+                          size="sm"
+                          className="shrink-0"
+                          disabled={full}
+                          onClick={() => navigate({ to: '/room/$id', params: { id: room.id } })}
+                          data-testid="public-room-join"
+                        >
+                          <LogInIcon />
+                          {full ? <Trans>Full</Trans> : <Trans>Join</Trans>}
+                        </Button>
+                      </div>
+                      {room.remark ? (
+                        <p className="line-clamp-2 text-muted-foreground text-sm">{room.remark}</p>
+                      ) : null}
+                    </CardContent>
+                  </Card>
+                );
+              })}
+            </div>
+          )
+        }
+      </QueryView>
     </div>
   );
 }

@@ -4,14 +4,13 @@ import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import type { TServerNode } from '@rooms/api/client';
 import { Badge } from '@rooms/ui/badge';
-import { Button } from '@rooms/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Progress } from '@rooms/ui/progress';
-import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { ServerIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { QueryView } from '../../components/query-view';
 import { trpc } from '../../lib/trpc';
 
 /** Often enough to look live, rarely enough to cost nothing (the reading is a few counters). */
@@ -36,43 +35,30 @@ function ServerStatePage() {
         </h1>
         {state.data && <UpdatedAt iso={state.data.updatedAt} />}
       </div>
-      {state.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner />
-        </div>
-      ) : state.isError ? (
-        <Card>
-          <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
-            <p className="text-destructive">
-              <Trans>Failed to retrieve the server state</Trans>
-            </p>
-            <Button variant="outline" onClick={() => state.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : (
-        state.data.regions.map((region) => (
-          <section key={region.code} className="grid gap-3" data-testid={`region-${region.code}`}>
-            <div className="flex flex-wrap items-baseline gap-x-3">
-              <h2 className="font-semibold text-lg">{region.name}</h2>
-              <RunningRooms count={region.runningRooms} />
-            </div>
-            {region.description && <p className="text-muted-foreground text-sm">{region.description}</p>}
-            {region.nodes.length === 0 ? (
-              <p className="text-muted-foreground text-sm">
-                <Trans>No server serves this zone at the moment.</Trans>
-              </p>
-            ) : (
-              <div className="grid gap-4 md:grid-cols-2">
-                {region.nodes.map((node) => (
-                  <NodeCard key={node.name} node={node} />
-                ))}
+      <QueryView query={state} failure={<Trans>Failed to retrieve the server state</Trans>}>
+        {(data) =>
+          data.regions.map((region) => (
+            <section key={region.code} className="grid gap-3" data-testid={`region-${region.code}`}>
+              <div className="flex flex-wrap items-baseline gap-x-3">
+                <h2 className="font-semibold text-lg">{region.name}</h2>
+                <RunningRooms count={region.runningRooms} />
               </div>
-            )}
-          </section>
-        ))
-      )}
+              {region.description && <p className="text-muted-foreground text-sm">{region.description}</p>}
+              {region.nodes.length === 0 ? (
+                <p className="text-muted-foreground text-sm">
+                  <Trans>No server serves this zone at the moment.</Trans>
+                </p>
+              ) : (
+                <div className="grid gap-4 md:grid-cols-2">
+                  {region.nodes.map((node) => (
+                    <NodeCard key={node.name} node={node} />
+                  ))}
+                </div>
+              )}
+            </section>
+          ))
+        }
+      </QueryView>
     </div>
   );
 }
