@@ -12,7 +12,11 @@ export const ZStreamConfig = z.object({
   viewport: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }),
   /** The picture's codec for this participant: 'h264' (WebCodecs path) or 'jpeg' (CDP screencast fallback). */
   codec: ZMediaCodec,
-  /** The sound's codec, or null when this participant gets no sound (the fallback path, or a room without it). */
+  /**
+   * The sound's codec, or null when this participant gets no sound: its browser does not decode Opus, or the room
+   * has no sound (the server lacks the media pipeline). A browser that decodes Opus but not H.264 gets the JPEG
+   * picture with sound.
+   */
   audio: ZMediaCodec.nullable().default(null),
   /** The room's target frame rate, when the engine tells it. */
   fps: z.number().positive().nullable(),
