@@ -1,4 +1,4 @@
-// A room's X display: an Xvfb screen at the room's resolution that the room's Chromium draws on and ffmpeg
+// A room's X display: an Xvfb screen (just) holding the room's resolution that the room's Chromium draws on and ffmpeg
 // captures. Xvfb picks a free display number itself (-displayfd) and tells it on a pipe, so rooms starting at the
 // same moment never race for one: the X server's lock files decide.
 import { RoomProcess } from './room-process';
@@ -20,7 +20,10 @@ export class VirtualDisplay {
         '3',
         '-screen',
         '0',
-        `${options.width}x${options.height}x24`,
+        // One pixel more each way: with no window manager, Chromium makes a window the size of the whole screen
+        // one pixel smaller (799×599 on 800×600), so the page would not be the room's size. On a slightly larger
+        // screen the window is exactly the room's size at 0,0, and ffmpeg grabs just that rectangle.
+        `${options.width + 1}x${options.height + 1}x24`,
         // Local clients only, and no reset when the last one leaves (the browser restarts on the same screen).
         '-nolisten',
         'tcp',

@@ -62,6 +62,11 @@ const PAGES: Record<string, string> = {
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
   ),
   '/check-cookie': page('cookie checked'),
+  // The page's own idea of its size, to check that the room's picture is exactly the page.
+  '/size': page(
+    'size',
+    "report('size:' + innerWidth + 'x' + innerHeight + ':' + screen.width + 'x' + screen.height);",
+  ),
   // A steady 440 Hz tone from the moment the page loads (the room browser allows autoplay), over an animation.
   '/tone': page(
     '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%"></canvas>',

@@ -1,0 +1,162 @@
+// The room browser on the media pipeline: headful in kiosk mode on its virtual display. What participants do
+// must work as on the headless path (clicks land where they point, typing and IME reach the focused field,
+// popups become the active tab) and the H.264 picture must show it; the JPEG fallback follows the same tab.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TRoomLaunchSpec } from '@rooms/api';
+import { ZRoomInput } from '@rooms/api/room-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEgressProxy } from '../egress/egress-proxy';
+import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
+import type { ChromiumRoomSession } from '../engine/chromium-room-session';
+import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
+import type { TMediaChunk } from '../room-session';
+import { decodeH264 } from './testing/decode-check';
+import { liveDescendants } from './testing/room-processes';
+
+let pages: TTestPages;
+let dataDir: string;
+let engine: ChromiumRoomEngine;
+let rooms = 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const input = (value: unknown) => ZRoomInput.parse(value);
+const press = (x: number, y: number) => [
+  input({ type: 'input/pointer', action: 'move', x, y }),
+  input({ type: 'input/pointer', action: 'down', x, y, button: 'left', buttons: 1, clickCount: 1 }),
+  input({ type: 'input/pointer', action: 'up', x, y, button: 'left', buttons: 0, clickCount: 1 }),
+];
+const key = (name: string, code: string) => [
+  input({ type: 'input/key', action: 'down', key: name, code }),
+  input({ type: 'input/key', action: 'up', key: name, code }),
+];
+
+async function apply(session: ChromiumRoomSession, inputs: ReturnType<typeof input>[]) {
+  for (const event of inputs) await session.applyInput(event);
+}
+
+async function running(overrides: Partial<TRoomLaunchSpec>): Promise<ChromiumRoomSession> {
+  const spec: TRoomLaunchSpec = {
+    roomId: `headful-${process.pid}-${++rooms}`,
+    width: 800,
+    height: 600,
+    maxFrameRate: 20,
+    videoBitrateKbps: 1000,
+    startUrl: 'about:blank',
+    keepData: false,
+    autoCloseMs: null,
+    ...overrides,
+  };
+  await engine.start(spec);
+  return engine.session(spec.roomId)!;
+}
+
+/** H.264 pictures for a while, decoded to the mean brightness of each. */
+async function brightness(session: ChromiumRoomSession, ms: number): Promise<number[]> {
+  const chunks: TMediaChunk[] = [];
+  const stop = session.video.subscribe((chunk) => chunks.push(chunk));
+  await sleep(ms);
+  stop();
+  const group = session.video.sinceKeyframe?.() ?? [];
+  // Decodable from the group's keyframe on: the frames received, preceded by any of the group before them.
+  const start = group.findIndex((chunk) => chunk === chunks[0]);
+  const units = [...(start > 0 ? group.slice(0, start) : []), ...chunks].map((chunk) => chunk.data);
+  const first = chunks.findIndex((chunk) => chunk.keyframe);
+  const decoded = await decodeH264(start > 0 || first === -1 ? units : units.slice(first));
+  expect(decoded.errors).toBe('');
+  return decoded.luma;
+}
+
+beforeAll(async () => {
+  pages = await startTestPages();
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-headful-test-'));
+  engine = new ChromiumRoomEngine({
+    chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    roomsDataDir: dataDir,
+    capacity: 2,
+    media: 'h264',
+    egress: { start: startEgressProxy, allow: [pages.hostPort] },
+  });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await pages?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  expect(await liveDescendants(process.pid)).toEqual([]);
+});
+
+describe('a headful room browser', () => {
+  it('shows the page and nothing else: the page is exactly the room’s size', async () => {
+    const session = await running({ startUrl: pages.url('/size'), width: 800, height: 600 });
+    try {
+      expect(session.video.codec).toBe('h264');
+      expect(await pages.waitForEvent('size:')).toMatch(/^size:800x600:/);
+    } finally {
+      await engine.stop(session.roomId);
+    }
+  });
+
+  it('lands a click where it points, and the picture shows the pressed button', async () => {
+    const session = await running({ startUrl: pages.url('/button') });
+    try {
+      await sleep(1500);
+      const before = await brightness(session, 1000);
+      await apply(session, press(0.5, 0.5));
+      await pages.waitForEvent('clicked');
+      const after = await brightness(session, 1000);
+      // Green (#2a6) to red (#c33) over a quarter of the picture: the mean brightness drops.
+      expect(after.at(-1)!).toBeLessThan(before.at(-1)! - 3);
+    } finally {
+      await engine.stop(session.roomId);
+    }
+  });
+
+  it('types keys, pasted text and an IME composition into the focused input', async () => {
+    const session = await running({ startUrl: pages.url('/form') });
+    try {
+      await sleep(1000);
+      await apply(session, press(0.5, 0.05));
+      await apply(session, [...key('h', 'KeyH'), ...key('i', 'KeyI')]);
+      await apply(session, [input({ type: 'input/text', text: ' there ' })]);
+      await apply(session, [
+        input({ type: 'input/composition', text: 'ni', selectionStart: 2, selectionEnd: 2 }),
+        input({ type: 'input/text', text: '你' }),
+      ]);
+      await apply(session, key('Enter', 'Enter'));
+      expect(await pages.waitForEvent('submitted:')).toBe('submitted:hi there 你');
+    } finally {
+      await engine.stop(session.roomId);
+    }
+  });
+
+  it('shows a popup as the active tab in the picture and in the fallback, and the opener again after', async () => {
+    const session = await running({ startUrl: pages.url('/popup') });
+    try {
+      await sleep(1500);
+      const still = await brightness(session, 800);
+      expect(new Set(still.map(Math.round)).size).toBe(1);
+      await apply(session, press(0.5, 0.5));
+      await expect
+        .poll(() => session.tabs().find((tab) => tab.active)?.url, { timeout: 10_000 })
+        .toBe(pages.url('/animated'));
+      // The popup animates: the H.264 picture changes from frame to frame, and so does the fallback.
+      await sleep(500);
+      const moving = await brightness(session, 1000);
+      expect(new Set(moving.map(Math.round)).size).toBeGreaterThan(2);
+      const jpegs: TMediaChunk[] = [];
+      const stop = session.fallbackVideo!.subscribe((chunk) => jpegs.push(chunk));
+      await expect.poll(() => jpegs.length, { timeout: 5000 }).toBeGreaterThan(3);
+      stop();
+
+      await session.closeTab(session.tabs().find((tab) => tab.active)!.id);
+      await expect.poll(() => session.tabs().length, { timeout: 5000 }).toBe(1);
+      await sleep(800);
+      const back = await brightness(session, 800);
+      expect(new Set(back.map(Math.round)).size).toBe(1);
+    } finally {
+      await engine.stop(session.roomId);
+    }
+  });
+});
