@@ -19,9 +19,10 @@ import {
   stopAndDeleteRoom,
   type TPages,
 } from './room-support';
-import { register, screenshots, startJourneys, type TJourneyKit, uniqueUser } from './support';
+import { login, register, screenshots, startJourneys, type TJourneyKit, uniqueUser } from './support';
 
-const PAGE = '<!doctype html><title>fixture room</title><body style="background:#224">still page</body>';
+const PAGE = `<!doctype html><title>fixture room</title><body style="margin:0;background:#224;color:#fff;font:64px sans-serif">
+<div id="n"></div><script>let n = 0; (function tick() { document.getElementById('n').textContent = n++; requestAnimationFrame(tick); })();</script>`;
 const OPUS_PACKET_MS = 20;
 
 let kit: TJourneyKit;
@@ -87,8 +88,8 @@ function playRecording(page: WebSocketRoute, media: TMediaFixture): () => void {
 }
 
 /**
- * Stands between the pages of `context` and the server on the room socket: everything passes, except that the
- * server's pictures are dropped and a page that announced h264 is told (stream/config) and sent the recording.
+ * Stands between the pages of `context` and the server on the room socket: everything passes, except that a
+ * page that announced h264 is told so in stream/config and sent the recording instead of the server's pictures.
  */
 async function streamRecording(context: BrowserContext, joins: { decoders?: string[] }[]): Promise<void> {
   await context.routeWebSocket(/\/ws\/room\//, (socket) => {
@@ -107,7 +108,11 @@ async function streamRecording(context: BrowserContext, joins: { decoders?: stri
       server.send(message);
     });
     server.onMessage((message) => {
-      if (typeof message !== 'string') return;
+      if (typeof message !== 'string') {
+        // The server's pictures go only to a page that asked for the screencast alone.
+        if (!decoders.includes('h264')) socket.send(message);
+        return;
+      }
       const parsed = JSON.parse(message) as { type: string };
       if (parsed.type === 'stream/config' && decoders.includes('h264')) {
         socket.send(
@@ -131,7 +136,8 @@ describe('room media from a recording', () => {
     const context = await kit.newContext();
     await streamRecording(context, joins);
     const page = await context.newPage();
-    await register(page, kit.server, uniqueUser('media'));
+    const owner = uniqueUser('media');
+    await register(page, kit.server, owner);
     const name = await createRunningRoom(page, `${pages.origin}/`);
     await enterRoom(page, name, 'Viewer');
 
@@ -197,6 +203,29 @@ describe('room media from a recording', () => {
     await late.locator('[data-testid="room-sound"][data-status="playing"]').waitFor({ timeout: 15_000 });
     await expect.poll(() => soundLevel(late), { timeout: 15_000 }).toBeGreaterThan(0.02);
     await strict.close();
+
+    // A browser whose H.264 decoder passes the probe but never decodes a picture gives up on it after a few
+    // keyframes and joins again without it: the room sends it the screencast.
+    const broken = await kit.newContext();
+    await broken.addInitScript(() => {
+      const configure = VideoDecoder.prototype.configure;
+      VideoDecoder.prototype.configure = function (config: VideoDecoderConfig) {
+        configure.call(this, { ...config, codec: 'avc1.FFFFFF' });
+      };
+    });
+    await streamRecording(broken, joins);
+    const fallback = await broken.newPage();
+    await fallback.goto('/auth/login');
+    await login(fallback, owner.email, owner.password);
+    await fallback.waitForURL('**/dashboard');
+    await enterRoom(fallback, name, 'Broken decoder');
+    const fallbackIndicator = fallback.getByTestId('quality-indicator');
+    await expect.poll(() => fallbackIndicator.getAttribute('data-path'), { timeout: 30_000 }).toBe('jpeg');
+    expect(joins.at(-1)?.decoders).toEqual(['opus', 'jpeg']);
+    await fallback.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await expectMovingPicture(fallback);
+    expect(await fallback.getByTestId('quality-path').textContent()).toBe('Screencast');
+    await broken.close();
 
     await stopAndDeleteRoom(page, name);
     await context.close();

@@ -13,6 +13,8 @@ export interface TDecoderStats {
   /** Frames not decoded: before the first keyframe, after an error, or to keep latency from building up. */
   skipped: number;
   errors: number;
+  /** Pictures that came out. */
+  decoded: number;
 }
 
 export interface TFrameDecoder {
@@ -30,6 +32,7 @@ class JpegDecoder implements TFrameDecoder {
   private pending: TMediaFrame | null = null;
   private skipped = 0;
   private errors = 0;
+  private decoded = 0;
 
   constructor(private readonly output: TPictureOutput) {}
 
@@ -40,7 +43,7 @@ class JpegDecoder implements TFrameDecoder {
   }
 
   stats(): TDecoderStats {
-    return { skipped: this.skipped, errors: this.errors };
+    return { skipped: this.skipped, errors: this.errors, decoded: this.decoded };
   }
 
   close(): void {
@@ -57,7 +60,10 @@ class JpegDecoder implements TFrameDecoder {
         const blob = new Blob([frame.data as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' });
         const bitmap = await createImageBitmap(blob);
         if (this.closed) bitmap.close();
-        else this.output(bitmap, frame.timestamp);
+        else {
+          this.decoded += 1;
+          this.output(bitmap, frame.timestamp);
+        }
       } catch {
         // One bad frame is skipped; the next one repaints the whole picture.
         this.errors += 1;
@@ -86,6 +92,7 @@ class H264Decoder implements TFrameDecoder {
   private closed = false;
   private skipped = 0;
   private errors = 0;
+  private decoded = 0;
 
   constructor(private readonly output: TPictureOutput) {}
 
@@ -119,7 +126,7 @@ class H264Decoder implements TFrameDecoder {
   }
 
   stats(): TDecoderStats {
-    return { skipped: this.skipped, errors: this.errors };
+    return { skipped: this.skipped, errors: this.errors, decoded: this.decoded };
   }
 
   close(): void {
@@ -149,8 +156,12 @@ class H264Decoder implements TFrameDecoder {
     if (!this.decoder || this.decoder.state === 'closed') {
       this.decoder = new VideoDecoder({
         output: (picture) => {
-          if (this.closed) picture.close();
-          else this.output(picture, picture.timestamp / 1000);
+          if (this.closed) {
+            picture.close();
+            return;
+          }
+          this.decoded += 1;
+          this.output(picture, picture.timestamp / 1000);
         },
         error: () => this.fail(),
       });

@@ -18,7 +18,7 @@ import {
   ZServerMessage,
 } from '@rooms/api/room-protocol';
 import { apiFetch, RestError } from '../http';
-import { detectDecoders } from './decoders';
+import { detectDecoders, onDecodersChanged } from './decoders';
 
 export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'closed';
 
@@ -74,7 +74,10 @@ export async function fetchRoomTicket(roomId: string, password?: string): Promis
 
 export interface TRoomConnectionOptions {
   password?: string;
-  /** The codecs to announce in member/join; by default what this browser's WebCodecs can decode. */
+  /**
+   * The codecs to announce in member/join; by default what this browser's WebCodecs can decode, and when that
+   * changes (a decoder refused at run time) the connection joins again with the new list.
+   */
   decoders?: readonly TMediaCodecName[];
 }
 
@@ -86,13 +89,16 @@ export class RoomConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private disposed = false;
+  private readonly unwatchDecoders: (() => void) | undefined;
 
   constructor(
     private readonly roomId: string,
     private readonly nickname: string,
     private readonly events: TRoomConnectionEvents,
     private readonly options: TRoomConnectionOptions = {},
-  ) {}
+  ) {
+    if (!options.decoders) this.unwatchDecoders = onDecodersChanged(() => this.rejoin());
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -144,6 +150,7 @@ export class RoomConnection {
 
   dispose(): void {
     this.disposed = true;
+    this.unwatchDecoders?.();
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
     this.socket?.close(1000, 'left');
@@ -203,6 +210,17 @@ export class RoomConnection {
       case 'system/error':
         return this.events.error(message);
     }
+  }
+
+  /** Leaves and joins again at once, e.g. to announce other decoders. */
+  private rejoin(): void {
+    const socket = this.socket;
+    if (this.disposed || this.snapshot.ended || !socket) return;
+    this.socket = null;
+    clearInterval(this.pingTimer);
+    socket.close(1000, 'rejoining');
+    this.update({ status: 'reconnecting' });
+    void this.connect();
   }
 
   private closed(socket: WebSocket, code: number, reason: string) {

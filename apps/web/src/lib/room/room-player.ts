@@ -4,6 +4,7 @@
 // subscribe/snapshot pair.
 import type { TMediaCodecName, TMediaFrame } from '@rooms/api/room-protocol';
 import { nextSoundDelay, PicturePacer } from './av-sync';
+import { refuseDecoder } from './decoders';
 import {
   createFrameDecoder,
   drawPicture,
@@ -26,6 +27,8 @@ export interface TPlayerSnapshot {
 }
 
 const SYNC_EVERY_MS = 1000;
+/** Decoder errors without a single picture after which this browser's H.264 decoder counts as broken. */
+const BROKEN_AFTER_ERRORS = 3;
 
 export class RoomPlayer {
   readonly sound: RoomSound;
@@ -67,7 +70,13 @@ export class RoomPlayer {
       this.sound.packet(frame);
       return;
     }
-    this.decoderFor(frame.codec)?.decode(frame);
+    const decoder = this.decoderFor(frame.codec);
+    decoder?.decode(frame);
+    if (decoder?.codec === 'h264') {
+      const stats = decoder.stats();
+      // The probe said yes but nothing ever comes out: ask the room for the screencast instead.
+      if (stats.errors >= BROKEN_AFTER_ERRORS && stats.decoded === 0) refuseDecoder('h264');
+    }
   }
 
   close(): void {
@@ -109,8 +118,8 @@ export class RoomPlayer {
   private readonly paint = (): void => {
     this.animation = 0;
     const now = performance.now();
-    // Only the stream path has sound to follow; the screencast shows each picture at once.
-    const heard = this.snapshot.path === 'h264' ? this.sound.heard(now) : null;
+    // Without sound (null) each picture goes at once.
+    const heard = this.sound.heard(now);
     const { show, dropped } = this.pacer.take(heard, now);
     for (const picture of dropped) picture.close();
     const canvas = this.canvas();

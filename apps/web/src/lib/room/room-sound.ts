@@ -4,6 +4,7 @@
 // browser. The worklet's reports make the sound clock that the picture follows (av-sync.ts).
 import type { TMediaFrame } from '@rooms/api/room-protocol';
 import { heardTimestamp, type TOutputTimestamp, type TSoundReport } from './av-sync';
+import { refuseDecoder } from './decoders';
 import { OPUS_SAMPLE_RATE, opusChannels } from './opus';
 import type { TSoundWorkletMessage, TSoundWorkletReport } from './sound.worklet';
 import workletUrl from './sound.worklet.ts?worker&url';
@@ -41,7 +42,8 @@ export class RoomSound {
   private closed = false;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
   skipped = 0;
-  lastReport: TSoundWorkletReport | null = null;
+  private errors = 0;
+  private decoded = 0;
 
   constructor(private readonly changed: () => void) {}
 
@@ -136,7 +138,6 @@ export class RoomSound {
         outputChannelCount: [2],
       });
       node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
-        this.lastReport = event.data;
         this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
       };
       const gain = context.createGain();
@@ -156,10 +157,14 @@ export class RoomSound {
 
   private createDecoder(): AudioDecoder {
     const decoder = new AudioDecoder({
-      output: (data) => this.play(data),
+      output: (data) => {
+        this.decoded += 1;
+        this.play(data);
+      },
       error: () => {
-        // The decoder closed itself; the next packet builds a new one.
-        this.skipped += 1;
+        // The decoder closed itself; the next packet builds a new one, unless it never decoded anything.
+        this.errors += 1;
+        if (this.errors >= 3 && this.decoded === 0) refuseDecoder('opus');
       },
     });
     decoder.configure({ codec: 'opus', sampleRate: OPUS_SAMPLE_RATE, numberOfChannels: this.channels });
