@@ -60,6 +60,16 @@ describe('room media from the server', () => {
     const context = await kit.newContext();
     const joins: { decoders?: string[] }[] = [];
     const lags: Record<string, number[]> = {};
+    // A tap for the flash-and-beep measurement below: the page's analysers, reachable from the test.
+    await context.addInitScript(() => {
+      const create = AudioContext.prototype.createAnalyser;
+      AudioContext.prototype.createAnalyser = function () {
+        const analyser = create.call(this);
+        const tapped = window as unknown as { __roomAnalysers?: AnalyserNode[] };
+        tapped.__roomAnalysers = [...(tapped.__roomAnalysers ?? []), analyser];
+        return analyser;
+      };
+    });
     const page = await context.newPage();
     watchSocket(page, joins, lags);
     const owner = uniqueUser('stream');
@@ -88,6 +98,51 @@ describe('room media from the server', () => {
       `[a/v] arrival after the server timestamp, median: h264 ${median(lags.h264)} ms, opus ${median(lags.opus)} ms`,
     );
     await screenshots(page, 'room-media-server');
+
+    // The offset as a person would notice it: the room opens a page that flashes white and beeps at the same
+    // moment once a second; the participant's page notes when its canvas turns white and when the beep reaches
+    // its sound output (a test tap on the analyser, read every animation frame).
+    await page.getByTestId('browser-address').fill(pages.url('/flash'));
+    await page.getByTestId('browser-address').press('Enter');
+    const events = await page.evaluate(async () => {
+      const analyser = (window as unknown as { __roomAnalysers?: AnalyserNode[] }).__roomAnalysers?.at(-1);
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="room-canvas"]');
+      const ctx = canvas?.getContext('2d', { willReadFrequently: true });
+      if (!analyser || !canvas || !ctx) return null;
+      analyser.fftSize = 256;
+      const samples = new Float32Array(analyser.fftSize);
+      const flashes: number[] = [];
+      const beeps: number[] = [];
+      let white = true;
+      let loud = true;
+      const started = performance.now();
+      await new Promise<void>((done) => {
+        const tick = (now: number) => {
+          const [r = 0, g = 0, b = 0] = ctx.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
+          const isWhite = (r + g + b) / 3 > 128;
+          analyser.getFloatTimeDomainData(samples);
+          const peak = samples.reduce((max, sample) => Math.max(max, Math.abs(sample)), 0);
+          const isLoud = peak > 0.1;
+          if (isWhite && !white) flashes.push(now);
+          if (isLoud && !loud) beeps.push(now);
+          white = isWhite;
+          loud = isLoud;
+          if (now - started < 6000) requestAnimationFrame(tick);
+          else done();
+        };
+        requestAnimationFrame(tick);
+      });
+      return { flashes, beeps, outputLatencyMs: (analyser.context as AudioContext).outputLatency * 1000 };
+    });
+    const pairs = (events?.flashes ?? [])
+      .map((flash) => {
+        const beep = events?.beeps.find((time) => Math.abs(time - flash) < 400);
+        return beep === undefined ? null : Math.round(beep - flash);
+      })
+      .filter((difference) => difference !== null);
+    console.log(
+      `[a/v] flash and beep at the participant: beep − flash ${JSON.stringify(pairs)} ms at the sound graph (+${Math.round(events?.outputLatencyMs ?? 0)} ms output latency to the speakers)`,
+    );
 
     // A browser without WebCodecs (its probe finds no decoders) joins the same room, as the same account in a
     // second tab, and gets the screencast fallback while the first keeps the stream.
