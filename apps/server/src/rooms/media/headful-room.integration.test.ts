@@ -54,18 +54,19 @@ async function running(overrides: Partial<TRoomLaunchSpec>): Promise<ChromiumRoo
 
 /** H.264 pictures for a while, decoded to the mean brightness of each. */
 async function brightness(session: ChromiumRoomSession, ms: number): Promise<number[]> {
-  const chunks: TMediaChunk[] = [];
+  // What a joiner gets: the group since the last keyframe, then every new chunk (no gap: both in one tick).
+  const lead = session.video.sinceKeyframe?.() ?? [];
+  const chunks: TMediaChunk[] = [...lead];
   const stop = session.video.subscribe((chunk) => chunks.push(chunk));
+  // The encoder starts with its first viewer: wait for its first keyframe when there was no lead.
+  await expect.poll(() => chunks.some((chunk) => chunk.keyframe), { timeout: 10_000 }).toBe(true);
   await sleep(ms);
   stop();
-  const group = session.video.sinceKeyframe?.() ?? [];
-  // Decodable from the group's keyframe on: the frames received, preceded by any of the group before them.
-  const start = group.findIndex((chunk) => chunk === chunks[0]);
-  const units = [...(start > 0 ? group.slice(0, start) : []), ...chunks].map((chunk) => chunk.data);
   const first = chunks.findIndex((chunk) => chunk.keyframe);
-  const decoded = await decodeH264(start > 0 || first === -1 ? units : units.slice(first));
+  const decoded = await decodeH264(chunks.slice(first).map((chunk) => chunk.data));
   expect(decoded.errors).toBe('');
-  return decoded.luma;
+  // Only the pictures of this window; the lead was there to decode them.
+  return decoded.luma.slice(Math.max(0, lead.length - first));
 }
 
 beforeAll(async () => {
