@@ -86,6 +86,9 @@ describe('room media from the server', () => {
     expect([sample?.width, sample?.height]).toEqual([1280, 720]);
 
     await expectSound(page);
+    // Measured as a watcher: the participant in control gets each picture at once, not held for the sound.
+    await page.getByTestId('control-release').click();
+    await page.getByTestId('control-take').waitFor();
     await expect.poll(() => indicator.getAttribute('data-av-offset'), { timeout: 15_000 }).not.toBe('');
     await page.waitForTimeout(3000);
     const offset = await indicator.getAttribute('data-av-offset');
@@ -102,8 +105,11 @@ describe('room media from the server', () => {
     // The offset as a person would notice it: the room opens a page that flashes white and beeps at the same
     // moment once a second; the participant's page notes when its canvas turns white and when the beep reaches
     // its sound output (a test tap on the analyser, read every animation frame).
+    await page.getByTestId('control-take').click();
     await page.getByTestId('browser-address').fill(pages.url('/flash'));
     await page.getByTestId('browser-address').press('Enter');
+    await page.getByTestId('control-release').click();
+    await page.getByTestId('control-take').waitFor();
     const events = await page.evaluate(async () => {
       const analyser = (window as unknown as { __roomAnalysers?: AnalyserNode[] }).__roomAnalysers?.at(-1);
       const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="room-canvas"]');

@@ -46,6 +46,16 @@ describe('PicturePacer', () => {
     expect(pacer.naturalOffset()).toBe(56);
   });
 
+  it('holds nothing for the participant in control, but still measures the offset', () => {
+    const pacer = new PicturePacer<string>();
+    pacer.push(1100, 'a', 0);
+    pacer.push(1133, 'b', 0);
+    // The sound is at 1000: a watcher's pacer would hold both; the driver gets the newest at once.
+    expect(pacer.take(1000, 1, false)).toEqual({ show: 'b', dropped: ['a'] });
+    expect(pacer.naturalOffset()).toBe(133);
+    expect(pacer.shownOffset()).toBe(133);
+  });
+
   it('lets a picture go after the longest hold, and when too many wait', () => {
     const pacer = new PicturePacer<number>();
     pacer.push(5000, 1, 0);

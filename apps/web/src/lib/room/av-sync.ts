@@ -3,6 +3,8 @@
 // reaches the speakers, so we know the timestamp heard right now. Decoded pictures wait until the sound catches
 // up with them (the picture is delayed); when pictures arrive later than the sound, the sound's jitter target
 // grows by the difference (the sound is delayed). Both delays are capped, so latency never builds up.
+// The participant in control is the exception: their pointer and keys must show at once, so their pictures are
+// never held (the sound may trail the picture a little; people notice late sound far less than a lagging mouse).
 
 /** From the worklet: the sample frame rendered at `contextTime` had this server timestamp (null: silence). */
 export interface TSoundReport {
@@ -86,16 +88,21 @@ export class PicturePacer<T> {
     return over > 0 ? this.waiting.splice(0, over).map((item) => item.picture) : [];
   }
 
-  /** `heard` is the sound's timestamp now, or null without sound: then the newest picture goes at once. */
-  take(heard: number | null, now: number): TTake<T> {
+  /**
+   * `heard` is the sound's timestamp now, or null without sound: then the newest picture goes at once, as it
+   * does when `hold` is false (the offsets are still measured).
+   */
+  take(heard: number | null, now: number, hold = true): TTake<T> {
     const newest = this.waiting.at(-1);
     if (!newest) return { show: null, dropped: [] };
     let index = this.waiting.length - 1;
     if (heard !== null) {
       record(this.naturalOffsets, newest.timestamp - heard);
-      index = this.waiting.findLastIndex((item) => item.timestamp <= heard + AV_SYNC.toleranceMs);
-      const oldest = this.waiting[0];
-      if (index < 0 && oldest && now - oldest.arrivedAt > AV_SYNC.maxHoldMs) index = 0;
+      if (hold) {
+        index = this.waiting.findLastIndex((item) => item.timestamp <= heard + AV_SYNC.toleranceMs);
+        const oldest = this.waiting[0];
+        if (index < 0 && oldest && now - oldest.arrivedAt > AV_SYNC.maxHoldMs) index = 0;
+      }
     }
     if (index < 0) return { show: null, dropped: [] };
     const passed = this.waiting.splice(0, index + 1);

@@ -38,6 +38,8 @@ export class RoomPlayer {
   private animation = 0;
   private syncedAt = 0;
   private closed = false;
+  /** Set while this participant is in control: pictures go out at once (see av-sync.ts). */
+  private driving = false;
   private snapshot: TPlayerSnapshot;
   private readonly listeners = new Set<() => void>();
   /** Pictures drawn so far, so tests and the page can tell the picture moves. */
@@ -77,6 +79,11 @@ export class RoomPlayer {
       // The probe said yes but nothing ever comes out: ask the room for the screencast instead.
       if (stats.errors >= BROKEN_AFTER_ERRORS && stats.decoded === 0) refuseDecoder('h264');
     }
+  }
+
+  /** Whether this participant controls the room browser now. */
+  setDriving(driving: boolean): void {
+    this.driving = driving;
   }
 
   close(): void {
@@ -120,7 +127,7 @@ export class RoomPlayer {
     const now = performance.now();
     // Without sound (null) each picture goes at once.
     const heard = this.sound.heard(now);
-    const { show, dropped } = this.pacer.take(heard, now);
+    const { show, dropped } = this.pacer.take(heard, now, !this.driving);
     for (const picture of dropped) picture.close();
     const canvas = this.canvas();
     if (show && canvas) {
@@ -136,8 +143,11 @@ export class RoomPlayer {
   private sync(now: number): void {
     this.syncedAt = now;
     const natural = this.pacer.naturalOffset();
+    // The driver's pictures are not held, so no sound delay waits for them either.
     const soundDelayMs =
-      natural === null ? this.snapshot.soundDelayMs : nextSoundDelay(this.snapshot.soundDelayMs, natural);
+      natural === null || this.driving
+        ? this.snapshot.soundDelayMs
+        : nextSoundDelay(this.snapshot.soundDelayMs, natural);
     if (soundDelayMs !== this.snapshot.soundDelayMs) {
       this.sound.setDelay(soundDelayMs);
       // Offsets measured under the old delay no longer describe the sound.

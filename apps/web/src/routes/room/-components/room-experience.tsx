@@ -122,6 +122,8 @@ function LiveRoom({
   const send = connection ? connection.send.bind(connection) : () => false;
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
   const picture = snapshot.stream?.viewport ?? { width: room.width, height: room.height };
+  // Whoever drives sees their input at once; watchers get picture and sound in step (lib/room/av-sync.ts).
+  useEffect(() => player?.setDriving(controlling), [player, controlling]);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === root.current);
