@@ -1,24 +1,35 @@
 // What one server delivers per room on each media path (the CDP screencast and H.264 + Opus) when 1, 2 and 4
-// rooms stream at once, at 30 and 60 fps: frames per second reaching a viewer, the time from a participant's input
-// to the first frame showing its effect, bits per second per viewer, the CPU and memory each room costs (its
-// Chromium and, on the H.264 path, its Xvfb, pulseaudio and ffmpeg processes), and on the H.264 path the offset
-// between picture and sound. The viewer is an in-process subscriber to the room's MediaSources, the exact point
-// where the WebSocket relay takes chunks, and input goes in through RoomSession.applyInput, the relay's path into
-// CDP; the WebSocket hop itself is not included. Method: bench/README.md.
+// rooms stream at once, at 30 and 60 fps: frames per second reaching a participant, the time from the
+// participant's input to the first frame showing its effect, bits per second per participant, the CPU and memory
+// each room costs (its Chromium and, on the H.264 path, its Xvfb, pulseaudio and ffmpeg processes), and on the
+// H.264 path the offset between picture and sound. The participant is a real WebSocket client on loopback,
+// joined to the room's RoomHub (the relay's own code, with its framing and backpressure) and declaring the
+// decoders a WebCodecs browser declares; its input goes in through RoomSession.applyInput, the hub's path into
+// CDP. Method: bench/README.md.
 // Run: npm run bench:stream [-- seconds=10 clicks=20 width=1280 height=720 bitrate=2000 paths=screencast,h264
 //      fps=30,60 rooms=1,2,4]
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ZRoomInput } from '@rooms/api/room-protocol';
+import {
+  decodeMediaFrame,
+  MEDIA_FRAME_HEADER_BYTES,
+  type TMediaCodecName,
+  type TMediaFrame,
+  ZRoomInput,
+} from '@rooms/api/room-protocol';
+import WebSocket, { WebSocketServer } from 'ws';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine, type TMediaPath } from '../apps/server/src/rooms/engine/chromium-room-engine';
 import type { ChromiumRoomSession } from '../apps/server/src/rooms/engine/chromium-room-session';
 import { treeUsage } from '../apps/server/src/rooms/engine/process-tree';
 import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
 import { decodeH264, opusLoudness } from '../apps/server/src/rooms/media/testing/decode-check';
-import type { MediaSource, TMediaChunk } from '../apps/server/src/rooms/room-session';
+import type { TMediaChunk } from '../apps/server/src/rooms/room-session';
+import { RoomHub } from '../apps/server/src/ws/room-hub';
+import { SocketPeer } from '../apps/server/src/ws/socket-peer';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -39,6 +50,8 @@ const PATHS = list<TMediaPath>('paths', ['screencast', 'h264']);
 const FRAME_RATES = list('fps', ['30', '60']).map(Number);
 const ROOM_COUNTS = list('rooms', ['1', '2', '4']).map(Number);
 const CLICK_TIMEOUT_MS = 3000;
+/** What a browser with WebCodecs declares in member/join. */
+const WEBCODECS: TMediaCodecName[] = ['h264', 'opus', 'jpeg'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,32 +66,95 @@ const median = (values: number[]) =>
     50,
   );
 
+/** A frame as the participant received it, with its arrival time on this process's clock. */
+interface TReceived {
+  frame: TMediaFrame;
+  arrivedAt: number;
+}
+
 /**
- * Tells when the picture changes. JPEG frames are compared byte for byte (a still page sends nothing until it
- * changes); H.264 frames are decoded by a live ffmpeg into a tiny grey picture of the page's middle, and each
- * decoded picture is matched back to its access unit's server timestamp (no B-frames: one picture per unit, in
- * order), so the decoder's own delay is not counted.
+ * One participant of one room: a WebSocket client on loopback whose server end joins the room's hub, as the
+ * relay's socket handler does. Everything it measures is what arrived on its socket.
+ */
+class Participant {
+  private readonly listeners = new Set<(received: TReceived) => void>();
+  latestPicture: TReceived | undefined;
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) return;
+      const received = { frame: decodeMediaFrame(data as Buffer), arrivedAt: performance.now() };
+      if (received.frame.codec !== 'opus') this.latestPicture = received;
+      for (const listener of this.listeners) listener(received);
+    });
+  }
+
+  static async join(relay: TRelay, hub: RoomHub, decoders: TMediaCodecName[]): Promise<Participant> {
+    relay.pending.push((socket) => {
+      const result = hub.join(new SocketPeer(socket), { userId: 'bench-owner' }, 'bench', decoders);
+      if (!result.ok) throw new Error(`the bench participant was refused: ${result.code}`);
+    });
+    const socket = new WebSocket(relay.url);
+    await once(socket, 'open');
+    return new Participant(socket);
+  }
+
+  subscribe(listener: (received: TReceived) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** A loopback WebSocket server whose connections are handed, in order, to the joins waiting for them. */
+interface TRelay {
+  url: string;
+  pending: ((socket: WebSocket) => void)[];
+  close(): Promise<void>;
+}
+
+async function startRelay(): Promise<TRelay> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  const relay: TRelay = {
+    url: `ws://127.0.0.1:${(server.address() as { port: number }).port}`,
+    pending: [],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  server.on('connection', (socket) => relay.pending.shift()?.(socket));
+  return relay;
+}
+
+/**
+ * Tells when the participant's picture changes. JPEG frames are compared byte for byte (a still page sends
+ * nothing until it changes); H.264 frames are decoded by a live ffmpeg into a tiny grey picture of the page's
+ * middle, and each decoded picture is matched back to its access unit's arrival (no B-frames: one picture per
+ * unit, in order), so the decoder's own delay is not counted.
  */
 interface TChangeWatcher {
-  /** Resolves with the server timestamp of the first frame after now that differs from the current picture. */
+  /** Resolves with the arrival time of the first frame after now that differs from the current picture. */
   nextChange(): Promise<number>;
   close(): void;
 }
 
-function jpegWatcher(source: MediaSource): TChangeWatcher {
+function jpegWatcher(participant: Participant): TChangeWatcher {
   return {
     nextChange() {
-      const previous = source.latestKeyframe()?.data;
+      const previous = participant.latestPicture?.frame.data;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           unsubscribe();
           reject(new Error('no frame'));
         }, CLICK_TIMEOUT_MS);
-        const unsubscribe = source.subscribe((chunk) => {
-          if (previous && Buffer.from(chunk.data).equals(previous)) return;
+        const unsubscribe = participant.subscribe(({ frame, arrivedAt }) => {
+          if (frame.codec !== 'jpeg') return;
+          if (previous && Buffer.from(frame.data).equals(previous)) return;
           clearTimeout(timer);
           unsubscribe();
-          resolve(chunk.timestamp);
+          resolve(arrivedAt);
         });
       });
     },
@@ -86,7 +162,7 @@ function jpegWatcher(source: MediaSource): TChangeWatcher {
   };
 }
 
-function h264Watcher(source: MediaSource): TChangeWatcher {
+function h264Watcher(participant: Participant): TChangeWatcher {
   const decoder: ChildProcess = spawn(
     'ffmpeg',
     [
@@ -101,28 +177,29 @@ function h264Watcher(source: MediaSource): TChangeWatcher {
   const pending: number[] = [];
   let started = false;
   let luma: number | undefined;
-  let waiter: { from: number; resolve: (timestamp: number) => void } | undefined;
+  let waiter: { from: number; resolve: (arrivedAt: number) => void } | undefined;
   let bytes = Buffer.alloc(0);
   decoder.stdout!.on('data', (data: Buffer) => {
     bytes = Buffer.concat([bytes, data]);
     while (bytes.length >= 144) {
       const picture = bytes.subarray(0, 144);
       bytes = bytes.subarray(144);
-      const timestamp = pending.shift()!;
+      const arrivedAt = pending.shift()!;
       const value = picture.reduce((sum, pixel) => sum + pixel, 0) / 144;
       if (waiter && luma !== undefined && Math.abs(value - waiter.from) > 8) {
-        waiter.resolve(timestamp);
+        waiter.resolve(arrivedAt);
         waiter = undefined;
       }
       luma = value;
     }
   });
   decoder.stdin!.on('error', () => {});
-  const unsubscribe = source.subscribe((chunk) => {
-    if (!started && !chunk.keyframe) return;
+  const unsubscribe = participant.subscribe(({ frame, arrivedAt }) => {
+    if (frame.codec !== 'h264') return;
+    if (!started && !frame.keyframe) return;
     started = true;
-    pending.push(chunk.timestamp);
-    decoder.stdin!.write(chunk.data);
+    pending.push(arrivedAt);
+    decoder.stdin!.write(frame.data);
   });
   return {
     nextChange() {
@@ -133,9 +210,9 @@ function h264Watcher(source: MediaSource): TChangeWatcher {
         }, CLICK_TIMEOUT_MS);
         waiter = {
           from: luma ?? 0,
-          resolve: (timestamp) => {
+          resolve: (arrivedAt) => {
             clearTimeout(timer);
-            resolve(timestamp);
+            resolve(arrivedAt);
           },
         };
       });
@@ -205,8 +282,10 @@ function newEngine(path: TMediaPath, capacity: number, pages: TTestPages, dataDi
 
 async function run(path: TMediaPath, fps: number, roomCount: number) {
   const pages = await startTestPages();
+  const relay = await startRelay();
   const dataDir = await mkdtemp(join(tmpdir(), 'rooms-bench-'));
   const engine = newEngine(path, roomCount, pages, dataDir);
+  const cleanups: (() => void)[] = [];
   try {
     const ids = Array.from({ length: roomCount }, (_, index) => `bench-${path}-${fps}-${roomCount}-${index}`);
     await Promise.all(
@@ -224,18 +303,40 @@ async function run(path: TMediaPath, fps: number, roomCount: number) {
       ),
     );
     const sessions = ids.map((roomId) => engine.session(roomId)!);
+    const hubs = sessions.map(
+      (session) =>
+        new RoomHub({
+          room: {
+            id: session.roomId,
+            ownerId: 'bench-owner',
+            maxConnections: 10,
+            password: null,
+            isPublic: false,
+            maxFrameRate: fps,
+          },
+          session,
+          participantsChanged: (count) => engine.participantsChanged(session.roomId, count),
+          statsIntervalMs: 0,
+        }),
+    );
+    cleanups.push(() => {
+      for (const hub of hubs) hub.close();
+    });
+    const participants: Participant[] = [];
+    for (const hub of hubs) participants.push(await Participant.join(relay, hub, WEBCODECS));
+    cleanups.push(() => {
+      for (const participant of participants) participant.close();
+    });
 
-    // Phase 1: an animated page in every room; one viewer each counts pictures and bytes (picture + sound).
+    // Phase 1: an animated page in every room; its participant counts pictures and bytes (picture + sound, as
+    // framed on the socket).
     const counters = sessions.map(() => ({ frames: 0, bytes: 0 }));
-    const unsubscribes = sessions.flatMap((session, index) => [
-      session.video.subscribe((chunk) => {
-        counters[index]!.frames++;
-        counters[index]!.bytes += chunk.data.byteLength;
-      }),
-      ...(session.audio
-        ? [session.audio.subscribe((chunk) => (counters[index]!.bytes += chunk.data.byteLength))]
-        : []),
-    ]);
+    for (const [index, participant] of participants.entries()) {
+      participant.subscribe(({ frame }) => {
+        if (frame.codec !== 'opus') counters[index]!.frames++;
+        counters[index]!.bytes += frame.data.byteLength + MEDIA_FRAME_HEADER_BYTES;
+      });
+    }
     await sleep(2000); // start-up, first paints and the encoders' start are not the steady state
     const cpuBefore = await Promise.all(ids.map((roomId) => roomUsage(engine, roomId)));
     const nodeBefore = process.cpuUsage();
@@ -252,14 +353,13 @@ async function run(path: TMediaPath, fps: number, roomCount: number) {
 
     // Phase 2: a still page whose button changes colour on press; every room is pressed at the same time.
     await Promise.all(sessions.map((session) => session.navigate(pages.url('/button'))));
-    const watchers = sessions.map((session) =>
-      session.video.codec === 'h264' ? h264Watcher(session.video) : jpegWatcher(session.video),
+    const watchers = participants.map((participant, index) =>
+      sessions[index]!.video.codec === 'h264' ? h264Watcher(participant) : jpegWatcher(participant),
     );
     const latency = await Promise.all(
       sessions.map((session, index) => measureLatency(session, watchers[index]!)),
     );
     for (const watcher of watchers) watcher.close();
-    for (const unsubscribe of unsubscribes) unsubscribe();
 
     const results: TRoomResult[] = sessions.map((_, index) => ({
       fps: delivered[index]!.frames / elapsed,
@@ -270,6 +370,8 @@ async function run(path: TMediaPath, fps: number, roomCount: number) {
     }));
     return { results, nodeCpuPercent: ((nodeCpu.user + nodeCpu.system) / 1e6 / cpuElapsed) * 100 };
   } finally {
+    for (const cleanup of cleanups.reverse()) cleanup();
+    await relay.close();
     await engine.close();
     await pages.close();
     await rm(dataDir, { recursive: true, force: true });
