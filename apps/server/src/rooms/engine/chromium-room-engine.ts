@@ -180,17 +180,7 @@ export class ChromiumRoomEngine implements RoomEngine {
       const [proxy, path] = await Promise.all([this.egressProxy(), this.mediaPath()]);
       run = { spec, ...(await this.prepareProfile(spec)) };
       entry.run = run;
-      if (path === 'h264') {
-        run.media = await RoomMedia.start({
-          roomId: spec.roomId,
-          width: spec.width,
-          height: spec.height,
-          fps: spec.maxFrameRate,
-          bitrateKbps: spec.videoBitrateKbps,
-          runtimeDir: await this.mediaDir(),
-          logger: this.logger,
-        });
-      }
+      if (path === 'h264') run.media = await this.startMedia(spec);
       const browser = await RoomBrowser.launch({
         chromiumPath: this.options.chromiumPath,
         profileDir: run.profileDir,
@@ -289,6 +279,31 @@ export class ChromiumRoomEngine implements RoomEngine {
       'media pipeline unavailable: rooms stream the JPEG screencast without sound',
     );
     return 'screencast';
+  }
+
+  /**
+   * The room's display, sound and encoders. When they fail to start and the path was chosen automatically, the
+   * room runs on the screencast instead: a room without sound beats a room that does not start.
+   */
+  private async startMedia(spec: TRoomLaunchSpec): Promise<RoomMedia | undefined> {
+    try {
+      return await RoomMedia.start({
+        roomId: spec.roomId,
+        width: spec.width,
+        height: spec.height,
+        fps: spec.maxFrameRate,
+        bitrateKbps: spec.videoBitrateKbps,
+        runtimeDir: await this.mediaDir(),
+        logger: this.logger,
+      });
+    } catch (error) {
+      if (this.options.media === 'h264') throw error;
+      this.logger.error(
+        { err: error, roomId: spec.roomId },
+        'room media failed to start: using the screencast',
+      );
+      return undefined;
+    }
   }
 
   /** A short private directory for the room's sound server socket (a unix socket path has at most 107 bytes). */

@@ -33,8 +33,6 @@ const MAX_GROUP_CHUNKS = 1000;
 export class EncoderSource implements MediaSource {
   readonly codec: TMediaCodec;
   readonly bitrateKbps: number | undefined;
-  /** Chunks emitted and encoder runs started, for tests, the benchmark and diagnostics. */
-  readonly stats = { emitted: 0, runs: 0 };
 
   private readonly listeners = new Set<(chunk: TMediaChunk) => void>();
   /** The latest keyframe and every chunk after it: what a joiner needs to decode up to now. */
@@ -87,7 +85,6 @@ export class EncoderSource implements MediaSource {
     if (this.stopped) return;
     const encoder = RoomProcess.spawn('ffmpeg', this.options.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = encoder;
-    this.stats.runs += 1;
     let stderr = '';
     encoder.child.stderr?.on('data', (data: Buffer) => {
       stderr = (stderr + data.toString()).slice(-2000);
@@ -134,7 +131,6 @@ export class EncoderSource implements MediaSource {
     if (chunk.keyframe) this.group = [chunk];
     else if (this.group.length >= MAX_GROUP_CHUNKS) this.group = [];
     else if (this.group.length > 0) this.group.push(chunk);
-    this.stats.emitted += 1;
     for (const listener of this.listeners) {
       try {
         listener(chunk);
