@@ -405,7 +405,9 @@ async function avOffset(fps: number): Promise<number[]> {
       session.video.subscribe((chunk) => video.push(chunk)),
       session.audio!.subscribe((chunk) => audio.push(chunk)),
     ];
-    await sleep(12_000);
+    // The first seconds are start-up (the encoders, the page's audio output opening), not the steady state.
+    const steadyFrom = performance.now() + 3000;
+    await sleep(15_000);
     for (const stop of stops) stop();
     const fromKey = video.slice(video.findIndex((chunk) => chunk.keyframe));
     const { luma } = await decodeH264(fromKey.map((chunk) => chunk.data));
@@ -414,7 +416,9 @@ async function avOffset(fps: number): Promise<number[]> {
       values.flatMap((value, index) =>
         index > 0 && values[index - 1]! < threshold && value >= threshold ? [index] : [],
       );
-    const flashes = rising(luma, 128).map((index) => fromKey[index]!.timestamp);
+    const flashes = rising(luma, 128)
+      .map((index) => fromKey[index]!.timestamp)
+      .filter((timestamp) => timestamp >= steadyFrom);
     const beeps = rising(levels, 0.1).map((index) => audio[index]!.timestamp);
     return flashes.flatMap((flash) => {
       const beep = beeps.find((candidate) => Math.abs(candidate - flash) < 500);
