@@ -13,7 +13,7 @@ import type { ChromiumRoomSession } from '../engine/chromium-room-session';
 import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { TMediaChunk } from '../room-session';
 import { decodeH264 } from './testing/decode-check';
-import { liveDescendants } from './testing/room-processes';
+import { liveDescendants, stillRunning } from './testing/room-processes';
 
 let pages: TTestPages;
 let dataDir: string;
@@ -159,5 +159,20 @@ describe('a headful room browser', () => {
     } finally {
       await engine.stop(session.roomId);
     }
+  });
+
+  it('reports the room crashed when its display dies, and leaves none of its processes behind', async () => {
+    const session = await running({ startUrl: pages.url('/tone') });
+    session.video.subscribe(() => {});
+    session.audio!.subscribe(() => {});
+    await sleep(1500);
+    const processes = await liveDescendants(process.pid);
+    const xvfb = processes.find((info) => info.name === 'Xvfb')!;
+    process.kill(xvfb.pid, 'SIGKILL');
+    await expect.poll(() => engine.state(session.roomId), { timeout: 15_000 }).toBe('crashed');
+    await expect
+      .poll(async () => stillRunning(processes.map((info) => info.pid)), { timeout: 10_000 })
+      .toEqual([]);
+    await engine.stop(session.roomId);
   });
 });
