@@ -17,6 +17,8 @@ export interface TBackpressure {
   maxFramesInFlight: number;
   /** A byte cap for the same, for large keyframes. */
   maxBufferedBytes: number;
+  /** Also backed up when the oldest frame in flight was handed over longer ago than this. */
+  maxLagMs?: number;
 }
 
 export const DEFAULT_BACKPRESSURE: TBackpressure = {
@@ -28,6 +30,18 @@ export const DEFAULT_BACKPRESSURE: TBackpressure = {
  * Sound gives way first: 200 ms of packets in flight, and none while the socket holds more than a few video
  * frames, so a late packet is dropped (the player conceals it) rather than played late.
  */
+/**
+ * For H.264 a skip is expensive: the participant waits for the next keyframe (up to 2 s) with a frozen picture.
+ * So a socket counts as backed up by time, not by a few frames: a frame still unwritten after 250 ms. A server
+ * whose event loop pauses for 100 ms (a garbage collection, a burst of requests) then skips nothing, while a
+ * socket that really backs up is caught within a quarter second.
+ */
+export const H264_BACKPRESSURE: TBackpressure = {
+  maxFramesInFlight: 60,
+  maxBufferedBytes: 2 * 1024 * 1024,
+  maxLagMs: 250,
+};
+
 export const AUDIO_BACKPRESSURE: TBackpressure = {
   maxFramesInFlight: 10,
   maxBufferedBytes: 256 * 1024,
@@ -41,6 +55,8 @@ export interface TFanoutStats {
 
 interface TPeerState extends TFanoutStats {
   inFlight: number;
+  /** When each unit still in flight was handed over, oldest first (writes complete in order). */
+  sentAt: number[];
   /** Set after a skip (or before the first frame): a delta frame without its keyframe cannot be decoded. */
   needsKeyframe: boolean;
 }
@@ -66,6 +82,7 @@ export class MediaFanout {
     if (this.peers.has(peer)) return;
     const state: TPeerState = {
       inFlight: 0,
+      sentAt: [],
       needsKeyframe: true,
       framesSent: 0,
       framesSkipped: 0,
@@ -118,6 +135,9 @@ export class MediaFanout {
       }
       if (
         state.inFlight >= this.limits.maxFramesInFlight ||
+        (this.limits.maxLagMs !== undefined &&
+          state.sentAt.length > 0 &&
+          performance.now() - state.sentAt[0]! > this.limits.maxLagMs) ||
         peer.bufferedAmount > this.limits.maxBufferedBytes
       ) {
         state.needsKeyframe = true;
@@ -133,13 +153,16 @@ export class MediaFanout {
   private deliver(peer: MediaPeer, state: TPeerState, frames: Uint8Array[]): void {
     state.needsKeyframe = false;
     state.inFlight += 1;
+    state.sentAt.push(performance.now());
     let left = frames.length;
     for (const frame of frames) {
       state.framesSent += 1;
       state.bytesSent += frame.byteLength;
       peer.sendFrame(frame, () => {
         left -= 1;
-        if (left === 0) state.inFlight -= 1;
+        if (left > 0) return;
+        state.inFlight -= 1;
+        state.sentAt.shift();
       });
     }
   }

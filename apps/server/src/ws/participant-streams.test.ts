@@ -1,7 +1,7 @@
 // Which streams a participant gets and how they start, on in-memory sources shaped like the media pipeline's: an
 // H.264 picture whose deltas need their keyframe, Opus packets, and a screencast that runs only while watched.
 import { decodeMediaFrame, type TMediaFrame } from '@rooms/api/room-protocol';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaSource, RoomSession, TMediaChunk, TMediaCodec } from '../rooms/room-session';
 import type { MediaPeer } from './media-fanout';
 import { ParticipantStreams } from './participant-streams';
@@ -125,7 +125,9 @@ describe('participant streams', () => {
     streams.add(fast, ['h264']);
     streams.add(slow, ['h264']);
     video.emit(true);
+    // A socket whose buffers filled: frames stay unwritten and bytes pile up.
     slow.stalled = true;
+    slow.bufferedAmount = 3 * 1024 * 1024;
     for (let i = 0; i < 10; i++) video.emit(false);
     slow.drain();
     video.emit(false); // no keyframe yet: still skipped, a delta without its references is useless
@@ -134,5 +136,38 @@ describe('participant streams', () => {
     expect(slow.codecs().at(-1)).toBe('h264*');
     expect(slow.frames.length).toBeLessThan(13);
     expect(streams.takeStats(slow)?.framesSkipped).toBeGreaterThan(0);
+  });
+
+  describe('with the clock', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('rides out a 100 ms pause in writing H.264, but skips a socket still unwritten after 250 ms', () => {
+      vi.useFakeTimers({ toFake: ['performance'] });
+      const { video, streams } = room();
+      const peer = new Peer();
+      streams.add(peer, ['h264']);
+      video.emit(true);
+      // Writes complete late (the server was busy for 100 ms): every frame still goes out.
+      peer.stalled = true;
+      for (let i = 0; i < 3; i++) {
+        video.emit(false);
+        vi.advanceTimersByTime(33);
+      }
+      peer.drain();
+      video.emit(false);
+      expect(peer.codecs()).toEqual(['h264*', 'h264', 'h264', 'h264', 'h264']);
+
+      // Nothing written for 300 ms: the next delta is skipped, and the next keyframe starts it again.
+      peer.stalled = true;
+      video.emit(false);
+      vi.advanceTimersByTime(300);
+      video.emit(false);
+      peer.drain();
+      video.emit(false);
+      video.emit(true);
+      expect(peer.codecs().slice(5)).toEqual(['h264', 'h264*']);
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { RoomSession } from '../rooms/room-session';
 import {
   AUDIO_BACKPRESSURE,
   DEFAULT_BACKPRESSURE,
+  H264_BACKPRESSURE,
   MediaFanout,
   type MediaPeer,
   type TBackpressure,
@@ -26,12 +27,16 @@ export class ParticipantStreams {
   private readonly audio: MediaFanout | undefined;
   private readonly joined = new Map<MediaPeer, MediaFanout[]>();
 
+  /** `backpressure` overrides the picture's limits (tests, benchmarks); by default they suit its codec. */
   constructor(
     private readonly session: RoomSession,
-    backpressure: TBackpressure = DEFAULT_BACKPRESSURE,
+    backpressure?: TBackpressure,
   ) {
-    this.video = new MediaFanout(session.video, backpressure);
-    this.fallback = session.fallbackVideo && new MediaFanout(session.fallbackVideo, backpressure);
+    const limitsFor = (codec: TMediaCodecName) =>
+      backpressure ?? (codec === 'h264' ? H264_BACKPRESSURE : DEFAULT_BACKPRESSURE);
+    this.video = new MediaFanout(session.video, limitsFor(session.video.codec));
+    this.fallback =
+      session.fallbackVideo && new MediaFanout(session.fallbackVideo, limitsFor(session.fallbackVideo.codec));
     this.audio = session.audio && new MediaFanout(session.audio, AUDIO_BACKPRESSURE);
   }
 
