@@ -8,12 +8,20 @@ import type { Page } from './support';
 export interface TPages {
   origin: string;
   server: Server;
+  /** Paths under /event/ the page reported (e.g. `fetch('/event/clicked')`), in order. */
+  events: string[];
 }
 
 /** Serves `html` on a loopback port the room's egress allow-list can name. */
 export async function servePages(html: string): Promise<TPages> {
-  const server = createServer((_request, response) => {
+  const events: string[] = [];
+  const server = createServer((request, response) => {
     response.setHeader('cache-control', 'no-store');
+    if (request.url?.startsWith('/event/')) {
+      events.push(request.url);
+      response.end();
+      return;
+    }
     response.setHeader('content-type', 'text/html; charset=utf-8');
     response.end(html);
   });
@@ -21,7 +29,7 @@ export async function servePages(html: string): Promise<TPages> {
   await once(server, 'listening');
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('no address');
-  return { origin: `http://127.0.0.1:${address.port}`, server };
+  return { origin: `http://127.0.0.1:${address.port}`, server, events };
 }
 
 /** Creates a room opening `startUrl` from the dashboard and starts it; resolves with its name. */

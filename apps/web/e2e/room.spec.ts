@@ -1,12 +1,11 @@
 // The rooms journey in real Chromium against the real server: log in, create a room whose start page is served
 // here on loopback (an animated canvas behind a button), start it, enter, watch the picture move on our canvas,
 // click the button through the canvas and see the page react in later frames, then stop and delete the room.
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePages, type TPages } from './room-support';
 import {
   login,
   type Page,
@@ -41,37 +40,21 @@ document.getElementById('b').addEventListener('pointerdown', (event) => {
 </script></body></html>`;
 
 let kit: TJourneyKit;
-let pages: Server;
-let pagesOrigin: string;
+let pages: TPages;
 let roomsDataDir: string;
-const clicks: string[] = [];
 const user = uniqueUser('room');
 
 beforeAll(async () => {
-  pages = createServer((request, response) => {
-    response.setHeader('cache-control', 'no-store');
-    if (request.url?.startsWith('/event/')) {
-      clicks.push(request.url);
-      response.end();
-      return;
-    }
-    response.setHeader('content-type', 'text/html; charset=utf-8');
-    response.end(PAGE);
-  });
-  pages.listen(0, '127.0.0.1');
-  await once(pages, 'listening');
-  const address = pages.address();
-  if (!address || typeof address !== 'object') throw new Error('no address');
-  pagesOrigin = `http://127.0.0.1:${address.port}`;
+  pages = await servePages(PAGE);
   roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-journey-'));
   kit = await startJourneys({
-    env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${address.port}`, ROOMS_DATA_DIR: roomsDataDir },
+    env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
   });
 });
 
 afterAll(async () => {
   await kit?.close();
-  pages?.close();
+  pages?.server.close();
   if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
 });
 
@@ -120,7 +103,7 @@ describe('rooms', () => {
     await toast(page, 'An image and a zone must be chosen');
     await dialog.getByTestId('room-region').selectOption('local');
     await dialog.getByTestId('room-image').selectOption('chromium-url');
-    await dialog.getByTestId('room-start-url').fill(`${pagesOrigin}/`);
+    await dialog.getByTestId('room-start-url').fill(`${pages.origin}/`);
     await dialog.getByTestId('room-resolution').selectOption('1280x720');
     await screenshots(page, 'dashboard-create');
     await dialog.getByTestId('create-room-submit').click();
@@ -187,7 +170,7 @@ describe('rooms', () => {
     const box = await page.getByTestId('room-canvas').boundingBox();
     if (!box) throw new Error('no canvas box');
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(() => clicks.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => pages.events.length, { timeout: 15_000 }).toBeGreaterThan(0);
     await expect
       .poll(
         async () => {
@@ -236,7 +219,7 @@ describe('rooms', () => {
     await dialog.getByTestId('room-name').fill(name);
     await dialog.getByTestId('room-region').selectOption('local');
     await dialog.getByTestId('room-image').selectOption('chromium-url');
-    await dialog.getByTestId('room-start-url').fill(`${pagesOrigin}/`);
+    await dialog.getByTestId('room-start-url').fill(`${pages.origin}/`);
     await dialog.getByTestId('create-room-submit').click();
     await dialog.waitFor({ state: 'detached' });
     const card = page.locator(`[data-testid="room-card"][data-room-name="${name}"]`);

@@ -1,9 +1,7 @@
 // Sharing journeys in real Chromium against the real server: the owner shares a password room and a guest without
 // an account comes in through the link (password, nickname, live picture, chat, control, a click), then the room
 // goes public and a logged-in user finds it in the square, thumbnail and all, and joins it.
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COOKIES } from '@rooms/i18n';
@@ -11,6 +9,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
+import { servePages, type TPages } from './room-support';
 import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>shared page</title>
@@ -28,32 +27,16 @@ document.getElementById('b').addEventListener('pointerdown', (event) => {
 </script></body></html>`;
 
 let kit: TJourneyKit;
-let pages: Server;
-let pagesOrigin: string;
+let pages: TPages;
 let roomsDataDir: string;
-const clicks: string[] = [];
 let owner: TTestOwner;
 let room: { id: string; name: string };
 
 beforeAll(async () => {
-  pages = createServer((request, response) => {
-    response.setHeader('cache-control', 'no-store');
-    if (request.url?.startsWith('/event/')) {
-      clicks.push(request.url);
-      response.end();
-      return;
-    }
-    response.setHeader('content-type', 'text/html; charset=utf-8');
-    response.end(PAGE);
-  });
-  pages.listen(0, '127.0.0.1');
-  await once(pages, 'listening');
-  const address = pages.address();
-  if (!address || typeof address !== 'object') throw new Error('no address');
-  pagesOrigin = `http://127.0.0.1:${address.port}`;
+  pages = await servePages(PAGE);
   roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-share-journey-'));
   kit = await startJourneys({
-    env: { ROOM_EGRESS_ALLOW: `127.0.0.1:${address.port}`, ROOMS_DATA_DIR: roomsDataDir },
+    env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
   });
 
   // The owner and the room are made through the API: the rooms journey already covers creating by hand.
@@ -66,7 +49,7 @@ beforeAll(async () => {
       password: 'sesame',
       region: 'local',
       image: 'chromium-url',
-      startUrl: `${pagesOrigin}/`,
+      startUrl: `${pages.origin}/`,
     },
   });
   if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
@@ -80,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kit?.close();
-  pages?.close();
+  pages?.server.close();
   if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
 });
 
@@ -188,9 +171,9 @@ describe('sharing', () => {
     expect(await controlling(ownerPage)).toBe('false');
     const box = await guest.getByTestId('room-canvas').boundingBox();
     if (!box) throw new Error('no canvas box');
-    const clicked = clicks.length;
+    const clicked = pages.events.length;
     await guest.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(() => clicks.length, { timeout: 15_000 }).toBeGreaterThan(clicked);
+    await expect.poll(() => pages.events.length, { timeout: 15_000 }).toBeGreaterThan(clicked);
 
     // The owner takes control back.
     await ownerPage.getByTestId('control-take').click();

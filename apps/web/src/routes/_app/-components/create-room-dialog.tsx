@@ -18,7 +18,7 @@ import { Spinner } from '@rooms/ui/spinner';
 import { showToast } from '@rooms/ui/toaster';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { SparklesIcon, TriangleAlertIcon } from 'lucide-react';
+import { SparklesIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { translateServerText } from '../../../lib/messages';
 import { toastError, toastSuccess } from '../../../lib/notify';
@@ -31,7 +31,7 @@ import {
 } from '../../../lib/room/room-options';
 import type { TCreateRoomInput } from '../../../lib/room/room-types';
 import { trpc, trpcClient } from '../../../lib/trpc';
-import { MakePublicConfirm } from './room-share';
+import { PublicRoomSwitch } from './public-room-switch';
 
 interface TForm {
   name: string;
@@ -87,7 +87,6 @@ export function CreateRoomDialog({
   const id = useId();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<TForm>(EMPTY);
-  const [confirmPublic, setConfirmPublic] = useState(false);
   const regions = useQuery({ ...trpc.room.getRoomRegion.queryOptions(), enabled: open });
   const images = useQuery({ ...trpc.room.getRoomImage.queryOptions(), enabled: open });
   const set =
@@ -383,22 +382,11 @@ export function CreateRoomDialog({
                   <Trans>The room closes by itself after 20 minutes without anyone connected.</Trans>
                 </p>
               )}
-              <Label className="font-normal">
-                <Checkbox
-                  checked={form.isPublic}
-                  onCheckedChange={(checked) =>
-                    checked === true ? setConfirmPublic(true) : set('isPublic')(false)
-                  }
-                  data-testid="room-public"
-                />
-                <Trans>Show in the public square</Trans>
-              </Label>
-              {form.isPublic ? (
-                <p className="flex items-start gap-2 rounded-md bg-destructive/15 p-2 text-destructive text-sm">
-                  <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
-                  <Trans>A public room is open to anyone, without a password.</Trans>
-                </p>
-              ) : null}
+              <PublicRoomSwitch
+                checked={form.isPublic}
+                onChange={(isPublic) => set('isPublic')(isPublic)}
+                testId="room-public"
+              />
             </div>
             {upgradeHint ? (
               <p
@@ -430,14 +418,6 @@ export function CreateRoomDialog({
             </DialogFooter>
           </form>
         )}
-        <MakePublicConfirm
-          open={confirmPublic}
-          onCancel={() => setConfirmPublic(false)}
-          onConfirm={() => {
-            setConfirmPublic(false);
-            set('isPublic')(true);
-          }}
-        />
       </DialogContent>
     </Dialog>
   );

@@ -9,9 +9,8 @@ import { Input } from '@rooms/ui/input';
 import { Label } from '@rooms/ui/label';
 import { Spinner } from '@rooms/ui/spinner';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CopyIcon, GlobeIcon, TriangleAlertIcon } from 'lucide-react';
+import { CopyIcon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QR_DEFAULT_SIZE, useQrDataUrl } from '../../../components/layout/qr-popover';
 import { SocialShareButtons } from '../../../components/layout/share-dialog';
 import { roomShareLink } from '../../../components/layout/share-links';
@@ -19,6 +18,7 @@ import { copyToClipboard } from '../../../lib/clipboard';
 import { toastError, toastSuccess } from '../../../lib/notify';
 import { SITE_TITLE } from '../../../lib/site';
 import { trpc, trpcClient } from '../../../lib/trpc';
+import { PublicRoomSwitch } from './public-room-switch';
 
 export interface TShareableRoom {
   id: string;
@@ -37,7 +37,6 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
   });
   const [withPassword, setWithPassword] = useState(true);
   const [password, setPassword] = useState(room.password ?? '');
-  const [confirmPublic, setConfirmPublic] = useState(false);
 
   const shareDomain = domain.data ?? location.origin;
   const link = roomShareLink(shareDomain, room.id, withPassword ? room.password : null);
@@ -160,26 +159,12 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
         </p>
       </form>
 
-      <div className="grid gap-2">
-        <Label className="font-normal">
-          <Checkbox
-            checked={room.isPublic}
-            disabled={update.isPending}
-            onCheckedChange={(checked) =>
-              checked === true ? setConfirmPublic(true) : update.mutate({ isPublic: false })
-            }
-            data-testid="room-share-public"
-          />
-          <GlobeIcon className="size-4" />
-          <Trans>Show in the public square</Trans>
-        </Label>
-        {room.isPublic ? (
-          <p className="flex items-start gap-2 rounded-md bg-destructive/15 p-2 text-destructive text-sm">
-            <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
-            <Trans>A public room is open to anyone, without a password.</Trans>
-          </p>
-        ) : null}
-      </div>
+      <PublicRoomSwitch
+        checked={room.isPublic}
+        disabled={update.isPending}
+        onChange={(isPublic) => update.mutate({ isPublic })}
+        testId="room-share-public"
+      />
 
       <div className="flex justify-center">
         <div className="aspect-square w-full max-w-[308px] rounded-md bg-white p-1">
@@ -196,44 +181,6 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
         </div>
       </div>
       <SocialShareButtons url={link} text={text} title={title} />
-
-      <MakePublicConfirm
-        open={confirmPublic}
-        onCancel={() => setConfirmPublic(false)}
-        onConfirm={() => {
-          setConfirmPublic(false);
-          update.mutate({ isPublic: true });
-        }}
-      />
     </section>
-  );
-}
-
-/** The danger warning of spec §6, asked before a room becomes public (here and in the create dialog). */
-export function MakePublicConfirm({
-  open,
-  onConfirm,
-  onCancel,
-}: {
-  open: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  return (
-    <ConfirmDialog
-      open={open}
-      title={<Trans>Make this room public?</Trans>}
-      confirmLabel={<Trans>Make public</Trans>}
-      destructive
-      testId="room-public-confirm"
-      onCancel={onCancel}
-      onConfirm={onConfirm}
-    >
-      <Trans>
-        A public room is open to anyone, without a password: it is listed in the public square, anyone logged
-        in can enter, watch and ask for control. Only make a room public if you are happy for strangers to
-        join.
-      </Trans>
-    </ConfirmDialog>
   );
 }

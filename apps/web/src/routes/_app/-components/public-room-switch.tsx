@@ -1,0 +1,55 @@
+// "Show in the public square" for the create dialog and the share section: turning it on asks first with the
+// danger warning of spec §6; while it is on, the warning stays in view.
+import { Trans } from '@lingui/react/macro';
+import { Checkbox } from '@rooms/ui/checkbox';
+import { Label } from '@rooms/ui/label';
+import { GlobeIcon, TriangleAlertIcon } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+
+export function PublicRoomSwitch(props: {
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (isPublic: boolean) => void;
+  testId: string;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="grid gap-2">
+      <Label className="font-normal">
+        <Checkbox
+          checked={props.checked}
+          disabled={props.disabled}
+          onCheckedChange={(checked) => (checked === true ? setConfirming(true) : props.onChange(false))}
+          data-testid={props.testId}
+        />
+        <GlobeIcon className="size-4" />
+        <Trans>Show in the public square</Trans>
+      </Label>
+      {props.checked ? (
+        <p className="flex items-start gap-2 rounded-md bg-destructive/15 p-2 text-destructive text-sm">
+          <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
+          <Trans>A public room is open to anyone, without a password.</Trans>
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={<Trans>Make this room public?</Trans>}
+        confirmLabel={<Trans>Make public</Trans>}
+        destructive
+        testId="room-public-confirm"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          props.onChange(true);
+        }}
+      >
+        <Trans>
+          A public room is open to anyone, without a password: it is listed in the public square, anyone
+          logged in can enter, watch and ask for control. Only make a room public if you are happy for
+          strangers to join.
+        </Trans>
+      </ConfirmDialog>
+    </div>
+  );
+}
