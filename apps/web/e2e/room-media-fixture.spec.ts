@@ -21,8 +21,9 @@ import {
 } from './room-support';
 import { login, register, screenshots, startJourneys, type TJourneyKit, uniqueUser } from './support';
 
+// The whole page changes colour every frame, so the screencast fallback's picture visibly moves everywhere.
 const PAGE = `<!doctype html><title>fixture room</title><body style="margin:0;background:#224;color:#fff;font:64px sans-serif">
-<div id="n"></div><script>let n = 0; (function tick() { document.getElementById('n').textContent = n++; requestAnimationFrame(tick); })();</script>`;
+<div id="n"></div><script>let n = 0; (function tick() { document.getElementById('n').textContent = n++; document.body.style.background = 'hsl(' + (n * 7) % 360 + ',60%,30%)'; requestAnimationFrame(tick); })();</script>`;
 const OPUS_PACKET_MS = 20;
 
 let kit: TJourneyKit;
