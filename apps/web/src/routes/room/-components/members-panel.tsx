@@ -29,7 +29,7 @@ export function MembersPanel({
 
   return (
     <section className="grid gap-2 border-b p-3" data-testid="members-panel" aria-label={t`Members`}>
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="font-medium text-sm">
           <Trans>Members ({members.length})</Trans>
         </h2>
@@ -52,6 +52,11 @@ export function MembersPanel({
             >
               <Trans>Cancel request</Trans>
             </Button>
+          ) : isOwner ? (
+            // The owner never queues: they take control straight back.
+            <Button size="sm" onClick={() => send({ type: 'control/take' })} data-testid="control-take">
+              <Trans>Take control</Trans>
+            </Button>
           ) : (
             <Button
               size="sm"
@@ -63,11 +68,6 @@ export function MembersPanel({
               <Trans>Request control</Trans>
             </Button>
           )}
-          {isOwner && !controlling ? (
-            <Button size="sm" onClick={() => send({ type: 'control/take' })} data-testid="control-take">
-              <Trans>Take control</Trans>
-            </Button>
-          ) : null}
         </div>
       </div>
       <p className="text-muted-foreground text-xs" data-testid="controller-name">
@@ -103,7 +103,7 @@ export function MembersPanel({
                   {place + 1}
                 </Badge>
               ) : null}
-              {canGrant && member.id !== controllerId ? (
+              {canGrant && member.id !== controllerId && member.id !== you ? (
                 <Button
                   size="sm"
                   variant="ghost"
