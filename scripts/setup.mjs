@@ -56,26 +56,25 @@ if (!SKIP) {
     console.error(`[setup] CHROMIUM_PATH points to ${process.env.CHROMIUM_PATH}, which does not exist.`);
     process.exit(1);
   }
+  // One apt-get run for everything missing (on a fresh machine the index update is the slow part); should it
+  // fail, Chromium alone is tried again, as rooms need it and the media packages are optional.
+  const canInstall = isRoot() && hasApt();
+  const wanted = [...(findChromium() ? [] : ['chromium', 'fonts-noto-cjk']), ...missingMediaPackages()];
+  if (wanted.length > 0 && canInstall) aptInstall(wanted);
+  if (!findChromium() && canInstall) aptInstall(['chromium', 'fonts-noto-cjk']);
   if (!findChromium()) {
-    const installed = isRoot() && hasApt() && aptInstall(['chromium', 'fonts-noto-cjk']);
-    if (!installed || !findChromium()) {
-      console.error(
-        [
-          '[setup] Chromium is required to run rooms and the browser tests, and it is not installed.',
-          '        Install it with:   sudo apt-get install -y chromium fonts-noto-cjk',
-          '        or point CHROMIUM_PATH at an existing Chromium binary, then run `npm install` again.',
-        ].join('\n'),
-      );
-      process.exit(1);
-    }
+    console.error(
+      [
+        '[setup] Chromium is required to run rooms and the browser tests, and it is not installed.',
+        '        Install it with:   sudo apt-get install -y chromium fonts-noto-cjk',
+        '        or point CHROMIUM_PATH at an existing Chromium binary, then run `npm install` again.',
+      ].join('\n'),
+    );
+    process.exit(1);
   }
   console.log(`[setup] Chromium: ${findChromium()}`);
 
-  let missingMedia = missingMediaPackages();
-  if (missingMedia.length > 0 && isRoot() && hasApt()) {
-    aptInstall(missingMedia);
-    missingMedia = missingMediaPackages();
-  }
+  const missingMedia = missingMediaPackages();
   if (missingMedia.length > 0) {
     console.warn(
       [
