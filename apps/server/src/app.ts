@@ -33,7 +33,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
         }),
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
     disableRequestLogging: config.nodeEnv === 'test',

@@ -24,6 +24,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...base, SHARE_URL: 'not a url' })).toThrowError(/SHARE_URL/);
   });
 
+  it('believes X-Forwarded-For only from the configured number of proxies', () => {
+    expect(parseEnv(base).trustProxy).toBe(0);
+    expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(parseEnv({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(() => parseEnv({ ...base, TRUST_PROXY: 'yes' })).toThrowError(/TRUST_PROXY/);
+  });
+
   it('names every bad variable', () => {
     expect(() => parseEnv({ ...base, PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrowError(ConfigError);
     try {

@@ -43,10 +43,14 @@ const ZEnv = z
     GEETEST_API_SERVER: optionalString.pipe(z.url().optional()),
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // How many proxies in front of this server to believe about the client's address (X-Forwarded-For):
+    // 'true' is one. Trusting every hop would let a client write its own address, and so dodge per-address
+    // limits and bans.
     TRUST_PROXY: z
-      .enum(['true', 'false', '1', '0'])
+      .string()
+      .regex(/^(true|false|\d{1,2})$/, 'must be true, false or a number of proxy hops')
       .default('false')
-      .transform((value) => value === 'true' || value === '1'),
+      .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
     WEB_DIST: z.string().default(join(REPO_ROOT, 'apps/web/dist')),
     ROOMS_DATA_DIR: optionalString,
     CHROMIUM_PATH: optionalString,
@@ -117,7 +121,8 @@ export interface TConfig {
   /** Signs the self-hosted captcha. */
   appSecret: string;
   logLevel: string;
-  trustProxy: boolean;
+  /** Proxy hops whose X-Forwarded-For is believed; 0 believes none. */
+  trustProxy: number;
   webDist: string;
   rooms: {
     /** Kept room profiles and the fresh profiles of running rooms. */

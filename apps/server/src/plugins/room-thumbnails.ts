@@ -37,8 +37,13 @@ export const roomThumbnailsPlugin = fp(
       for (const [id, entry] of cache) if (now - entry.takenAt > THUMBNAIL_TTL_MS) cache.delete(id);
       let entry = cache.get(roomId);
       if (!entry) {
-        entry = { takenAt: now, still: capture(roomId) };
+        const still = capture(roomId);
+        entry = { takenAt: now, still };
         cache.set(roomId, entry);
+        // A failed lookup is not kept: the next viewer asks again instead of getting the failure for seconds.
+        still.catch(() => {
+          if (cache.get(roomId)?.still === still) cache.delete(roomId);
+        });
       }
       return entry.still;
     }

@@ -1,6 +1,6 @@
-// A guest's browser, named by a random id in a signed, HttpOnly cookie that POST /ws/ticket sets once per browser
-// session. Tickets carry it, so a ban follows the guest through a new nickname and a new ticket; the cookie has
-// no expiry (it ends with the browser session) and only travels to /ws/.
+// A participant's browser, named by a random id in a signed, HttpOnly cookie that POST /ws/ticket sets once per
+// browser session, signed in or not. Tickets carry it, so a ban follows the person through a new nickname, a new
+// ticket and a login; the cookie has no expiry (it ends with the browser session) and only travels to /ws/.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const GUEST_COOKIE = 'rooms_guest';

@@ -215,6 +215,38 @@ describe('banning', () => {
     expect(enter({ userId: 'someone', ip: '10.0.0.7' }, 'Sam').result).toEqual({ ok: false, code: 'BANNED' });
     expect(hub.isBanned({ userId: 'someone' })).toBe(true);
   });
+
+  it('removes every seat of the banned person at once, and keeps the browser out after a login', () => {
+    const { hub } = setup();
+    const enter = (identity: { userId: string | null; guestId?: string; ip?: string }, nickname: string) => {
+      const peer = new RecordingPeer();
+      const result = hub.join(peer, identity, nickname);
+      return { peer, result, id: result.ok ? result.memberId : '' };
+    };
+    const owner = enter({ userId: 'owner-user', guestId: 'owner-browser', ip: '10.0.0.1' }, 'Olga');
+    const firstTab = enter({ userId: null, guestId: 'browser-1', ip: '10.0.0.2' }, 'Gus');
+    const secondTab = enter({ userId: null, guestId: 'browser-1', ip: '10.0.0.2' }, 'Gus too');
+    const other = enter({ userId: null, guestId: 'browser-2', ip: '10.0.0.3' }, 'Other guest');
+
+    hub.handle(owner.id, { type: 'member/ban', memberId: firstTab.id });
+    expect(firstTab.peer.closedWith).toBe(4002);
+    expect(secondTab.peer.closedWith).toBe(4002);
+    expect(other.peer.closedWith).toBeUndefined();
+    expect(hub.size).toBe(2);
+    // Signing in on the banned browser does not undo the ban; the owner is never banned.
+    expect(enter({ userId: 'new-account', guestId: 'browser-1', ip: '10.0.0.8' }, 'Gus').result).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    expect(hub.isBanned({ userId: 'owner-user', guestId: 'browser-1', ip: '10.0.0.2' })).toBe(false);
+
+    // A kicked account loses all its tabs too.
+    const tabA = enter({ userId: 'sam', guestId: 'browser-3' }, 'Sam');
+    const tabB = enter({ userId: 'sam', guestId: 'browser-4' }, 'Sam again');
+    hub.handle(owner.id, { type: 'member/kick', memberId: tabA.id });
+    expect([tabA.peer.closedWith, tabB.peer.closedWith]).toEqual([4001, 4001]);
+    expect(hub.size).toBe(2);
+  });
 });
 
 describe('driving the browser', () => {

@@ -303,12 +303,14 @@ export class RoomHub {
   }
 
   /**
-   * Whether the owner banned this person: an account by its id; a guest by its browser's guest id or its address
-   * (an address never bans an account, or one household's guest would lock out the owner sharing its network).
+   * Whether the owner banned this person: a browser by its id (whoever signs in on it, so logging in does not
+   * undo a guest's ban), an account by its id, a guest also by its address (an address never bans an account,
+   * or one household's guest would lock out the owner sharing its network). The owner is never banned.
    */
   isBanned(identity: TJoinIdentity): boolean {
-    if (identity.userId !== null) return this.bannedUsers.has(identity.userId);
+    if (identity.userId !== null && identity.userId === this.room.ownerId) return false;
     if (identity.guestId && this.bannedGuests.has(identity.guestId)) return true;
+    if (identity.userId !== null) return this.bannedUsers.has(identity.userId);
     return !!identity.ip && this.bannedAddresses.has(identity.ip);
   }
 
@@ -329,18 +331,27 @@ export class RoomHub {
     }
     // A removed account stays out either way; a guest only when banned (a kick alone lets a guest come back).
     if (target.userId !== null) (ban ? this.bannedUsers : this.kickedUsers).add(target.userId);
-    else if (ban) {
-      if (target.identity.guestId) this.bannedGuests.add(target.identity.guestId);
-      if (target.identity.ip) this.bannedAddresses.add(target.identity.ip);
-    }
     if (ban) {
-      target.peer.send(errorMessage('BANNED'));
-      target.peer.close(ROOM_CLOSE_CODES.BANNED, ROOM_ERROR_MESSAGES.BANNED);
-    } else {
-      target.peer.send({ type: 'member/kicked' });
-      target.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
+      if (target.identity.guestId) this.bannedGuests.add(target.identity.guestId);
+      if (target.userId === null && target.identity.ip) this.bannedAddresses.add(target.identity.ip);
     }
-    this.leave(targetId, 'kicked');
+    // The same person may sit in the room more than once (two tabs): every seat the rule now covers goes.
+    const removed = [...this.members.entries()].filter(
+      ([id, member]) =>
+        id === targetId ||
+        (!member.info.isOwner &&
+          (ban ? this.isBanned(member.identity) : member.userId !== null && member.userId === target.userId)),
+    );
+    for (const [id, member] of removed) {
+      if (ban) {
+        member.peer.send(errorMessage('BANNED'));
+        member.peer.close(ROOM_CLOSE_CODES.BANNED, ROOM_ERROR_MESSAGES.BANNED);
+      } else {
+        member.peer.send({ type: 'member/kicked' });
+        member.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
+      }
+      this.leave(id, 'kicked');
+    }
   }
 
   private applyControl(member: TMemberState, about: string, outcome: TControlOutcome): void {

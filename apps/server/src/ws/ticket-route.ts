@@ -1,6 +1,6 @@
 // POST /ws/ticket — a browser's pass for the room WebSocket. The caller's session token (Authorization header)
-// makes it a user's ticket; without one it is a guest's, tied to the guest's browser by a signed cookie. Entry
-// rules (owner, public, share password with its budget of wrong tries), bans and whether the room runs are
+// makes it a user's ticket, without one a guest's; either is tied to the browser by a signed cookie
+// (guest-id.ts). Entry rules (owner, public, share password with its budget of wrong tries), bans and whether the room runs are
 // checked here, where a refusal can still be an HTTP answer a page can read.
 import { checkShareAccess, describeError, resolveSession } from '@rooms/api';
 import {
@@ -44,14 +44,12 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
     }
     if (!relay.isRunning(room.id)) return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
 
-    let guestId: string | null = null;
-    if (userId === null) {
-      guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
-      if (!guestId) {
-        const issued = relay.guestIds.issue(request.protocol === 'https');
-        guestId = issued.guestId;
-        reply.header('set-cookie', issued.setCookie);
-      }
+    // Every browser gets the id, signed in or not: a guest banned in it stays banned after logging in.
+    let guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
+    if (!guestId) {
+      const issued = relay.guestIds.issue(request.protocol === 'https');
+      guestId = issued.guestId;
+      reply.header('set-cookie', issued.setCookie);
     }
     if (relay.isBanned(room.id, { userId, guestId, ip: request.ip })) {
       return fail(reply, 403, ROOM_ERROR_MESSAGES.BANNED);

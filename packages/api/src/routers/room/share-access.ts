@@ -5,10 +5,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
 import type { RateLimiter } from '../../services/ports';
 
-/** Wrong passwords allowed before every try is refused for the rest of the window, correct ones included. */
+/**
+ * Wrong passwords allowed in a window. Past the address budget every try from that address is refused, correct
+ * ones included; past the room budget, only addresses that have guessed wrong are refused, so strangers cannot
+ * lock a room's real guests out.
+ */
 export const ROOM_PASSWORD_LIMITS = {
   perAddress: { limit: 10, windowSeconds: 15 * 60 },
-  /** Many addresses guessing at one room; generous, since it also holds back that room's new guests. */
+  /** Many addresses guessing at one room. */
   perRoom: { limit: 100, windowSeconds: 15 * 60 },
 } as const;
 
@@ -43,15 +47,18 @@ export async function checkShareAccess(
   if (room.password === null) throw new AppError('ROOM_NOT_FOUND');
   if (!password) throw new AppError('ROOM_PASSWORD_REQUIRED');
 
-  const keys = [
-    [`room-password:ip:${caller.ip}`, ROOM_PASSWORD_LIMITS.perAddress],
-    [`room-password:room:${room.id}`, ROOM_PASSWORD_LIMITS.perRoom],
-  ] as const;
-  for (const [key, { limit }] of keys) {
-    const wait = await limiter.peek(key, limit);
-    if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', { args: [wait] });
+  const address = [`room-password:ip:${caller.ip}`, ROOM_PASSWORD_LIMITS.perAddress] as const;
+  const wholeRoom = [`room-password:room:${room.id}`, ROOM_PASSWORD_LIMITS.perRoom] as const;
+  const addressWait = await limiter.peek(address[0], address[1].limit);
+  if (addressWait > 0) throw new AppError('TOO_MANY_REQUESTS', { args: [addressWait] });
+  // Once many addresses have guessed at the room, only addresses that have not guessed wrong yet may try: a
+  // guest typing the right password still gets in, while each guessing address is down to a single try.
+  const roomWait = await limiter.peek(wholeRoom[0], wholeRoom[1].limit);
+  if (roomWait > 0 && (await limiter.peek(address[0], 1)) > 0) {
+    throw new AppError('TOO_MANY_REQUESTS', { args: [roomWait] });
   }
   if (sameText(room.password, password)) return 'password';
-  for (const [key, { limit, windowSeconds }] of keys) await limiter.hit(key, limit, windowSeconds);
+  for (const [key, { limit, windowSeconds }] of [address, wholeRoom])
+    await limiter.hit(key, limit, windowSeconds);
   throw new AppError('ROOM_PASSWORD_INCORRECT');
 }
