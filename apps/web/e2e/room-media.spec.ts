@@ -170,6 +170,20 @@ describe('room media from the server', () => {
     await other.close();
     expect(await indicator.getAttribute('data-path')).toBe('h264');
 
+    // A late joiner gets the latest keyframe and every frame since in one burst: its picture runs on from the
+    // first paint, instead of standing still until the next keyframe (up to 2 s later). The encoder sends every
+    // frame of the display, so pictures keep coming although the /flash page changes once a second.
+    const late = await context.newPage();
+    await late.goto('/dashboard');
+    await enterRoom(late, name, 'Late joiner');
+    await expect
+      .poll(async () => (await canvasSample(late))?.frames ?? 0, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const firstPaint = (await canvasSample(late))?.frames ?? 0;
+    await late.waitForTimeout(700);
+    expect(((await canvasSample(late))?.frames ?? 0) - firstPaint).toBeGreaterThanOrEqual(8);
+    await late.close();
+
     await stopAndDeleteRoom(page, name);
     await context.close();
   });

@@ -27,6 +27,9 @@ export interface TEncoderSourceOptions {
 
 const DEFAULT_IDLE_STOP_MS = 10_000;
 const RESTART_DELAY_MS = 1000;
+/** A run shorter than this counts as a failure to start: the next restart waits twice as long, up to a minute. */
+const QUICK_FAILURE_MS = 5000;
+const MAX_RESTART_DELAY_MS = 60_000;
 /** A stream without keyframes for this many chunks is not replayed to joiners (they wait for the next one). */
 const MAX_GROUP_CHUNKS = 1000;
 
@@ -41,6 +44,8 @@ export class EncoderSource implements MediaSource {
   private idleTimer: NodeJS.Timeout | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Runs in a row that ended quickly. */
+  private failures = 0;
   private readonly logger: TEngineLogger;
 
   constructor(private readonly options: TEncoderSourceOptions) {
@@ -85,11 +90,16 @@ export class EncoderSource implements MediaSource {
     if (this.stopped) return;
     const encoder = RoomProcess.spawn('ffmpeg', this.options.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = encoder;
+    const startedAt = performance.now();
     let stderr = '';
     encoder.child.stderr?.on('data', (data: Buffer) => {
       stderr = (stderr + data.toString()).slice(-2000);
     });
-    const reader = this.options.reader((chunk) => this.emit(chunk));
+    // Output still in the pipe of a run that was halted or replaced belongs to an old stream: mixed into the new
+    // one it would garble every decoder until the next keyframe.
+    const reader = this.options.reader((chunk) => {
+      if (this.process === encoder) this.emit(chunk);
+    });
     encoder.child.stdout?.on('data', (data: Buffer) => {
       try {
         reader.push(data);
@@ -107,10 +117,14 @@ export class EncoderSource implements MediaSource {
         { roomId: this.options.roomId, code, stderr: stderr.trim() },
         `${this.codec} encoder exited; restarting`,
       );
+      // An encoder that keeps failing (its display or sound server gone) is retried ever more slowly.
+      const quickly = performance.now() - startedAt < QUICK_FAILURE_MS;
+      this.failures = quickly ? this.failures + 1 : 0;
+      const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** this.failures);
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;
         if (this.listeners.size > 0) this.launch();
-      }, RESTART_DELAY_MS);
+      }, delay);
       this.restartTimer.unref();
     });
   }

@@ -78,6 +78,13 @@ class JpegDecoder implements TFrameDecoder {
  * a decoder that falls behind would otherwise add latency that never goes away.
  */
 const MAX_DECODE_QUEUE = 3;
+/**
+ * A joiner receives the latest keyframe and every frame since in one burst (up to one keyframe interval, 2 s),
+ * all within moments: frames arriving this soon after a keyframe may queue up to that many. Later frames are
+ * live again and get the small limit.
+ */
+const MAX_CATCH_UP_QUEUE = 150;
+const CATCH_UP_WINDOW_MS = 250;
 
 /**
  * WebCodecs H.264: Annex B access units (no `description`, so the decoder reads SPS/PPS in-band), configured from
@@ -89,6 +96,8 @@ class H264Decoder implements TFrameDecoder {
   private decoder: VideoDecoder | null = null;
   private codecString: string | null = null;
   private waitingForKeyframe = true;
+  /** Until when frames count as the burst that follows a keyframe (performance.now()). */
+  private catchUpUntil = 0;
   private closed = false;
   private skipped = 0;
   private errors = 0;
@@ -99,12 +108,16 @@ class H264Decoder implements TFrameDecoder {
   decode(frame: TMediaFrame): void {
     if (this.closed) return;
     if (!frame.keyframe) {
-      if (this.waitingForKeyframe || !this.decoder || this.decoder.decodeQueueSize > MAX_DECODE_QUEUE) {
+      const queued = this.decoder?.decodeQueueSize ?? 0;
+      const limit = performance.now() < this.catchUpUntil ? MAX_CATCH_UP_QUEUE : MAX_DECODE_QUEUE;
+      if (this.waitingForKeyframe || !this.decoder || queued > limit) {
         this.waitingForKeyframe = true;
         this.skipped += 1;
         return;
       }
-    } else if (!this.prepare(frame)) {
+    } else if (this.prepare(frame)) {
+      this.catchUpUntil = performance.now() + CATCH_UP_WINDOW_MS;
+    } else {
       this.skipped += 1;
       return;
     }
