@@ -1,3 +1,4 @@
+import { Spinner } from '@rooms/ui/spinner';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { LanguageMenu } from './layout/language-menu';
@@ -17,5 +18,16 @@ export function StandalonePage({ children }: { children: ReactNode }) {
         {children}
       </main>
     </div>
+  );
+}
+
+/** A standalone page still loading what it shows (the room's or shared room's settings). */
+export function StandaloneLoading() {
+  return (
+    <StandalonePage>
+      <div className="flex justify-center">
+        <Spinner />
+      </div>
+    </StandalonePage>
   );
 }

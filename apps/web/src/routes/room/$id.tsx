@@ -2,11 +2,10 @@
 // with a password is entered through its share link instead, where the password is asked for.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { StandalonePage } from '../../components/standalone-page';
+import { StandaloneLoading } from '../../components/standalone-page';
 import { requireLogin } from '../../lib/guard';
 import { describeError } from '../../lib/messages';
 import { toastError } from '../../lib/notify';
@@ -42,13 +41,7 @@ function RoomPage() {
   }, [config.error, needsPassword, id, navigate, i18n, t]);
 
   if (config.isPending || needsPassword) {
-    return (
-      <StandalonePage>
-        <div className="flex justify-center">
-          <Spinner />
-        </div>
-      </StandalonePage>
-    );
+    return <StandaloneLoading />;
   }
   if (config.isError) {
     return (

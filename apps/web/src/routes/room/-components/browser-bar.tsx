@@ -12,10 +12,13 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 export function BrowserBar({
   tabs,
   controlling,
+  isOwner,
   send,
 }: {
   tabs: TBrowserTabInfo[];
   controlling: boolean;
+  /** The owner takes control instead of asking for it, and the hint says so. */
+  isOwner: boolean;
   send: (message: TClientMessageInput) => boolean;
 }) {
   const { t } = useLingui();
@@ -124,7 +127,11 @@ export function BrowserBar({
         </Button>
         {!controlling ? (
           <span className="ml-auto shrink-0 pl-2 text-muted-foreground text-xs">
-            <Trans>Request control to drive the browser</Trans>
+            {isOwner ? (
+              <Trans>Take control to drive the browser</Trans>
+            ) : (
+              <Trans>Request control to drive the browser</Trans>
+            )}
           </span>
         ) : null}
       </div>

@@ -188,7 +188,12 @@ function LiveRoom({
           {fullscreen ? <MinimizeIcon /> : <MaximizeIcon />}
         </Button>
       </header>
-      <BrowserBar tabs={snapshot.tabs} controlling={controlling} send={send} />
+      <BrowserBar
+        tabs={snapshot.tabs}
+        controlling={controlling}
+        isOwner={snapshot.members.some((member) => member.id === snapshot.you && member.isOwner)}
+        send={send}
+      />
       <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
         <div
           className="flex max-h-[60dvh] shrink-0 max-lg:aspect-(--picture-ratio) lg:max-h-none lg:min-w-0 lg:flex-1"

@@ -13,7 +13,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { LockIcon, RefreshCwIcon } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { passwordFromHash } from '../../../components/layout/share-links';
-import { StandalonePage } from '../../../components/standalone-page';
+import { StandaloneLoading, StandalonePage } from '../../../components/standalone-page';
 import { describeError } from '../../../lib/messages';
 import { isLoggedIn } from '../../../lib/session';
 import { appCodeOf, trpc } from '../../../lib/trpc';
@@ -66,13 +66,7 @@ function SharedRoomPage() {
     );
   }
   if (info.isPending || (entering && config.isPending)) {
-    return (
-      <StandalonePage>
-        <div className="flex justify-center">
-          <Spinner />
-        </div>
-      </StandalonePage>
-    );
+    return <StandaloneLoading />;
   }
   const failure = info.error ?? config.error;
   if (failure) {
