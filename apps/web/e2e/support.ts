@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
 import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
 
 export type { Page };
@@ -29,15 +30,7 @@ export async function startJourneys(options: { env?: Record<string, string> } = 
     startTestServer({ env: options.env }),
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: ['--no-sandbox', ...QUIET_CHROMIUM_ARGS],
     }),
   ]);
   return {

@@ -6,20 +6,8 @@ import { showToast } from '@rooms/ui/toaster';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { translateServerText } from '../lib/messages';
 import { QualityMeter } from '../lib/room/quality-meter';
-import { RoomConnection, type TRoomSnapshot } from '../lib/room/room-connection';
+import { INITIAL_SNAPSHOT, RoomConnection } from '../lib/room/room-connection';
 import { RoomPlayer } from '../lib/room/room-player';
-
-const IDLE: TRoomSnapshot = {
-  status: 'connecting',
-  you: null,
-  members: [],
-  controllerId: null,
-  queue: [],
-  chat: [],
-  tabs: [],
-  stream: null,
-  ended: null,
-};
 
 /** `options.password` is the share password a guest entered with; it is sent again on every reconnect. */
 export function useRoomConnection(
@@ -91,4 +79,4 @@ export function useRoomConnection(
 }
 
 const noSubscribe = () => () => {};
-const idleSnapshot = () => IDLE;
+const idleSnapshot = () => INITIAL_SNAPSHOT;

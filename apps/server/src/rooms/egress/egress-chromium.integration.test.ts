@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUIET_CHROMIUM_ARGS } from '../engine/room-browser';
 import { startEgressProxy, type TEgressProxy } from './egress-proxy';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,15 +35,7 @@ describe('egress proxy in Chromium', () => {
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_CHROMIUM_ARGS],
       proxy: { server: proxy.url, bypass: '<-loopback>' },
     });
   });

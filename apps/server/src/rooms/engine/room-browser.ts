@@ -22,13 +22,21 @@ export interface TRoomBrowserOptions {
   displayEnv?: NodeJS.ProcessEnv;
 }
 
-const ARGS = [
+/**
+ * Flags every Chromium this project starts needs (rooms, and the tests' own browsers): no GPU here, and no
+ * background traffic to Google, which a closed network refuses by the dozen and an egress guard must not see.
+ */
+export const QUIET_CHROMIUM_ARGS = [
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+];
+
+const ARGS = [
+  ...QUIET_CHROMIUM_ARGS,
   '--disable-dev-shm-usage',
   // WebRTC would otherwise send UDP straight from the server, around the egress proxy.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',

@@ -49,7 +49,8 @@ const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
   Object.entries(ROOM_CLOSE_CODES).map(([code, value]) => [value, code as TRoomErrorCode]),
 );
 
-const initial: TRoomSnapshot = {
+/** Before the first message: also what the page shows while no connection exists yet. */
+export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   status: 'connecting',
   you: null,
   members: [],
@@ -82,7 +83,7 @@ export interface TRoomConnectionOptions {
 }
 
 export class RoomConnection {
-  private snapshot: TRoomSnapshot = initial;
+  private snapshot: TRoomSnapshot = INITIAL_SNAPSHOT;
   private readonly listeners = new Set<() => void>();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;

@@ -9,7 +9,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { MonitorPlayIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { QueryView } from '../../components/query-view';
-import { toastError } from '../../lib/notify';
+import { useFailureToast } from '../../hooks/use-failure-toast';
 import { trpc } from '../../lib/trpc';
 import { CreateRoomDialog } from './-components/create-room-dialog';
 import { RoomCard } from './-components/room-card';
@@ -23,7 +23,7 @@ export const Route = createFileRoute('/_app/dashboard')({
 });
 
 function DashboardPage() {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const navigate = useNavigate({ from: Route.fullPath });
   const { create } = Route.useSearch();
   const [creating, setCreating] = useState(false);
@@ -37,12 +37,7 @@ function DashboardPage() {
     void navigate({ search: {}, replace: true });
   }, [create, navigate]);
 
-  useEffect(() => {
-    if (rooms.error) {
-      const text = t`Failed to retrieve the room list`;
-      toastError(i18n, rooms.error, { prefix: text, unreachable: text });
-    }
-  }, [rooms.error, i18n, t]);
+  useFailureToast(rooms.error, t`Failed to retrieve the room list`);
 
   return (
     <div className="grid gap-6">

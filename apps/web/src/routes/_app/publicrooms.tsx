@@ -10,7 +10,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { GlobeIcon, LogInIcon, RefreshCwIcon, UsersIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { QueryView } from '../../components/query-view';
-import { toastError } from '../../lib/notify';
+import { useFailureToast } from '../../hooks/use-failure-toast';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/_app/publicrooms')({
@@ -31,17 +31,12 @@ function useTicker(intervalMs: number): number {
 }
 
 function PublicRoomsPage() {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const navigate = useNavigate();
   const rooms = useQuery({ ...trpc.room.getPublicRoom.queryOptions(), refetchInterval: REFRESH_MS });
   const tick = useTicker(REFRESH_MS);
 
-  useEffect(() => {
-    if (rooms.error) {
-      const text = t`Failed to retrieve the public rooms`;
-      toastError(i18n, rooms.error, { prefix: text, unreachable: text });
-    }
-  }, [rooms.error, i18n, t]);
+  useFailureToast(rooms.error, t`Failed to retrieve the public rooms`);
 
   return (
     <div className="grid gap-6">

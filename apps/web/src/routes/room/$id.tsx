@@ -6,9 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { StandaloneLoading } from '../../components/standalone-page';
+import { useFailureToast } from '../../hooks/use-failure-toast';
 import { requireLogin } from '../../lib/guard';
 import { describeError } from '../../lib/messages';
-import { toastError } from '../../lib/notify';
 import { appCodeOf, trpc } from '../../lib/trpc';
 import { Notice, RoomExperience, type TRoomHome } from './-components/room-experience';
 
@@ -31,14 +31,11 @@ function RoomPage() {
   });
   const needsPassword = appCodeOf(config.error) === 'ROOM_PASSWORD_REQUIRED';
 
+  // Someone else's room with a share password: its share page asks for it.
   useEffect(() => {
-    // Someone else's room with a share password: its share page asks for it.
     if (needsPassword) void navigate({ to: '/share/room/$id', params: { id }, replace: true });
-    else if (config.error) {
-      const text = t`Failed to retrieve room configuration`;
-      toastError(i18n, config.error, { prefix: text, unreachable: text });
-    }
-  }, [config.error, needsPassword, id, navigate, i18n, t]);
+  }, [needsPassword, id, navigate]);
+  useFailureToast(needsPassword ? null : config.error, t`Failed to retrieve room configuration`);
 
   if (config.isPending || needsPassword) {
     return <StandaloneLoading />;

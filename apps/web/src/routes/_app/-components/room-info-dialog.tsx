@@ -4,9 +4,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@rooms/ui/dialog';
 import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
+import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { formatDateTime } from '../../../lib/format';
-import { toastError } from '../../../lib/notify';
 import { trpc } from '../../../lib/trpc';
 import { RoomShare } from './room-share';
 import { RoomStateBadge } from './room-state-badge';
@@ -23,18 +23,13 @@ function Row({ label, children, testId }: { label: ReactNode; children: ReactNod
 }
 
 export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose: () => void }) {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const info = useQuery({
     ...trpc.room.getRoomInfo.queryOptions({ name: name ?? '' }),
     enabled: !!name,
     staleTime: 0,
   });
-  useEffect(() => {
-    if (info.error) {
-      const text = t`Failed to retrieve room information`;
-      toastError(i18n, info.error, { prefix: text, unreachable: text });
-    }
-  }, [info.error, i18n, t]);
+  useFailureToast(info.error, t`Failed to retrieve room information`);
   const room = info.data;
 
   return (
