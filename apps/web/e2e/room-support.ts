@@ -5,6 +5,32 @@ import { createServer, type Server } from 'node:http';
 import { expect } from 'vitest';
 import type { Page } from './support';
 
+/**
+ * A page for the room's browser that moves on every frame (a colour-cycling canvas) with a big button: pressing
+ * it turns it red, counts the presses on it and reports each one to /event/clicked on the page server.
+ */
+export const PRESS_ME_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>journey page</title>
+<style>html,body{margin:0;height:100%;overflow:hidden}
+#b{position:fixed;left:30%;top:30%;width:40%;height:40%;font:48px sans-serif;background:#22aa66;border:0;color:#fff}</style>
+</head><body><canvas id="c" style="display:block;width:100%;height:100%"></canvas><button id="b">Press me</button>
+<script>
+const c = document.getElementById('c'), ctx = c.getContext('2d');
+let n = 0;
+(function draw() {
+  c.width = innerWidth; c.height = innerHeight; n++;
+  ctx.fillStyle = 'hsl(' + (n * 9 % 360) + ',80%,50%)';
+  ctx.fillRect(0, 0, c.width, c.height);
+  requestAnimationFrame(draw);
+})();
+let presses = 0;
+document.getElementById('b').addEventListener('pointerdown', (event) => {
+  presses++;
+  event.target.style.background = '#dd2222';
+  event.target.textContent = 'Pressed ' + presses;
+  fetch('/event/clicked');
+});
+</script></body></html>`;
+
 export interface TPages {
   origin: string;
   server: Server;

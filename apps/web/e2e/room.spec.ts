@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePages, type TPages } from './room-support';
+import { PRESS_ME_PAGE, servePages, type TPages } from './room-support';
 import {
   login,
   type Page,
@@ -17,35 +17,13 @@ import {
   uniqueUser,
 } from './support';
 
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>journey page</title>
-<style>html,body{margin:0;height:100%;overflow:hidden}
-#b{position:fixed;left:30%;top:30%;width:40%;height:40%;font:48px sans-serif;background:#22aa66;border:0;color:#fff}</style>
-</head><body><canvas id="c" style="display:block;width:100%;height:100%"></canvas><button id="b">Press me</button>
-<script>
-const c = document.getElementById('c'), ctx = c.getContext('2d');
-let n = 0;
-(function draw() {
-  c.width = innerWidth; c.height = innerHeight; n++;
-  ctx.fillStyle = 'hsl(' + (n * 9 % 360) + ',80%,50%)';
-  ctx.fillRect(0, 0, c.width, c.height);
-  requestAnimationFrame(draw);
-})();
-let presses = 0;
-document.getElementById('b').addEventListener('pointerdown', (event) => {
-  presses++;
-  event.target.style.background = '#dd2222';
-  event.target.textContent = 'Pressed ' + presses;
-  fetch('/event/clicked');
-});
-</script></body></html>`;
-
 let kit: TJourneyKit;
 let pages: TPages;
 let roomsDataDir: string;
 const user = uniqueUser('room');
 
 beforeAll(async () => {
-  pages = await servePages(PAGE);
+  pages = await servePages(PRESS_ME_PAGE);
   roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-journey-'));
   kit = await startJourneys({
     env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },

@@ -9,22 +9,8 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
-import { servePages, type TPages } from './room-support';
+import { PRESS_ME_PAGE, servePages, type TPages } from './room-support';
 import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
-
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>shared page</title>
-<style>html,body{margin:0;height:100%;overflow:hidden;background:#2244cc}
-#b{position:fixed;left:30%;top:30%;width:40%;height:40%;font:48px sans-serif;background:#22aa66;border:0;color:#fff}</style>
-</head><body><button id="b">Press me</button>
-<script>
-let presses = 0, n = 0;
-setInterval(() => { document.body.style.background = 'hsl(' + (n++ * 23 % 360) + ',70%,45%)'; }, 100);
-document.getElementById('b').addEventListener('pointerdown', (event) => {
-  presses++;
-  event.target.textContent = 'Pressed ' + presses;
-  fetch('/event/clicked');
-});
-</script></body></html>`;
 
 let kit: TJourneyKit;
 let pages: TPages;
@@ -33,7 +19,7 @@ let owner: TTestOwner;
 let room: { id: string; name: string };
 
 beforeAll(async () => {
-  pages = await servePages(PAGE);
+  pages = await servePages(PRESS_ME_PAGE);
   roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-share-journey-'));
   kit = await startJourneys({
     env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
