@@ -6,7 +6,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppError, TRoomLaunchSpec, TRoomStateChange } from '@rooms/api';
-import { ZRoomInput } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../testing/test-server';
 import { startEgressProxy } from '../egress/egress-proxy';
@@ -14,6 +13,7 @@ import type { TMediaChunk } from '../room-session';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 import type { ChromiumRoomSession } from './chromium-room-session';
 import { processesUsingProfile } from './process-tree';
+import { apply, input, key, press } from './testing/room-input';
 import { startTestPages, type TTestPages } from './testing/test-pages';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -67,8 +67,6 @@ async function settledFrame(session: ChromiumRoomSession): Promise<TMediaChunk> 
   }
 }
 
-const input = (value: unknown) => ZRoomInput.parse(value);
-
 /** The picture size from a JPEG's start-of-frame segment. */
 function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
   const view = Buffer.from(jpeg);
@@ -80,19 +78,6 @@ function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
     offset += 2 + view.readUInt16BE(offset + 2);
   }
   throw new Error('no start-of-frame segment');
-}
-const press = (x: number, y: number) => [
-  input({ type: 'input/pointer', action: 'move', x, y }),
-  input({ type: 'input/pointer', action: 'down', x, y, button: 'left', buttons: 1, clickCount: 1 }),
-  input({ type: 'input/pointer', action: 'up', x, y, button: 'left', buttons: 0, clickCount: 1 }),
-];
-const key = (name: string, code: string) => [
-  input({ type: 'input/key', action: 'down', key: name, code }),
-  input({ type: 'input/key', action: 'up', key: name, code }),
-];
-
-async function apply(session: ChromiumRoomSession, inputs: ReturnType<typeof input>[]) {
-  for (const event of inputs) await session.applyInput(event);
 }
 
 async function running(spec: TRoomLaunchSpec): Promise<ChromiumRoomSession> {

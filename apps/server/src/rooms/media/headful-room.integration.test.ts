@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
-import { ZRoomInput } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import type { ChromiumRoomSession } from '../engine/chromium-room-session';
+import { apply, input, key, press } from '../engine/testing/room-input';
 import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { TMediaChunk } from '../room-session';
 import { decodeH264 } from './testing/decode-check';
@@ -21,20 +21,6 @@ let engine: ChromiumRoomEngine;
 let rooms = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const input = (value: unknown) => ZRoomInput.parse(value);
-const press = (x: number, y: number) => [
-  input({ type: 'input/pointer', action: 'move', x, y }),
-  input({ type: 'input/pointer', action: 'down', x, y, button: 'left', buttons: 1, clickCount: 1 }),
-  input({ type: 'input/pointer', action: 'up', x, y, button: 'left', buttons: 0, clickCount: 1 }),
-];
-const key = (name: string, code: string) => [
-  input({ type: 'input/key', action: 'down', key: name, code }),
-  input({ type: 'input/key', action: 'up', key: name, code }),
-];
-
-async function apply(session: ChromiumRoomSession, inputs: ReturnType<typeof input>[]) {
-  for (const event of inputs) await session.applyInput(event);
-}
 
 async function running(overrides: Partial<TRoomLaunchSpec>): Promise<ChromiumRoomSession> {
   const spec: TRoomLaunchSpec = {
