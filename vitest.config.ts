@@ -1,5 +1,5 @@
-// One Vitest run, three projects: fast unit tests, integration tests against real PostgreSQL/SMTP/sockets, and
-// browser journeys in real Chromium against the built app served by the real server.
+// One Vitest run, four projects: fast unit tests, integration tests against real PostgreSQL/SMTP/sockets, the
+// security suite, and browser journeys in real Chromium against the built app served by the real server.
 import { defineConfig } from 'vitest/config';
 
 const ignored = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{apps,packages}/*/src/**/*.test.{ts,tsx}'],
-          exclude: [...ignored, '**/*.integration.test.ts'],
+          exclude: [...ignored, '**/*.integration.test.ts', '**/*.security.test.ts'],
           environment: 'node',
         },
       },
@@ -19,6 +19,17 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['{apps,packages}/*/src/**/*.integration.test.ts'],
+          exclude: ignored,
+          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // One test per finding of the security review (a room runs a stranger's code): each failed before its fix.
+        test: {
+          name: 'security',
+          include: ['{apps,packages}/*/src/**/*.security.test.ts'],
           exclude: ignored,
           globalSetup: ['packages/db/src/testing/global-setup.ts'],
           testTimeout: 60_000,

@@ -188,6 +188,38 @@ describe('ChromiumRoomEngine', () => {
     }
   });
 
+  it('lets the page’s editing keys through the browser-shortcut filter', async () => {
+    const spec = roomSpec({ startUrl: pages.url('/form') });
+    const session = await running(spec);
+    try {
+      await settledFrame(session);
+      await apply(session, press(0.5, 0.05));
+      const ctrl = (name: string, code: string, shift = false) => {
+        const modifiers = shift ? 10 : 2;
+        return [
+          input({ type: 'input/key', action: 'down', key: name, code, modifiers }),
+          input({ type: 'input/key', action: 'up', key: name, code, modifiers }),
+        ];
+      };
+      // "abc", select all, cut, paste twice, undo the second paste, redo it, Home, Backspace at the start (no-op),
+      // ArrowRight, Delete: "abcabc" with its second character removed.
+      await apply(session, [...key('a', 'KeyA'), ...key('b', 'KeyB'), ...key('c', 'KeyC')]);
+      await apply(session, [
+        ...ctrl('a', 'KeyA'),
+        ...ctrl('x', 'KeyX'),
+        ...ctrl('v', 'KeyV'),
+        ...ctrl('v', 'KeyV'),
+      ]);
+      await apply(session, [...ctrl('z', 'KeyZ'), ...ctrl('Z', 'KeyZ', true)]);
+      await apply(session, [...key('Home', 'Home'), ...key('Backspace', 'Backspace')]);
+      await apply(session, [...key('ArrowRight', 'ArrowRight'), ...key('Delete', 'Delete')]);
+      await apply(session, key('Enter', 'Enter'));
+      expect(await pages.waitForEvent('submitted:acabc')).toBe('submitted:acabc');
+    } finally {
+      await engine.stop(spec.roomId);
+    }
+  });
+
   it('turns a popup into the active tab, follows it, and refuses non-web addresses', async () => {
     const spec = roomSpec({ startUrl: pages.url('/popup') });
     const session = await running(spec);

@@ -12,6 +12,7 @@ import {
   type TRoomRuntimeState,
   type TRoomStateChange,
 } from '@rooms/api';
+import type { BrowserContext } from 'playwright-core';
 import type { TRoomMediaMode } from '../../env';
 import { probeMediaTools } from '../media/media-tools';
 import { RoomMedia } from '../media/room-media';
@@ -143,6 +144,11 @@ export class ChromiumRoomEngine implements RoomEngine {
   /** The room's browser process id (benchmarks, diagnostics). */
   browserPid(roomId: string): number | undefined {
     return this.rooms.get(roomId)?.run?.browser?.pid;
+  }
+
+  /** The room's browser context: every page it holds, adopted as a tab or not (security tests, diagnostics). */
+  browserContext(roomId: string): BrowserContext | undefined {
+    return this.rooms.get(roomId)?.run?.browser?.context;
   }
 
   /** The room's display, sound server and running encoders (benchmarks count them with the room). */

@@ -6,6 +6,7 @@ import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { MediaSource, RoomSession, TBrowserTab } from '../room-session';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
+import { KeyFilter } from './key-filter';
 import type { TEngineLogger } from './logger';
 import { ScreencastSource } from './screencast-source';
 import { TabSet } from './tabs';
@@ -30,6 +31,7 @@ export class ChromiumRoomSession implements RoomSession {
   /** The CDP capture of the active tab: `video` itself, or the fallback beside the H.264 stream. */
   private readonly screencast: ScreencastSource;
   private readonly tabSet: TabSet;
+  private readonly keys = new KeyFilter();
 
   private constructor(
     context: BrowserContext,
@@ -53,6 +55,8 @@ export class ChromiumRoomSession implements RoomSession {
     this.tabSet = new TabSet(context, {
       onActivate: (tab) => this.screencast.follow(tab.cdp),
       onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
+      onStrayClosed: (url, reason) =>
+        logger.info({ roomId: spec.roomId, url, reason }, 'closed a page the room must not show'),
     });
   }
 
@@ -71,8 +75,10 @@ export class ChromiumRoomSession implements RoomSession {
   }
 
   async applyInput(input: TRoomInput): Promise<void> {
+    // Browser shortcuts never reach Chromium (./key-filter); the filter sees every key, tab or not, to pair them.
+    const allowed = input.type === 'input/key' ? this.keys.apply(input) : input;
     const tab = this.tabSet.active();
-    if (tab) await dispatchInput(tab.cdp, input, this.viewport);
+    if (tab && allowed) await dispatchInput(tab.cdp, allowed, this.viewport);
   }
 
   async navigate(url: string): Promise<void> {

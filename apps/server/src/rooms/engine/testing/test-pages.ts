@@ -1,6 +1,6 @@
 // Pages for the engine's integration tests and the stream benchmark, served on loopback: an animated canvas,
-// a button that changes colour when pressed, a form, a cookie setter and checker, a popup link; for the media
-// pipeline a tone with an animation, moving noise that needs every bit of a bitrate, and a flash with a beep. The pages report
+// a button that changes colour when pressed, a form, a cookie setter and checker, a popup link, a key reporter;
+// for the media pipeline a tone with an animation, moving noise that needs every bit of a bitrate, and a flash with a beep. The pages report
 // what happened to them by requesting /event/<name>, so tests check the page's behaviour without reading pixels.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -62,6 +62,13 @@ const PAGES: Record<string, string> = {
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
   ),
   '/check-cookie': page('cookie checked'),
+  // A still page that reports every key it gets, tagged with ?tag= so each room's keys are told apart.
+  '/keys': page(
+    '<p style="margin:40px">Keys reach this page</p>',
+    `const tag = new URLSearchParams(location.search).get('tag');
+     addEventListener('keydown', (event) => report('key:' + tag + ':' + event.key));
+     report('ready:' + tag);`,
+  ),
   // The page's own idea of its size, to check that the room's picture is exactly the page.
   '/size': page(
     'size',

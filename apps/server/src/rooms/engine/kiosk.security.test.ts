@@ -1,0 +1,381 @@
+// Finding 2 of the security review (issue 10): a controller's keys reached Chromium's own shortcuts, which opened
+// chrome:// tabs, a window with an omnibox, native file dialogs and devtools in everyone's picture. Each shortcut is
+// sent over the room socket the way the web client sends it, to a real room on the H.264 path (headful Chromium on
+// its virtual display). The room must stay on its page: one page in the browser (every CDP target counted, not only
+// those Playwright reports), one tab in the room, the same X windows on the display and the same picture on it.
+// Pages and windows that appear anyway (opened over CDP, as a menu or a browser bug would) must be closed at once.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rest } from '../../testing/rest-client';
+import { startTestServer, type TTestServer } from '../../testing/test-server';
+import { RoomClient } from '../../ws/room-client';
+import { startEgressProxy } from '../egress/egress-proxy';
+import { createOwner, uniqueRoomName } from '../room-test-users';
+import { ChromiumRoomEngine } from './chromium-room-engine';
+import { apply, input } from './testing/room-input';
+import { startTestPages, type TTestPages } from './testing/test-pages';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let server: TTestServer;
+let pages: TTestPages;
+let roomsDataDir: string;
+let rooms = 0;
+
+beforeAll(async () => {
+  pages = await startTestPages();
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-kiosk-'));
+  server = await startTestServer({
+    env: { ROOMS_DATA_DIR: roomsDataDir, ROOM_EGRESS_ALLOW: pages.hostPort, ROOM_MEDIA: 'h264' },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await pages?.close();
+  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+const MODIFIERS = [
+  { name: 'Control', code: 'ControlLeft', bit: 2 },
+  { name: 'Alt', code: 'AltLeft', bit: 1 },
+  { name: 'Shift', code: 'ShiftLeft', bit: 8 },
+] as const;
+
+interface TShortcut {
+  label: string;
+  key: string;
+  code: string;
+  held: ('Control' | 'Alt' | 'Shift')[];
+}
+
+const shortcut = (label: string, key: string, code: string): TShortcut => ({
+  label,
+  key,
+  code,
+  held: MODIFIERS.filter((modifier) =>
+    label.includes(`${modifier.name === 'Control' ? 'Ctrl' : modifier.name}+`),
+  ).map((modifier) => modifier.name),
+});
+
+/** The messages a browser's keydown/keyup events become: modifiers down, the key down and up, modifiers up. */
+function keyMessages(combo: TShortcut) {
+  const held = MODIFIERS.filter((modifier) => combo.held.includes(modifier.name));
+  const messages = [];
+  let bits = 0;
+  for (const modifier of held) {
+    bits |= modifier.bit;
+    messages.push({
+      type: 'input/key',
+      action: 'down',
+      key: modifier.name,
+      code: modifier.code,
+      modifiers: bits,
+    });
+  }
+  messages.push({ type: 'input/key', action: 'down', key: combo.key, code: combo.code, modifiers: bits });
+  messages.push({ type: 'input/key', action: 'up', key: combo.key, code: combo.code, modifiers: bits });
+  for (const modifier of held.reverse()) {
+    bits &= ~modifier.bit;
+    messages.push({
+      type: 'input/key',
+      action: 'up',
+      key: modifier.name,
+      code: modifier.code,
+      modifiers: bits,
+    });
+  }
+  return messages as never[];
+}
+
+/** The environment a program needs to reach the room's display: the browser's own DISPLAY (and XAUTHORITY). */
+async function displayEnvironment(pid: number): Promise<NodeJS.ProcessEnv> {
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+  const entries = environ
+    .split('\0')
+    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]);
+  const env = Object.fromEntries(entries.filter(([name]) => name === 'DISPLAY' || name === 'XAUTHORITY'));
+  if (!env.DISPLAY) throw new Error('the room browser has no DISPLAY: not on the H.264 path');
+  return { PATH: process.env.PATH, ...env };
+}
+
+/** The windows a viewer of the display can see: id and title of each viewable top-level window. */
+async function viewableWindows(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { stdout } = await run('xwininfo', ['-root', '-children'], { env });
+  const windows: string[] = [];
+  for (const line of stdout.split('\n')) {
+    const match = /^\s+(0x[0-9a-f]+) (.*?):/.exec(line);
+    if (!match) continue;
+    const stats = await run('xwininfo', ['-id', match[1]!, '-stats'], { env }).catch(() => undefined);
+    if (stats?.stdout.includes('Map State: IsViewable')) windows.push(`${match[1]} ${match[2]}`);
+  }
+  return windows;
+}
+
+/** The whole display as 8-bit grey pixels. */
+async function picture(env: NodeJS.ProcessEnv): Promise<Buffer> {
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-loglevel', 'error', '-f', 'x11grab', '-draw_mouse', '0', '-i', env.DISPLAY!, '-frames:v', '1'].concat([
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-',
+    ]),
+    { env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** The share of pixels that changed visibly between two pictures of the display. */
+function changed(before: Buffer, after: Buffer): number {
+  if (before.length !== after.length) return 1;
+  let count = 0;
+  for (let index = 0; index < before.length; index++) {
+    if (Math.abs(before[index]! - after[index]!) > 32) count++;
+  }
+  return count / before.length;
+}
+
+/**
+ * Every page target of the browser (tabs, windows, incognito, devtools), whether Playwright reports it or not. The
+ * omnibox popup is browser UI in no window of its own, but shows as a page when chrome:// is blocked by policy.
+ */
+async function pageTargets(context: BrowserContext): Promise<string[]> {
+  const session = await context.browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await session.send('Target.getTargets');
+    return targetInfos
+      .filter((target) => target.type === 'page' && !/^chrome:\/\/[^/]+\.top-chrome\//.test(target.url))
+      .map((target) => target.url);
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** A running room on its key-reporting page, its owner (in control) on the socket. */
+async function openRoom() {
+  const tag = `k${process.pid}-${++rooms}`;
+  const pageUrl = pages.url(`/keys?tag=${tag}`);
+  const owner = await createOwner(server.app);
+  const created = await rest<{ id: string }>(server.app, 'POST', '/api/room/createRoom', {
+    token: owner.token,
+    body: {
+      name: uniqueRoomName('kiosk'),
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: pageUrl,
+      width: 800,
+      height: 600,
+      maxFrameRate: 10,
+    },
+  });
+  expect(created.msg, JSON.stringify(created.data)).toBe('success');
+  const roomId = created.data.id;
+  await rest(server.app, 'POST', '/api/room/startRoom', { token: owner.token, query: { id: roomId } });
+  const ticket = await server.app.inject({
+    method: 'POST',
+    url: '/ws/ticket',
+    headers: { authorization: owner.token },
+    payload: { roomId },
+  });
+  expect(ticket.statusCode, ticket.body).toBe(200);
+  const url = `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?ticket=${encodeURIComponent(
+    (ticket.json() as TRoomTicketResponse).ticket,
+  )}`;
+  const client = await RoomClient.connect(url, { origin: new URL(server.config.publicUrl).origin });
+  client.send({ type: 'member/join', nickname: 'Owner' });
+  const { you } = await client.next('member/list');
+  await client.next('control/state', (state) => state.controllerId === you);
+  await pages.waitForEvent(`ready:${tag}`);
+
+  const engine = server.app.roomEngine;
+  const context = engine.browserContext(roomId)!;
+  const env = await displayEnvironment(engine.browserPid(roomId)!);
+  const keys = (combo: TShortcut) => {
+    for (const message of keyMessages(combo)) client.send(message);
+  };
+  /** A plain key the page must receive: the keyboard still reaches the room's page, after everything before it. */
+  const reachesPage = async (letter: string) => {
+    keys(shortcut(letter, letter, `Key${letter.toUpperCase()}`));
+    return pages
+      .waitForEvent(`key:${tag}:${letter}`, 5000)
+      .then(() => true)
+      .catch(() => false);
+  };
+  const state = async () => ({
+    targets: await pageTargets(context),
+    pages: context.pages().map((page) => page.url()),
+    tabs: engine
+      .session(roomId)
+      ?.tabs()
+      .map((tab) => ({ url: tab.url, active: tab.active })),
+    windows: await viewableWindows(env),
+  });
+  return {
+    roomId,
+    pageUrl,
+    context,
+    env,
+    keys,
+    reachesPage,
+    state,
+    async close() {
+      client.close();
+      await rest(server.app, 'POST', '/api/room/stopRoom', { token: owner.token, query: { id: roomId } });
+    },
+  };
+}
+
+type TRoom = Awaited<ReturnType<typeof openRoom>>;
+
+/** The room as it must stay: its page alone, in the browser, in the room's tabs and on the display. */
+async function expectOnItsPage(room: TRoom, windows: string[], before: Buffer): Promise<void> {
+  const now = await room.state();
+  expect(now.targets).toEqual([room.pageUrl]);
+  expect(now.pages).toEqual([room.pageUrl]);
+  expect(now.tabs).toEqual([{ url: room.pageUrl, active: true }]);
+  expect(now.windows).toEqual(windows);
+  expect(changed(before, await picture(room.env))).toBeLessThan(0.001);
+}
+
+const SHORTCUTS: TShortcut[] = [
+  shortcut('Ctrl+T', 't', 'KeyT'),
+  shortcut('Ctrl+N', 'n', 'KeyN'),
+  shortcut('Ctrl+Shift+N', 'N', 'KeyN'),
+  shortcut('Ctrl+H', 'h', 'KeyH'),
+  shortcut('Ctrl+J', 'j', 'KeyJ'),
+  shortcut('Ctrl+Shift+Delete', 'Delete', 'Delete'),
+  shortcut('Ctrl+O', 'o', 'KeyO'),
+  shortcut('F12', 'F12', 'F12'),
+  shortcut('Ctrl+Shift+I', 'I', 'KeyI'),
+  shortcut('Ctrl+Shift+J', 'J', 'KeyJ'),
+  shortcut('Ctrl+Shift+C', 'C', 'KeyC'),
+  shortcut('Ctrl+U', 'u', 'KeyU'),
+  shortcut('Ctrl+P', 'p', 'KeyP'),
+  shortcut('Ctrl+D', 'd', 'KeyD'),
+  shortcut('Ctrl+F', 'f', 'KeyF'),
+  shortcut('F3', 'F3', 'F3'),
+  shortcut('Ctrl+G', 'g', 'KeyG'),
+  shortcut('F1', 'F1', 'F1'),
+  shortcut('F7', 'F7', 'F7'),
+  shortcut('Shift+Escape', 'Escape', 'Escape'),
+  shortcut('Ctrl+Shift+O', 'O', 'KeyO'),
+  shortcut('Ctrl+Shift+A', 'A', 'KeyA'),
+  shortcut('Ctrl+=', '=', 'Equal'),
+  shortcut('Ctrl+-', '-', 'Minus'),
+  shortcut('Alt+Home', 'Home', 'Home'),
+];
+
+describe('a controller’s browser shortcuts over the room socket (H.264 room on its display)', () => {
+  it.each(SHORTCUTS)('$label leaves the room on its page', async (combo) => {
+    const room = await openRoom();
+    try {
+      expect(await room.reachesPage('a')).toBe(true);
+      await sleep(300);
+      const windows = (await room.state()).windows;
+      const before = await picture(room.env);
+
+      room.keys(combo);
+      const stillTyping = await room.reachesPage('z');
+      // Long enough for a dialog or window to show: they took well under a second before the filter.
+      await sleep(1500);
+      await expectOnItsPage(room, windows, before);
+      expect(stillTyping, 'the page still gets the keyboard').toBe(true);
+    } finally {
+      await room.close();
+    }
+  });
+});
+
+describe('pages and windows that appear anyway', () => {
+  it('closes chrome:, file: and view-source: pages, a window no page opened and another profile’s page', async () => {
+    const room = await openRoom();
+    try {
+      expect(await room.reachesPage('a')).toBe(true);
+      await sleep(300);
+      const windows = (await room.state()).windows;
+      const before = await picture(room.env);
+      const browser = await room.context.browser()!.newBrowserCDPSession();
+      for (const target of [
+        { url: 'chrome://version' },
+        { url: 'chrome://settings', newWindow: true },
+        { url: 'file:///etc/hostname' },
+        { url: `view-source:${room.pageUrl}` },
+        { url: pages.url('/animated'), newWindow: true },
+      ]) {
+        await browser.send('Target.createTarget', target);
+      }
+      // A profile of its own, as an incognito or guest window is.
+      const { browserContextId } = await browser.send('Target.createBrowserContext');
+      await browser.send('Target.createTarget', { url: pages.url('/animated'), browserContextId });
+      await browser.detach();
+      expect(await room.reachesPage('z')).toBe(true);
+      await sleep(1500);
+      await expectOnItsPage(room, windows, before);
+    } finally {
+      await room.close();
+    }
+  });
+});
+
+// The screencast path has no display, but a headless browser opens the same chrome:// tabs and windows.
+describe('a headless room (screencast path)', () => {
+  it('closes what browser shortcuts and stray targets would open, keeping its one tab', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rooms-kiosk-headless-'));
+    const engine = new ChromiumRoomEngine({
+      chromiumPath: CHROMIUM,
+      roomsDataDir: dataDir,
+      capacity: 1,
+      media: 'screencast',
+      egress: { start: startEgressProxy, allow: [pages.hostPort] },
+    });
+    const pageUrl = pages.url('/keys?tag=headless');
+    try {
+      await engine.start({
+        roomId: 'kiosk-headless',
+        width: 800,
+        height: 600,
+        maxFrameRate: 10,
+        videoBitrateKbps: 1000,
+        startUrl: pageUrl,
+        keepData: false,
+        autoCloseMs: null,
+      });
+      const session = engine.session('kiosk-headless')!;
+      const context = engine.browserContext('kiosk-headless')!;
+      await pages.waitForEvent('ready:headless');
+      for (const label of ['Ctrl+T', 'Ctrl+N', 'Ctrl+Shift+N', 'Ctrl+H', 'Ctrl+J', 'Ctrl+Shift+O', 'F1']) {
+        const combo = SHORTCUTS.find((candidate) => candidate.label === label)!;
+        await apply(
+          session,
+          keyMessages(combo).map((message) => input(message)),
+        );
+      }
+      const browser = await context.browser()!.newBrowserCDPSession();
+      await browser.send('Target.createTarget', { url: 'chrome://history' });
+      await browser.send('Target.createTarget', { url: pages.url('/animated'), newWindow: true });
+      await browser.detach();
+      await apply(
+        session,
+        keyMessages(shortcut('z', 'z', 'KeyZ')).map((message) => input(message)),
+      );
+      await pages.waitForEvent('key:headless:z');
+      await sleep(1500);
+      expect(await pageTargets(context)).toEqual([pageUrl]);
+      expect(session.tabs()).toMatchObject([{ url: pageUrl, active: true }]);
+    } finally {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
