@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A subscription plan and the limits it puts on its holder's rooms (spec §3 Plan, §6). The limits live here as
- * data, so an operator can change them without a release. Time quotas come with billing.
+ * A subscription plan and the limits it puts on its holder's rooms (spec §3 Plan, §6). The limits, prices and time
+ * quotas live here as data, so an operator can change them without a release.
  */
 const PlanSchema = defineEntity({
   name: 'Plan',
@@ -29,6 +29,12 @@ const PlanSchema = defineEntity({
     maxBitrateKbps: p.integer(),
     /** Codes of the regions this plan may create rooms in. */
     regionCodes: p.array().default([]),
+    /** Room minutes each period grants: every purchase and renewal, and the Free plan's once, when claimed. */
+    timeQuotaMinutes: p.integer().default(0),
+    /** Room minutes granted every calendar month (UTC) to whoever holds the plan; spent before the time quota. */
+    freeTimeQuotaMinutes: p.integer().default(0),
+    /** The holder's account level while the plan is held: above 1 shows as VIP (spec §1). */
+    level: p.integer().default(1),
     canConfigureAutoClose: p.boolean().default(false),
     persistentStorage: p.boolean().default(false),
     /** The plan everyone holds without a live subscription (Free); exactly one row should carry it. */
@@ -37,6 +43,11 @@ const PlanSchema = defineEntity({
     enabled: p.boolean().default(true),
     sortOrder: p.integer().default(0),
   },
+  // The database itself refuses to sell a copy that is not there, whatever a caller does.
+  checks: [
+    { name: 'plans_inventory_check', expression: 'inventory >= 0' },
+    { name: 'plans_price_cents_check', expression: 'price_cents >= 0' },
+  ],
 });
 
 export class Plan extends PlanSchema.class {}

@@ -1,4 +1,4 @@
-// The Free plan everyone holds and the Pro plan above it (spec §6: the plan limits rooms).
+// The Free plan everyone holds and the Pro plans above it, monthly and yearly (spec §6: the plan limits rooms).
 import type { EntityManager } from '@mikro-orm/core';
 import { Seeder } from '@mikro-orm/seeder';
 import { Plan } from '../entities/plan.entity';
@@ -22,6 +22,9 @@ export class PlanSeeder extends Seeder {
         maxFrameRate: 30,
         maxBitrateKbps: 2500,
         regionCodes: [LOCAL_REGION_CODE],
+        timeQuotaMinutes: 120,
+        freeTimeQuotaMinutes: 600,
+        level: 1,
         canConfigureAutoClose: false,
         persistentStorage: false,
         isDefault: true,
@@ -29,7 +32,7 @@ export class PlanSeeder extends Seeder {
       },
       {
         code: 'pro',
-        name: 'Pro',
+        name: 'Pro monthly',
         description: 'More rooms and viewers, 1080p at 60 fps, your own auto-close and kept browser data.',
         priceCents: 999,
         durationDays: 30,
@@ -41,10 +44,35 @@ export class PlanSeeder extends Seeder {
         maxFrameRate: 60,
         maxBitrateKbps: 8000,
         regionCodes: [LOCAL_REGION_CODE],
+        timeQuotaMinutes: 6000,
+        freeTimeQuotaMinutes: 600,
+        level: 2,
         canConfigureAutoClose: true,
         persistentStorage: true,
         isDefault: false,
         sortOrder: 1,
+      },
+      {
+        code: 'pro-yearly',
+        name: 'Pro yearly',
+        description: 'Everything in Pro for a year, two months free.',
+        priceCents: 9900,
+        durationDays: 365,
+        inventory: null,
+        maxRooms: 10,
+        maxConnections: 10,
+        maxWidth: 1920,
+        maxHeight: 1080,
+        maxFrameRate: 60,
+        maxBitrateKbps: 8000,
+        regionCodes: [LOCAL_REGION_CODE],
+        timeQuotaMinutes: 72000,
+        freeTimeQuotaMinutes: 600,
+        level: 2,
+        canConfigureAutoClose: true,
+        persistentStorage: true,
+        isDefault: false,
+        sortOrder: 2,
       },
     ]);
   }

@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { QueryView } from '../../components/query-view';
 import { useFailureToast } from '../../hooks/use-failure-toast';
 import { trpc } from '../../lib/trpc';
+import { BillingNotices } from './-components/billing-notices';
 import { CreateRoomDialog } from './-components/create-room-dialog';
 import { RoomCard } from './-components/room-card';
 import { RoomInfoDialog } from './-components/room-info-dialog';
@@ -55,6 +56,7 @@ function DashboardPage() {
           </Button>
         </div>
       </div>
+      <BillingNotices />
       <QueryView query={rooms} failure={<Trans>Failed to retrieve the room list</Trans>}>
         {(list) =>
           list.length === 0 ? (

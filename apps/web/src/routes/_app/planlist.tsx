@@ -1,15 +1,385 @@
+// Subscription management (spec §2 /planlist): the plan held with its limits, room time left, expiry (or
+// 'permanent') and the auto-renew switch; then every plan on offer with its price, limits and stock, bought with
+// the balance after a confirmation that shows the balance left, renewed, or (the free plan) claimed once.
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
-import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../components/coming-soon';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { TPlanView, TUserPlan } from '@rooms/api/client';
+import { Badge } from '@rooms/ui/badge';
+import { Button } from '@rooms/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@rooms/ui/card';
+import { Checkbox } from '@rooms/ui/checkbox';
+import { Label } from '@rooms/ui/label';
+import { Spinner } from '@rooms/ui/spinner';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { CheckIcon, CrownIcon, WalletIcon } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { QueryView } from '../../components/query-view';
+import { useFailureToast } from '../../hooks/use-failure-toast';
+import { formatMoney, formatRoomTime, toastPlanFailure } from '../../lib/billing';
+import { formatDateTime } from '../../lib/format';
+import { toastSuccess } from '../../lib/notify';
+import { trpc } from '../../lib/trpc';
+import { BillingNotices } from './-components/billing-notices';
 
 export const Route = createFileRoute('/_app/planlist')({
   staticData: { title: msg`Subscription` },
-  component: () => (
-    <ComingSoon title={<Trans>Subscription</Trans>}>
-      <Trans>
-        Your current plan, the plan list, buying, renewing and the auto-renew switch will live here.
-      </Trans>
-    </ComingSoon>
-  ),
+  component: PlanListPage,
 });
+
+type TPlanListItem = TPlanView & { current: boolean; claimable: boolean; claimed: boolean };
+
+function PlanListPage() {
+  const { t } = useLingui();
+  const userPlan = useQuery(trpc.pay.getUserPlan.queryOptions());
+  const plans = useQuery(trpc.pay.getPlanList.queryOptions());
+  useFailureToast(plans.error, t`Failed to retrieve the plan list`);
+
+  return (
+    <div className="grid gap-6">
+      <h1 className="font-semibold text-2xl">
+        <Trans>Subscription</Trans>
+      </h1>
+      <BillingNotices />
+      <QueryView query={userPlan} failure={<Trans>Failed to retrieve your plan</Trans>}>
+        {(held) => <CurrentPlanCard held={held} />}
+      </QueryView>
+      <h2 className="font-semibold text-xl">
+        <Trans>Plans</Trans>
+      </h2>
+      <QueryView query={plans} failure={<Trans>Failed to retrieve the plan list</Trans>}>
+        {(list) => (
+          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {list.map((plan) => (
+              <PlanCard key={plan.id} plan={plan} balance={userPlan.data?.balance ?? 0} />
+            ))}
+          </div>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+function useRefreshBilling() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.pay.getUserPlan.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.pay.getPlanList.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.user.userinfo.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.room.getRoomRegion.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.room.getRoomImage.queryKey() }),
+    ]);
+}
+
+function Limit({ children }: { children: ReactNode }) {
+  return (
+    <li className="flex items-start gap-2">
+      <CheckIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+      <span>{children}</span>
+    </li>
+  );
+}
+
+function PlanLimits({ plan }: { plan: TPlanView }) {
+  const { i18n } = useLingui();
+  const freeTime = formatRoomTime(i18n, plan.freeTimeQuotaMinutes * 60);
+  const time = formatRoomTime(i18n, plan.timeQuotaMinutes * 60);
+  return (
+    <ul className="grid gap-1.5 text-sm" data-testid="plan-limits">
+      <Limit>
+        <Trans>Up to {plan.maxRooms} rooms</Trans>
+      </Limit>
+      <Limit>
+        <Trans>{plan.maxConnections} connections per room</Trans>
+      </Limit>
+      <Limit>
+        <Trans>
+          Up to {plan.maxHeight}p ({plan.maxWidth}×{plan.maxHeight}) at {plan.maxFrameRate} fps
+        </Trans>
+      </Limit>
+      <Limit>
+        <Trans>Video bitrate up to {plan.maxBitrateKbps} kbps</Trans>
+      </Limit>
+      <Limit>
+        {plan.regionCodes.length === 1 ? (
+          <Trans>1 zone</Trans>
+        ) : (
+          <Trans>{plan.regionCodes.length} zones</Trans>
+        )}
+      </Limit>
+      {plan.freeTimeQuotaMinutes > 0 ? (
+        <Limit>
+          <Trans>{freeTime} of free room time every month</Trans>
+        </Limit>
+      ) : null}
+      {plan.timeQuotaMinutes > 0 ? (
+        <Limit>
+          {plan.permanent ? (
+            <Trans>{time} of room time when claimed</Trans>
+          ) : (
+            <Trans>{time} of room time per period</Trans>
+          )}
+        </Limit>
+      ) : null}
+      <Limit>
+        {plan.canConfigureAutoClose ? (
+          <Trans>Configurable auto-close</Trans>
+        ) : (
+          <Trans>Rooms close after 20 minutes without anyone</Trans>
+        )}
+      </Limit>
+      <Limit>
+        {plan.persistentStorage ? <Trans>Browser data kept</Trans> : <Trans>No kept browser data</Trans>}
+      </Limit>
+    </ul>
+  );
+}
+
+function CurrentPlanCard({ held }: { held: TUserPlan }) {
+  const { i18n, t } = useLingui();
+  const refresh = useRefreshBilling();
+  const switchRenew = useMutation(
+    trpc.pay.switchRenew.mutationOptions({
+      onSuccess: async (reply) => {
+        await refresh();
+        toastSuccess(i18n, reply.autoRenew ? t`Auto-renew is on` : t`Auto-renew is off`);
+      },
+      onError: (error) => toastPlanFailure(i18n, 'switch', error),
+    }),
+  );
+  const vip = held.plan.level > 1;
+  return (
+    <Card data-testid="current-plan">
+      <CardHeader>
+        <CardDescription>
+          <Trans>Current plan</Trans>
+        </CardDescription>
+        <CardTitle className="flex flex-wrap items-center gap-2 text-xl">
+          <span data-testid="current-plan-name">{held.plan.name}</span>
+          {vip ? (
+            <Badge variant="vip" data-testid="current-plan-vip">
+              <CrownIcon />
+              VIP
+            </Badge>
+          ) : null}
+          {!held.claimed ? (
+            <Badge variant="outline">
+              <Trans>Not claimed</Trans>
+            </Badge>
+          ) : null}
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-6 md:grid-cols-2">
+        <PlanLimits plan={held.plan} />
+        <dl className="grid h-fit gap-3 text-sm">
+          <div className="flex justify-between gap-4">
+            <dt className="text-muted-foreground">
+              <Trans>Expires</Trans>
+            </dt>
+            <dd data-testid="current-plan-expiry">
+              {held.permanent || !held.expiresAt ? <Trans>permanent</Trans> : formatDateTime(held.expiresAt)}
+            </dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt className="text-muted-foreground">
+              <Trans>Room time left</Trans>
+            </dt>
+            <dd data-testid="current-plan-time">{formatRoomTime(i18n, held.remainingTimeQuotaSeconds)}</dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt className="text-muted-foreground">
+              <Trans>Free room time left this month</Trans>
+            </dt>
+            <dd data-testid="current-plan-free-time">
+              {formatRoomTime(i18n, held.remainingFreeTimeQuotaSeconds)}{' '}
+              <span className="text-muted-foreground text-xs">
+                (<Trans>renews {formatDateTime(held.freeTimeQuotaResetsAt)}</Trans>)
+              </span>
+            </dd>
+          </div>
+          <div className="flex items-center justify-between gap-4">
+            <dt className="text-muted-foreground">
+              <Trans>Balance</Trans>
+            </dt>
+            <dd className="flex items-center gap-2">
+              <span data-testid="current-plan-balance">{formatMoney(i18n, held.balance)}</span>
+              <Button asChild size="sm" variant="outline">
+                <Link to="/bill/pay">
+                  <WalletIcon />
+                  <Trans>Recharge</Trans>
+                </Link>
+              </Button>
+            </dd>
+          </div>
+          {held.canAutoRenew ? (
+            <Label className="justify-between font-normal">
+              <span className="text-muted-foreground">
+                <Trans>Renew automatically with my balance</Trans>
+              </span>
+              <Checkbox
+                checked={held.autoRenew}
+                disabled={switchRenew.isPending}
+                onCheckedChange={(checked) => switchRenew.mutate({ flag: checked === true })}
+                data-testid="auto-renew"
+              />
+            </Label>
+          ) : null}
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
+  const { i18n, t } = useLingui();
+  const refresh = useRefreshBilling();
+  const [confirming, setConfirming] = useState(false);
+  const onError = (error: unknown) => toastPlanFailure(i18n, 'purchase', error);
+  const buy = useMutation(
+    trpc.pay.payPlan.mutationOptions({
+      onSuccess: async (reply) => {
+        await refresh();
+        toastSuccess(
+          i18n,
+          reply.renewed
+            ? t`${reply.plan.name} renewed; your balance is now ${formatMoney(i18n, reply.balance)}`
+            : t`You now hold ${reply.plan.name}; your balance is now ${formatMoney(i18n, reply.balance)}`,
+        );
+      },
+      onError,
+    }),
+  );
+  const claim = useMutation(
+    trpc.pay.claimFreePlan.mutationOptions({
+      onSuccess: async () => {
+        await refresh();
+        toastSuccess(i18n, t`Free plan claimed`);
+      },
+      onError,
+    }),
+  );
+  const pending = buy.isPending || claim.isPending;
+  const after = Math.round((balance - plan.price) * 100) / 100;
+  const price = formatMoney(i18n, plan.price);
+
+  let action: ReactNode;
+  if (plan.isFree) {
+    action = plan.claimable ? (
+      <Button
+        className="w-full"
+        disabled={pending}
+        onClick={() => claim.mutate({})}
+        data-testid={`claim-${plan.code}`}
+      >
+        {pending ? <Spinner /> : null}
+        <Trans>Claim free plan</Trans>
+      </Button>
+    ) : (
+      <Button className="w-full" variant="outline" disabled>
+        {plan.current ? (
+          <Trans>Current plan</Trans>
+        ) : plan.claimed ? (
+          <Trans>Claimed</Trans>
+        ) : (
+          <Trans>Yours again when your plan ends</Trans>
+        )}
+      </Button>
+    );
+  } else if (plan.soldOut) {
+    action = (
+      <Button className="w-full" variant="outline" disabled>
+        <Trans>Sold out</Trans>
+      </Button>
+    );
+  } else {
+    action = (
+      <Button
+        className="w-full"
+        variant={plan.current ? 'outline' : 'default'}
+        disabled={pending}
+        onClick={() => setConfirming(true)}
+        data-testid={`buy-${plan.code}`}
+      >
+        {pending ? <Spinner /> : null}
+        {plan.current ? <Trans>Renew</Trans> : <Trans>Buy</Trans>}
+      </Button>
+    );
+  }
+
+  return (
+    <Card data-testid={`plan-${plan.code}`} className={plan.current ? 'border-primary' : undefined}>
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          {plan.name}
+          {plan.level > 1 ? (
+            <Badge variant="vip">
+              <CrownIcon />
+              VIP
+            </Badge>
+          ) : null}
+          {plan.current ? (
+            <Badge variant="secondary">
+              <Trans>Current</Trans>
+            </Badge>
+          ) : null}
+          {plan.soldOut ? (
+            <Badge variant="warning" data-testid="sold-out">
+              <Trans>Sold out</Trans>
+            </Badge>
+          ) : plan.inventory !== null ? (
+            <Badge variant="outline">
+              <Trans>{plan.inventory} left</Trans>
+            </Badge>
+          ) : null}
+        </CardTitle>
+        <CardDescription>{plan.description}</CardDescription>
+        <p className="pt-2">
+          <span className="font-semibold text-3xl" data-testid="plan-price">
+            {plan.isFree ? <Trans>Free</Trans> : price}
+          </span>{' '}
+          <span className="text-muted-foreground text-sm">
+            {plan.permanent ? <Trans>permanent</Trans> : <Trans>for {plan.durationDays} days</Trans>}
+          </span>
+        </p>
+      </CardHeader>
+      <CardContent>
+        <PlanLimits plan={plan} />
+      </CardContent>
+      <CardFooter>{action}</CardFooter>
+      <ConfirmDialog
+        open={confirming}
+        title={plan.current ? <Trans>Renew {plan.name}?</Trans> : <Trans>Buy {plan.name}?</Trans>}
+        confirmLabel={plan.current ? <Trans>Renew for {price}</Trans> : <Trans>Pay {price}</Trans>}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          buy.mutate({ id: plan.id });
+        }}
+        testId="buy-confirm"
+      >
+        <span className="grid gap-2">
+          {plan.current ? (
+            <Trans>The plan is extended by {plan.durationDays} days and its room time is added.</Trans>
+          ) : (
+            <Trans>Your current plan ends at once and {plan.name} starts now.</Trans>
+          )}
+          <span data-testid="buy-confirm-balance">
+            <Trans>
+              Balance now: {formatMoney(i18n, balance)}. Balance after purchase: {formatMoney(i18n, after)}.
+            </Trans>
+          </span>
+          {after < 0 ? (
+            <span className="text-destructive">
+              <Trans>Your balance is not enough; please recharge first.</Trans>{' '}
+              <Link to="/bill/pay" className="underline">
+                <Trans>Recharge</Trans>
+              </Link>
+            </span>
+          ) : null}
+        </span>
+      </ConfirmDialog>
+    </Card>
+  );
+}

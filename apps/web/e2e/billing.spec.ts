@@ -1,0 +1,134 @@
+// The money journey in real Chromium against the real server: recharge through the sandbox checkout page, the
+// bill turns paid, the balance shows, buy Pro, the account shows VIP, and a 1080p 60 fps room the Free plan did
+// not offer can be created. Once in English and once in Chinese.
+import { Room } from '@rooms/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner } from '../../server/src/rooms/room-test-users';
+import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
+
+let kit: TJourneyKit;
+
+beforeAll(async () => {
+  kit = await startJourneys();
+});
+
+afterAll(async () => {
+  await kit?.close();
+});
+
+const TEXTS = {
+  'en-US': { pay: 'Pay', subscription: 'Subscription', paid: 'Paid', bought: /You now hold Pro monthly/ },
+  'zh-CN': { pay: '支付', subscription: '订阅', paid: '已支付', bought: /你已开通 Pro monthly/ },
+} as const;
+
+type TLocale = keyof typeof TEXTS;
+
+/** A fresh account, signed in through its session cookies (registration has its own journey). */
+async function signedInPage(locale: TLocale): Promise<{ page: Page; userId: string }> {
+  const owner = await createOwner(kit.server.app);
+  const context = await kit.newContext({ locale });
+  const expires = Date.now() + 23 * 3600 * 1000;
+  await context.addCookies(
+    [
+      { name: 'token', value: owner.token },
+      { name: 'token_expires', value: String(expires) },
+      { name: 'username', value: owner.username },
+      { name: 'avatar', value: '' },
+      { name: 'language', value: locale },
+    ].map((cookie) => ({ ...cookie, url: kit.server.url })),
+  );
+  return { page: await context.newPage(), userId: owner.userId };
+}
+
+async function resolutionOptions(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('create-room-dialog')
+    .getByTestId('room-resolution')
+    .locator('option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+}
+
+async function journey(locale: TLocale) {
+  const texts = TEXTS[locale];
+  const shot = (name: string) => screenshots(page, `billing-${name}-${locale}`);
+  const { page, userId } = await signedInPage(locale);
+
+  // On Free, the create dialog offers neither 1080p nor 60 fps, and its hint leads to the plans.
+  await page.goto('/dashboard');
+  await page.getByTestId('create-room').click();
+  await page.getByTestId('room-name').waitFor();
+  await page.getByTestId('upgrade-hint').waitFor();
+  expect(await resolutionOptions(page)).not.toContain('1920x1080');
+  await page.getByTestId('upgrade-hint').getByRole('link').click();
+  await page.waitForURL('**/planlist');
+  await page.getByRole('heading', { name: texts.subscription, exact: true }).waitFor();
+  await page.getByTestId('plan-pro').waitFor();
+  expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
+  await shot('planlist-free');
+
+  // Recharge $10 through the sandbox checkout page.
+  await page.goto('/bill/pay');
+  await page.getByTestId('method-sandbox').check();
+  await page.getByTestId('preset-10').click();
+  await shot('recharge');
+  await page.getByTestId('recharge-submit').click();
+  await page.waitForURL('**/api/pay/sandbox/checkout**');
+  await shot('sandbox-checkout');
+  await page.getByRole('button', { name: texts.pay, exact: true }).click();
+
+  // Back on the bill: paid, with the balance credited.
+  await page.waitForURL('**/bill**');
+  const details = page.getByTestId('payment-details');
+  await details.locator('[data-testid="payment-status"][data-status="paid"]').waitFor({ timeout: 15_000 });
+  expect(await details.getByTestId('payment-status').textContent()).toBe(texts.paid);
+  await shot('bill-paid');
+  await page.keyboard.press('Escape');
+  await page.locator('[data-testid="bill-row"] [data-status="paid"]').waitFor();
+  await expect.poll(() => page.getByTestId('bill-balance').textContent()).toMatch(/10\.00/);
+  await page.getByTestId('user-menu-button').click();
+  await expect.poll(() => page.getByTestId('user-menu-balance').textContent()).toMatch(/10\.00/);
+  await page.keyboard.press('Escape');
+
+  // Buy Pro with the balance; the confirmation shows the balance left.
+  await page.goto('/planlist');
+  await page.getByTestId('buy-pro').click();
+  const confirm = page.getByTestId('buy-confirm');
+  await confirm.waitFor();
+  expect(await confirm.getByTestId('buy-confirm-balance').textContent()).toMatch(/0\.01/);
+  await confirm.getByTestId('confirm-yes').click();
+  await toast(page, texts.bought);
+  await expect.poll(() => page.getByTestId('current-plan-name').textContent()).toBe('Pro monthly');
+  await page.getByTestId('current-plan-vip').waitFor();
+  await page.locator('[data-testid="user-menu-button"][data-vip="true"]').waitFor({ timeout: 15_000 });
+  await shot('planlist-pro');
+
+  // Now the dialog offers 1080p at 60 fps, and the room is created with them.
+  await page.goto('/dashboard');
+  await page.getByTestId('create-room').click();
+  const dialog = page.getByTestId('create-room-dialog');
+  await dialog.getByTestId('room-name').waitFor();
+  await expect.poll(() => resolutionOptions(page)).toContain('1920x1080');
+  const name = `pro-${locale.slice(0, 2)}-${Date.now().toString(36)}`;
+  await dialog.getByTestId('room-name').fill(name);
+  await dialog.getByTestId('room-region').selectOption('local');
+  await dialog.getByTestId('room-image').selectOption('chromium-blank');
+  await dialog.getByTestId('room-resolution').selectOption('1920x1080');
+  await dialog.getByTestId('room-fps').selectOption('60');
+  await dialog.getByTestId('create-room-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator(`[data-testid="room-card"][data-room-name="${name}"]`).waitFor();
+  const room = await kit.server.app.orm.em.fork().findOneOrFail(Room, { name, owner: userId });
+  expect(room).toMatchObject({ width: 1920, height: 1080, maxFrameRate: 60 });
+  await shot('dashboard-pro');
+  await page.context().close();
+}
+
+describe('billing', () => {
+  it('recharges through the sandbox, buys Pro, shows VIP and creates a 1080p 60 fps room', async () => {
+    await journey('en-US');
+  });
+
+  it('does the same in Chinese', async () => {
+    await journey('zh-CN');
+  });
+});

@@ -1,0 +1,58 @@
+// How money, room time and bill states read on the billing screens. Amounts arrive in dollars (spec §3).
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { TPayment } from '@rooms/api/client';
+import { showToast } from '@rooms/ui/toaster';
+import { describeError } from './messages';
+
+export function formatMoney(i18n: I18n, dollars: number): string {
+  return i18n.number(dollars, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+}
+
+/** Room time as hours and minutes, e.g. '12 h 5 min'. */
+export function formatRoomTime(i18n: I18n, seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return i18n._(msg`${rest} min`);
+  if (rest === 0) return i18n._(msg`${hours} h`);
+  return i18n._(msg`${hours} h ${rest} min`);
+}
+
+export type TPaymentStatus = TPayment['status'];
+
+export function paymentStatusLabel(i18n: I18n, status: TPaymentStatus): string {
+  switch (status) {
+    case 'paid':
+      return i18n._(msg`Paid`);
+    case 'unpaid':
+      return i18n._(msg`Unpaid`);
+    case 'expired':
+      return i18n._(msg`Expired`);
+    default:
+      return i18n._(msg`Unknown`);
+  }
+}
+
+export function paymentMethodLabel(i18n: I18n, method: string): string {
+  switch (method) {
+    case 'sandbox':
+      return i18n._(msg`Sandbox (test money)`);
+    case 'stripe':
+      return i18n._(msg`Card (Stripe)`);
+    case 'alipay':
+      return i18n._(msg`Alipay`);
+    default:
+      return method;
+  }
+}
+
+/** spec §8: 'Purchase failed {0}' and 'Switching failed {0}', with the server's reason translated. */
+export function toastPlanFailure(i18n: I18n, kind: 'purchase' | 'switch', error: unknown): void {
+  // The reason is read inside the message, so the catalogue keeps the spec's own '{0}' placeholder.
+  const detail =
+    kind === 'purchase'
+      ? i18n._(msg`Purchase failed ${describeError(i18n, error).text}`)
+      : i18n._(msg`Switching failed ${describeError(i18n, error).text}`);
+  showToast({ severity: 'error', summary: i18n._(msg`Error`), detail });
+}

@@ -1,0 +1,239 @@
+// Holding a plan: buying (debits the balance, ends the previous subscription at once, takes one copy of the
+// inventory), renewing the plan one holds (extends it), claiming the free plan once, the auto-renew switch, and the
+// account level that follows the plan held.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Plan, Subscription, type User } from '@rooms/db';
+import { AppError } from '../../errors';
+import { defaultPlan } from './catalog';
+import { appendEntry, balanceCents, lockAccount } from './ledger';
+import { formatDollars } from './money';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The user's newest live subscription, the one `planOf` reads the plan from; null: the default plan applies. */
+export function currentSubscription(
+  em: EntityManager,
+  userId: string,
+  now: Date,
+): Promise<Subscription | null> {
+  return em.findOne(
+    Subscription,
+    { user: userId, startsAt: { $lte: now }, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+    { populate: ['plan'], orderBy: { startsAt: 'desc' } },
+  );
+}
+
+/** Whether the user ever claimed the free plan (it can be claimed once). */
+export async function hasClaimedFree(em: EntityManager, userId: string): Promise<boolean> {
+  return (await em.count(Subscription, { user: userId, plan: { isDefault: true } })) > 0;
+}
+
+/** Takes one copy of a plan with a limited inventory; false when none is left. The row lock queues concurrent buyers. */
+async function takeCopy(em: EntityManager, plan: Plan): Promise<boolean> {
+  if (plan.inventory == null) return true;
+  const rows = await em.execute<{ inventory: number }[]>(
+    'update plans set inventory = inventory - 1 where id = ? and inventory > 0 returning inventory',
+    [plan.id],
+  );
+  return rows.length > 0;
+}
+
+/** Debits a plan's price, refusing when the balance (read under the account lock) does not cover it. */
+async function debit(
+  em: EntityManager,
+  user: User,
+  plan: Plan,
+  kind: 'purchase' | 'renewal',
+): Promise<number> {
+  const balance = await balanceCents(em, user.id);
+  if (balance < plan.priceCents) {
+    throw new AppError('INSUFFICIENT_BALANCE', {
+      args: [formatDollars(plan.priceCents), formatDollars(balance)],
+    });
+  }
+  if (plan.priceCents > 0) {
+    await appendEntry(em, {
+      userId: user.id,
+      amountCents: -plan.priceCents,
+      kind: 'purchase',
+      externalKey: `${kind}:${randomUUID()}`,
+      note: `${kind === 'renewal' ? 'Renewal' : 'Purchase'}: ${plan.name}`,
+    });
+  }
+  return balance - plan.priceCents;
+}
+
+export interface TPurchase {
+  subscription: Subscription;
+  /** Balance left, integer cents. */
+  balanceCents: number;
+  /** True when the plan already held was extended rather than replaced. */
+  renewed: boolean;
+}
+
+/**
+ * Buys a plan with the balance, all in one transaction under the account lock: the debit, the copy of the
+ * inventory, the end of the previous subscription and the new one commit together or not at all. Buying the
+ * paid plan one already holds renews it: the period and its time quota are added to the current one.
+ */
+export function purchasePlan(
+  em: EntityManager,
+  userId: string,
+  planId: string,
+  now: Date,
+): Promise<TPurchase> {
+  return em.transactional(async (tx) => {
+    const user = await lockAccount(tx, userId);
+    const plan = await tx.findOne(Plan, { id: planId, enabled: true });
+    if (!plan) throw new AppError('PLAN_NOT_FOUND');
+    if (plan.isDefault || plan.durationDays == null) throw new AppError('FREE_PLAN_NOT_FOR_SALE');
+
+    const current = await currentSubscription(tx, userId, now);
+    if (!(await takeCopy(tx, plan))) throw new AppError('PLAN_SOLD_OUT');
+    const balance = await debit(tx, user, plan, current?.plan.id === plan.id ? 'renewal' : 'purchase');
+    const period = plan.durationDays * DAY_MS;
+    const quota = plan.timeQuotaMinutes * 60;
+
+    if (current && current.plan.id === plan.id && current.expiresAt) {
+      current.expiresAt = new Date(current.expiresAt.getTime() + period);
+      current.timeQuotaSeconds += quota;
+      current.priceCents += plan.priceCents;
+      user.level = plan.level;
+      await tx.flush();
+      return { subscription: current, balanceCents: balance, renewed: true };
+    }
+
+    // spec §4: buying a plan makes the original subscription expire at once.
+    if (current) {
+      current.expiresAt = now;
+      current.closedAt = now;
+    }
+    const subscription = tx.create(Subscription, {
+      user,
+      plan,
+      startsAt: now,
+      expiresAt: new Date(now.getTime() + period),
+      autoRenew: current?.autoRenew ?? false,
+      timeQuotaSeconds: quota,
+      priceCents: plan.priceCents,
+      closedAt: null,
+    });
+    user.level = plan.level;
+    await tx.flush();
+    return { subscription, balanceCents: balance, renewed: false };
+  });
+}
+
+/** Claims the permanent free plan, once per account, bringing its one-time time quota. */
+export function claimFreePlan(em: EntityManager, userId: string, now: Date): Promise<Subscription> {
+  return em.transactional(async (tx) => {
+    const user = await lockAccount(tx, userId);
+    if (await hasClaimedFree(tx, userId)) throw new AppError('FREE_PLAN_CLAIMED');
+    const current = await currentSubscription(tx, userId, now);
+    if (current && !current.plan.isDefault) throw new AppError('FREE_PLAN_WHILE_PAID');
+    const plan = await defaultPlan(tx);
+    const subscription = tx.create(Subscription, {
+      user,
+      plan,
+      startsAt: now,
+      expiresAt: null,
+      autoRenew: false,
+      timeQuotaSeconds: plan.timeQuotaMinutes * 60,
+      priceCents: 0,
+      closedAt: null,
+    });
+    user.level = plan.level;
+    await tx.flush();
+    return subscription;
+  });
+}
+
+/** Turns auto-renew on or off for the paid plan held now. */
+export function switchRenew(
+  em: EntityManager,
+  userId: string,
+  flag: boolean,
+  now: Date,
+): Promise<Subscription> {
+  return em.transactional(async (tx) => {
+    await lockAccount(tx, userId);
+    const current = await currentSubscription(tx, userId, now);
+    if (!current || current.expiresAt == null || current.plan.isDefault)
+      throw new AppError('RENEW_NEEDS_PAID_PLAN');
+    current.autoRenew = flag;
+    await tx.flush();
+    return current;
+  });
+}
+
+export type TRenewalOutcome =
+  | { kind: 'renewed'; userId: string; planName: string }
+  | { kind: 'lapsed'; userId: string; planName: string };
+
+/**
+ * Deals with one subscription whose period is over: renews it when auto-renew is on and the balance covers the
+ * price (a successor starting where it ended), else lets it lapse so the account falls back to the default plan.
+ * Idempotent: a subscription already closed, or replaced by a purchase, is left alone.
+ */
+export function settleExpiry(
+  em: EntityManager,
+  subscriptionId: string,
+  now: Date,
+): Promise<TRenewalOutcome | null> {
+  return em.transactional(async (tx) => {
+    const ended = await tx.findOne(Subscription, subscriptionId, { populate: ['plan'] });
+    if (!ended) return null;
+    const user = await lockAccount(tx, ended.user.id);
+    await tx.refresh(ended);
+    if (ended.closedAt || !ended.expiresAt || ended.expiresAt > now) return null;
+    ended.closedAt = now;
+    const plan = ended.plan;
+
+    const newer = await tx.count(Subscription, {
+      user: user.id,
+      startsAt: { $gt: ended.startsAt },
+      id: { $ne: ended.id },
+    });
+    if (newer > 0) {
+      await tx.flush();
+      return null;
+    }
+
+    if (ended.autoRenew && plan.enabled && plan.durationDays != null && !plan.isDefault) {
+      const balance = await balanceCents(tx, user.id);
+      if (balance >= plan.priceCents && (await takeCopy(tx, plan))) {
+        await debit(tx, user, plan, 'renewal');
+        const startsAt = ended.expiresAt;
+        tx.create(Subscription, {
+          user,
+          plan,
+          startsAt,
+          expiresAt: new Date(startsAt.getTime() + plan.durationDays * DAY_MS),
+          autoRenew: true,
+          timeQuotaSeconds: plan.timeQuotaMinutes * 60,
+          priceCents: plan.priceCents,
+          closedAt: null,
+        });
+        user.level = plan.level;
+        await tx.flush();
+        return { kind: 'renewed', userId: user.id, planName: plan.name };
+      }
+    }
+
+    const fallback = await defaultPlan(tx);
+    user.level = fallback.level;
+    await tx.flush();
+    return { kind: 'lapsed', userId: user.id, planName: plan.name };
+  });
+}
+
+/** Subscriptions whose period is over and whose end nobody has dealt with yet, oldest first. */
+export async function dueExpiries(em: EntityManager, now: Date, limit = 100): Promise<string[]> {
+  const due = await em.find(
+    Subscription,
+    { closedAt: null, expiresAt: { $ne: null, $lte: now } },
+    { fields: ['id'], orderBy: { expiresAt: 'asc' }, limit },
+  );
+  return due.map((subscription) => subscription.id);
+}

@@ -1,0 +1,139 @@
+// What the pay calls (spec §7 Pay) take and return. Money is dollars on the wire, integer cents inside.
+import { z } from 'zod';
+
+export const ZPlanView = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string(),
+  price: z.number().describe('Dollars.'),
+  durationDays: z.number().int().nullable().describe('Null: permanent.'),
+  permanent: z.boolean(),
+  inventory: z.number().int().nullable().describe('Copies left; null when unlimited.'),
+  soldOut: z.boolean(),
+  isFree: z.boolean().describe('The free plan: claimed once, never bought.'),
+  level: z.number().int().describe('The account level while holding it; above 1 is VIP.'),
+  maxRooms: z.number().int(),
+  maxConnections: z.number().int(),
+  maxWidth: z.number().int(),
+  maxHeight: z.number().int(),
+  maxFrameRate: z.number().int(),
+  maxBitrateKbps: z.number().int(),
+  regionCodes: z.array(z.string()),
+  timeQuotaMinutes: z.number().int().describe('Room minutes each period grants (the free plan’s once).'),
+  freeTimeQuotaMinutes: z.number().int().describe('Room minutes granted every calendar month.'),
+  canConfigureAutoClose: z.boolean(),
+  persistentStorage: z.boolean(),
+});
+export type TPlanView = z.infer<typeof ZPlanView>;
+
+export const ZPlanListItem = ZPlanView.extend({
+  current: z.boolean().describe('The plan the caller holds now.'),
+  claimable: z.boolean().describe('The free plan, not yet claimed by the caller, who holds no paid plan.'),
+  claimed: z.boolean().describe('The free plan, already claimed by the caller.'),
+});
+export const ZPlanList = z.array(ZPlanListItem);
+
+export const ZUserPlan = z.object({
+  plan: ZPlanView,
+  claimed: z.boolean().describe('False while the caller holds the free plan without having claimed it.'),
+  startsAt: z.date().nullable(),
+  expiresAt: z.date().nullable().describe('Null: permanent.'),
+  permanent: z.boolean(),
+  autoRenew: z.boolean(),
+  canAutoRenew: z.boolean().describe('Auto-renew applies to paid plans only.'),
+  remainingTimeQuotaSeconds: z.number().int(),
+  remainingFreeTimeQuotaSeconds: z.number().int(),
+  freeTimeQuotaResetsAt: z.date(),
+  level: z.number().int(),
+  balance: z.number().describe('Dollars.'),
+});
+export type TUserPlan = z.infer<typeof ZUserPlan>;
+
+export const ZPayPlanRequest = z.object({
+  id: z.string({ error: 'Please choose a plan' }).trim().min(1, { error: 'Please choose a plan' }),
+});
+
+export const ZPayPlanReply = z.object({
+  plan: ZPlanView,
+  expiresAt: z.date().nullable(),
+  renewed: z.boolean().describe('The plan held was extended rather than replaced.'),
+  balance: z.number().describe('Dollars left.'),
+  level: z.number().int(),
+});
+
+/** Query strings carry text: 'true'/'false' and '1'/'0' are accepted beside JSON booleans. */
+export const ZFlag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'The flag must be true or false' })
+  .transform((value) => value === true || value === 'true' || value === '1');
+
+export const ZSwitchRenewRequest = z.object({ flag: ZFlag });
+export const ZSwitchRenewReply = z.object({ autoRenew: z.boolean(), expiresAt: z.date().nullable() });
+
+export const ZPaymentStatus = z.enum(['unpaid', 'paid', 'expired', 'unknown']);
+
+export const ZPayment = z.object({
+  id: z.string(),
+  out_trade_no: z.string(),
+  amount: z.number().describe('Dollars.'),
+  currency: z.string(),
+  method: z.string(),
+  status: ZPaymentStatus,
+  createdAt: z.date(),
+  paidAt: z.date().nullable(),
+  expiresAt: z.date().describe('An unpaid bill expires then.'),
+  paymentUrl: z.string().nullable().describe('Where to pay; only while unpaid.'),
+  transactionNo: z.string().nullable(),
+});
+export type TPayment = z.infer<typeof ZPayment>;
+
+/** Query strings carry text, so numbers are coerced. */
+const zPageNumber = (fallback: number, max: number) =>
+  z.coerce.number<string | number | undefined>().int().min(1).max(max).default(fallback);
+
+export const ZPayListRequest = z
+  .object({ page: zPageNumber(1, 100_000), pageSize: zPageNumber(10, 100) })
+  .optional()
+  .transform((value) => value ?? { page: 1, pageSize: 10 });
+
+export const ZPayList = z.object({
+  items: z.array(ZPayment),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+export const ZPayInfoRequest = z.object({
+  id: z.string().trim().min(1, { error: 'The bill does not exist' }),
+});
+
+export const ZPaymentMethods = z.object({
+  methods: z.array(z.object({ method: z.string(), name: z.string(), currency: z.string() })),
+  presets: z.array(z.number()).describe('Suggested amounts, dollars.'),
+  minAmount: z.number(),
+  maxAmount: z.number(),
+  expiresInMinutes: z.number().int().describe('How long a new bill stays payable.'),
+});
+
+export const RECHARGE_REQUIRED = 'Please choose a payment method and an amount';
+
+export const ZRechargeRequest = z.object({
+  method: z.string({ error: RECHARGE_REQUIRED }).trim().min(1, { error: RECHARGE_REQUIRED }).max(16),
+  amount: z.coerce
+    .number<string | number>({ error: RECHARGE_REQUIRED })
+    .positive({ error: RECHARGE_REQUIRED })
+    .describe('Dollars, at most two decimals.'),
+});
+
+export const ZRefreshRequest = z.object({
+  out_trade_no: z.string().trim().min(1, { error: 'The bill does not exist' }).max(64),
+});
+
+export const ZNotice = z.object({
+  id: z.string(),
+  kind: z.enum(['quota-exhausted', 'plan-renewed', 'plan-lapsed']),
+  planName: z.string(),
+  roomsStopped: z.number().int(),
+  createdAt: z.date(),
+});
+export const ZNoticesReadRequest = z.object({ ids: z.array(z.string()).max(100) });

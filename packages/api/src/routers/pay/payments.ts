@@ -1,0 +1,121 @@
+// The bill calls: recharge (a new unpaid bill and its payment link), the bill list and one bill, the methods on
+// offer, and refresh (asks the provider and stores the answer).
+import { Payment } from '@rooms/db';
+import { z } from 'zod';
+import {
+  createRecharge,
+  paymentView,
+  RECHARGE_LIMITS,
+  RECHARGE_PRESETS,
+  refreshPayment,
+  toCents,
+  toDollars,
+} from '../../domains/billing';
+import { AppError } from '../../errors';
+import { protectedProcedure } from '../../trpc';
+import {
+  ZPayInfoRequest,
+  ZPayList,
+  ZPayListRequest,
+  ZPayment,
+  ZPaymentMethods,
+  ZRechargeRequest,
+  ZRefreshRequest,
+} from './pay.types';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const recharge = protectedProcedure
+  .meta({
+    summary:
+      'Recharge the balance: creates an unpaid bill with its payment link (method from getPayment, amount in dollars).',
+  })
+  .input(ZRechargeRequest)
+  .output(ZPayment)
+  .mutation(async ({ ctx, input }) => {
+    const amountCents = toCents(input.amount);
+    if (amountCents === null) {
+      throw new AppError('RECHARGE_AMOUNT_RANGE', {
+        args: [toDollars(RECHARGE_LIMITS.minCents), toDollars(RECHARGE_LIMITS.maxCents)],
+      });
+    }
+    const payment = await createRecharge(
+      ctx.em,
+      ctx.services.payments,
+      {
+        userId: ctx.session.user.id,
+        method: input.method,
+        amountCents,
+        returnUrl: `${ctx.services.config.publicUrl}/bill?out_trade_no={out_trade_no}`,
+        subject: `${ctx.services.config.siteName} balance recharge`,
+      },
+      ctx.services.now(),
+    );
+    return paymentView(payment);
+  });
+
+export const getPayList = protectedProcedure
+  .meta({ summary: 'The caller’s bills, newest first, a page at a time.' })
+  .input(ZPayListRequest)
+  .output(ZPayList)
+  .query(async ({ ctx, input }) => {
+    const [items, total] = await ctx.em.findAndCount(
+      Payment,
+      { user: ctx.session.user.id },
+      {
+        orderBy: { createdAt: 'desc', id: 'asc' },
+        limit: input.pageSize,
+        offset: (input.page - 1) * input.pageSize,
+      },
+    );
+    return { items: items.map(paymentView), total, page: input.page, pageSize: input.pageSize };
+  });
+
+async function ownBill(
+  ctx: { em: import('@mikro-orm/postgresql').EntityManager; userId: string },
+  where: { id?: string; outTradeNo?: string },
+) {
+  if (where.id !== undefined && !UUID.test(where.id)) throw new AppError('PAYMENT_NOT_FOUND');
+  const payment = await ctx.em.findOne(Payment, { ...where, user: ctx.userId });
+  if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+  return payment;
+}
+
+export const getPayInfo = protectedProcedure
+  .meta({ summary: 'One of the caller’s bills by its id.' })
+  .input(ZPayInfoRequest)
+  .output(ZPayment)
+  .query(async ({ ctx, input }) =>
+    paymentView(await ownBill({ em: ctx.em, userId: ctx.session.user.id }, { id: input.id })),
+  );
+
+export const getPayment = protectedProcedure
+  .meta({ summary: 'The payment methods on offer, suggested amounts and the amount limits.' })
+  .input(z.object({}).optional())
+  .output(ZPaymentMethods)
+  .query(({ ctx }) => {
+    const gateway = ctx.services.payments;
+    return {
+      methods: gateway.providers.map((provider) => ({
+        method: provider.method,
+        name: provider.name,
+        currency: provider.currency,
+      })),
+      presets: [...RECHARGE_PRESETS],
+      minAmount: toDollars(RECHARGE_LIMITS.minCents),
+      maxAmount: toDollars(RECHARGE_LIMITS.maxCents),
+      expiresInMinutes: Math.round(gateway.paymentTtlMs / 60_000),
+    };
+  });
+
+export const refresh = protectedProcedure
+  .meta({ summary: 'Ask the payment provider about a bill (by out_trade_no) and return its updated status.' })
+  .input(ZRefreshRequest)
+  .output(ZPayment)
+  .mutation(async ({ ctx, input }) => {
+    const payment = await ownBill(
+      { em: ctx.em, userId: ctx.session.user.id },
+      { outTradeNo: input.out_trade_no },
+    );
+    return paymentView(await refreshPayment(ctx.em, ctx.services.payments, payment, ctx.services.now()));
+  });

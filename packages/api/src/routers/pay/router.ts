@@ -1,0 +1,19 @@
+import { router } from '../../trpc';
+import { getNotices, readNotices } from './notices';
+import { getPayInfo, getPayList, getPayment, recharge, refresh } from './payments';
+import { claimFreePlan, getPlanList, getUserPlan, payPlan, switchRenew } from './plans';
+
+export const payRouter = router({
+  getPlanList,
+  getUserPlan,
+  payPlan,
+  switchRenew,
+  claimFreePlan,
+  recharge,
+  getPayList,
+  getPayInfo,
+  getPayment,
+  refresh,
+  getNotices,
+  readNotices,
+});
