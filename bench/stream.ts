@@ -309,6 +309,7 @@ async function run(path: TMediaPath, fps: number, roomCount: number) {
           room: {
             id: session.roomId,
             ownerId: 'bench-owner',
+            ownerName: 'bench',
             maxConnections: 10,
             password: null,
             isPublic: false,

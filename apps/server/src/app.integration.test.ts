@@ -52,8 +52,8 @@ describe('REST envelope', () => {
     expect(reply.json().msg).toBe('error');
   });
 
-  it('leaves paths of features not built yet absent', async () => {
-    const reply = await server.app.inject('/api/pay/getPayList');
+  it('answers an unknown API path with 404 in the envelope', async () => {
+    const reply = await server.app.inject('/api/pay/noSuchCall');
     expect(reply.statusCode).toBe(404);
     expect(reply.json()).toEqual({ msg: 'error', data: 'Not found' });
   });

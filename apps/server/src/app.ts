@@ -1,14 +1,17 @@
 // The whole server as one Fastify plugin tree; server.ts listens, tests call buildApp() and inject or listen on
 // port 0.
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { TConfig } from './env';
 import { redactQuerySecrets } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
 import { healthPlugin } from './plugins/health';
+import { paymentsPlugin } from './plugins/payments';
 import { restPlugin } from './plugins/rest';
 import { roomThumbnailsPlugin } from './plugins/room-thumbnails';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { servicesPlugin } from './plugins/services';
 import { trpcPlugin } from './plugins/trpc';
 import { webAppPlugin } from './plugins/web-app';
@@ -17,22 +20,27 @@ import { roomRelayPlugin } from './ws/room-relay-plugin';
 export const APP_VERSION = '1.0.0';
 
 export interface TBuildOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** No logs at all, or another level or destination than the configuration's (tests). */
+  logger?: false | { level?: string; stream?: DestinationStream };
 }
 
 export async function buildApp(config: TConfig, options: TBuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      // Scripts may pass a session token or room ticket in the query string; it must not reach the logs.
-      serializers: {
-        req: (request: { method: string; url: string; ip?: string }) => ({
-          method: request.method,
-          url: redactQuerySecrets(request.url),
-          remoteAddress: request.ip,
-        }),
-      },
-    },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: options.logger?.level ?? config.logLevel,
+            ...(options.logger?.stream ? { stream: options.logger.stream } : {}),
+            // Scripts may pass a token, ticket, password or code in the query string; it must not reach the logs.
+            serializers: {
+              req: (request: { method: string; url: string; ip?: string }) => ({
+                method: request.method,
+                url: redactQuerySecrets(request.url),
+                remoteAddress: request.ip,
+              }),
+            },
+          },
     trustProxy: config.trustProxy > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
@@ -48,6 +56,8 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
     return reply.code(status).send({ msg: 'error', data });
   });
 
+  // First, so that every answer carries the headers, the web app's files and the API's errors alike.
+  await app.register(securityHeadersPlugin, { config });
   await app.register(databasePlugin, { config });
   await app.register(servicesPlugin, { config });
   // Room messages are small; refuse anything bigger before it is buffered (the library's default is 100 MiB).
@@ -56,6 +66,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(healthPlugin);
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });
+  await app.register(paymentsPlugin, { config });
   await app.register(roomThumbnailsPlugin);
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxPlugin);
   await app.register(webAppPlugin, { webDist: config.webDist });

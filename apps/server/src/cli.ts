@@ -8,10 +8,10 @@ import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ZPassword, ZUsername, zEmail } from '@rooms/api';
 import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@rooms/db';
-import pg from 'pg';
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
 import { createArgon2Hasher } from './services/passwords/argon2-hasher';
+import { notifySessionEnd } from './services/session-events/session-events';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -38,21 +38,13 @@ async function openDatabase(config: TConfig): Promise<{ orm: MikroORM; close(): 
   let url = config.databaseUrl;
   let stop: (() => Promise<void>) | undefined;
   if (!url) {
-    const candidate = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/rooms`;
-    const probe = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 1500 });
-    try {
-      await probe.connect();
-      url = candidate;
-    } catch {
-      const embedded = await startEmbeddedPostgres({
-        dataDir: join(config.dataDir, 'postgres'),
-        port: config.embeddedPgPort,
-      });
-      url = embedded.url;
-      stop = embedded.stop;
-    } finally {
-      await probe.end().catch(() => {});
-    }
+    // Attaches to the cluster when the server is running it (with its generated password), else starts it.
+    const embedded = await startEmbeddedPostgres({
+      dataDir: join(config.dataDir, 'postgres'),
+      port: config.embeddedPgPort,
+    });
+    url = embedded.url;
+    stop = embedded.stop;
   }
   const orm = await initOrm({ clientUrl: url });
   await migrateAndSeed(orm);
@@ -99,6 +91,8 @@ async function run(command: string, values: Record<string, string | boolean | un
         const password = validate(ZPassword, values.password, 'password');
         await em.nativeUpdate(User, { id: user.id }, { passwordHash: await passwords.hash(password) });
         await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+        // The server runs in another process: its room sockets of these sessions close on this notification.
+        await notifySessionEnd(em, { userId: user.id });
         console.log(`password changed for ${user.email}; their sessions were ended`);
         return;
       }
@@ -113,8 +107,10 @@ async function run(command: string, values: Record<string, string | boolean | un
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
         const disabled = command === 'user:disable';
         await em.nativeUpdate(User, { id: user.id }, { disabled });
-        if (disabled)
+        if (disabled) {
           await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
+          await notifySessionEnd(em, { userId: user.id });
+        }
         console.log(`${user.email} is ${disabled ? 'disabled' : 'enabled'}`);
         return;
       }

@@ -62,6 +62,31 @@ const ZEnv = z
      * screencast otherwise; `h264` and `screencast` force one path (tests, benchmarks).
      */
     ROOM_MEDIA: z.enum(['auto', 'h264', 'screencast']).default('auto'),
+    /**
+     * Comma-separated payment methods on offer: sandbox (our own checkout page, test money, never in production),
+     * stripe, alipay. Unset: sandbox outside production, none in production.
+     */
+    PAYMENT_PROVIDERS: optionalString,
+    /** How long an unpaid bill stays payable. */
+    PAYMENT_TTL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Another Stripe API address (tests answer as Stripe from a local server). */
+    STRIPE_API_URL: optionalString.pipe(z.url().optional()),
+    ALIPAY_APP_ID: optionalString,
+    /** The app's RSA private key (PEM or bare base64 PKCS#1/PKCS#8). */
+    ALIPAY_PRIVATE_KEY: optionalString,
+    /** Alipay's RSA public key, which signs its notifications and replies. */
+    ALIPAY_PUBLIC_KEY: optionalString,
+    /** Another Alipay gateway (the sandbox one, or a local server in tests). */
+    ALIPAY_GATEWAY: optionalString.pipe(z.url().optional()),
+    /** Scheduled billing work (bill expiry, renewals, metering) on the PostgreSQL job queue. */
+    BILLING_JOBS: z.enum(['on', 'off']).default('on'),
     /** Comma-separated host:port exceptions to the egress guard, for tests that serve pages on loopback. */
     ROOM_EGRESS_ALLOW: z
       .string()
@@ -84,6 +109,37 @@ const ZEnv = z
           });
       }
     }
+    const providers = paymentProvidersOf(env.PAYMENT_PROVIDERS, env.NODE_ENV);
+    for (const provider of providers) {
+      if (!(paymentProviders as readonly string[]).includes(provider)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYMENT_PROVIDERS'],
+          message: `unknown provider ${provider}; choose from ${paymentProviders.join(', ')}`,
+        });
+      }
+    }
+    if (env.NODE_ENV === 'production' && providers.includes('sandbox')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDERS'],
+        message: 'sandbox takes test money and is refused in production',
+      });
+    }
+    const required: Record<string, readonly (keyof typeof env)[]> = {
+      stripe: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+      alipay: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'],
+    };
+    for (const provider of providers) {
+      for (const name of required[provider] ?? []) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is required when PAYMENT_PROVIDERS has ${provider}`,
+          });
+      }
+    }
     if (env.NODE_ENV === 'production') {
       if (!env.SMTP_URL) {
         ctx.addIssue({
@@ -98,6 +154,28 @@ const ZEnv = z
   });
 
 export type TRoomMediaMode = 'auto' | 'h264' | 'screencast';
+
+export const paymentProviders = ['sandbox', 'stripe', 'alipay'] as const;
+export type TPaymentProviderName = (typeof paymentProviders)[number];
+
+function paymentProvidersOf(value: string | undefined, nodeEnv: string): string[] {
+  if (value === undefined) return nodeEnv === 'production' ? [] : ['sandbox'];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+export interface TPaymentConfig {
+  providers: TPaymentProviderName[];
+  ttlMinutes: number;
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  alipay: { appId: string; privateKey: string; alipayPublicKey: string; gateway: string | undefined } | null;
+}
 
 export interface TConfig {
   nodeEnv: 'development' | 'production' | 'test';
@@ -124,6 +202,9 @@ export interface TConfig {
   /** Proxy hops whose X-Forwarded-For is believed; 0 believes none. */
   trustProxy: number;
   webDist: string;
+  payments: TPaymentConfig;
+  /** Run the scheduled billing work in this process. */
+  billingJobs: boolean;
   rooms: {
     /** Kept room profiles and the fresh profiles of running rooms. */
     dataDir: string;
@@ -193,6 +274,28 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     webDist: resolve(env.WEB_DIST),
+    payments: {
+      providers: paymentProvidersOf(env.PAYMENT_PROVIDERS, env.NODE_ENV) as TPaymentProviderName[],
+      ttlMinutes: env.PAYMENT_TTL_MINUTES,
+      stripe:
+        env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: env.STRIPE_SECRET_KEY,
+              webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+              apiUrl: env.STRIPE_API_URL,
+            }
+          : null,
+      alipay:
+        env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY && env.ALIPAY_PUBLIC_KEY
+          ? {
+              appId: env.ALIPAY_APP_ID,
+              privateKey: env.ALIPAY_PRIVATE_KEY,
+              alipayPublicKey: env.ALIPAY_PUBLIC_KEY,
+              gateway: env.ALIPAY_GATEWAY,
+            }
+          : null,
+    },
+    billingJobs: env.BILLING_JOBS === 'on',
     rooms: {
       dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',

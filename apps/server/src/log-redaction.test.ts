@@ -25,3 +25,19 @@ describe('redactQuerySecrets', () => {
     expect(redactQuerySecrets('/trpc/x?input=%E0%A4%A')).toBe('/trpc/x?input=[redacted]');
   });
 });
+
+describe('redactQuerySecrets, every kind of secret', () => {
+  it('hides codes, pass tokens, captcha proofs and passwords by any name, in the query and in tRPC input', () => {
+    expect(
+      redactQuerySecrets(
+        '/api/user/resetPassword?email=a%40b.c&code=123456&pass_token=pt&captcha_output=co&lot_number=ln&newPassword=np&old_password=op',
+      ),
+    ).toBe(
+      '/api/user/resetPassword?email=a%40b.c&code=[redacted]&pass_token=[redacted]&captcha_output=[redacted]&lot_number=ln&newPassword=[redacted]&old_password=[redacted]',
+    );
+    const input = encodeURIComponent(JSON.stringify({ json: { code: 123456, pass_token: 'pt', name: 'n' } }));
+    expect(decodeURIComponent(redactQuerySecrets(`/trpc/x?input=${input}`))).toBe(
+      '/trpc/x?input={"json":{"code":"[redacted]","pass_token":"[redacted]","name":"n"}}',
+    );
+  });
+});

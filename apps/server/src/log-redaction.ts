@@ -1,9 +1,14 @@
-// Scripts may pass a session token, room ticket or room password in a URL; logs keep the URL without them.
-// tRPC queries carry their input as JSON in `?input=` (the share page's room password travels that way), so the
-// same fields are hidden inside it too.
-const SECRET_FIELDS = 'token|ticket|password';
-const QUERY_SECRET = new RegExp(`([?&](?:${SECRET_FIELDS})=)[^&#]*`, 'gi');
-const JSON_SECRET = new RegExp(`("(?:${SECRET_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+// Scripts may pass a session token, room ticket, password, e-mail code or captcha pass_token in a URL; logs keep
+// the URL without them. tRPC queries carry their input as JSON in `?input=` (the share page's room password
+// travels that way), so the same fields are hidden inside it too.
+
+/** A field is secret when its name holds one of these (case aside): `newPassword`, `pass_token`, `code`, … */
+const SECRET_NAME = '(?:password|passwd|token|ticket|secret|captcha_output|code)';
+const QUERY_SECRET = new RegExp(`([?&][^=&#]*?${SECRET_NAME}[^=&#]*=)[^&#]*`, 'gi');
+const JSON_SECRET = new RegExp(
+  `("[^"\\\\]*?${SECRET_NAME}[^"\\\\]*"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*)`,
+  'gi',
+);
 const TRPC_INPUT = /([?&]input=)([^&#]*)/g;
 
 function redactJsonInput(encoded: string): string {
@@ -20,6 +25,6 @@ function redactJsonInput(encoded: string): string {
 
 export function redactQuerySecrets(url: string): string {
   return url
-    .replace(QUERY_SECRET, '$1[redacted]')
-    .replace(TRPC_INPUT, (_whole, prefix: string, value: string) => prefix + redactJsonInput(value));
+    .replace(TRPC_INPUT, (_whole, prefix: string, value: string) => prefix + redactJsonInput(value))
+    .replace(QUERY_SECRET, '$1[redacted]');
 }

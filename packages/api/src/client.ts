@@ -2,6 +2,11 @@
 
 export type { TAppErrorCode } from './errors';
 export type { AppRouter } from './root';
+export type {
+  TPayment,
+  TPlanView,
+  TUserPlan,
+} from './routers/pay/pay.types';
 export {
   REPORT_REASON_MAX_LENGTH,
   type TPublicRoom,

@@ -1,7 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
 import type { NodeMonitor } from './services/node-monitor';
-import type { CaptchaVerifier, Mailer, PasswordHasher, RateLimiter, RoomPresence } from './services/ports';
+import type { PaymentGateway } from './services/payments';
+import type {
+  CaptchaVerifier,
+  Mailer,
+  PasswordHasher,
+  RateLimiter,
+  RoomPresence,
+  SecretBox,
+  SessionEvents,
+} from './services/ports';
 import type { RoomEngine } from './services/room-engine';
 import type { SelfHostedCaptcha } from './services/self-hosted-captcha';
 
@@ -22,6 +31,8 @@ export interface TServices {
   /** Present when the self-hosted captcha is the configured provider. */
   selfHostedCaptcha: SelfHostedCaptcha | null;
   passwords: PasswordHasher;
+  /** Seals share passwords for their owner's view. */
+  secretBox: SecretBox;
   rateLimiter: RateLimiter;
   /** The browsers of the rooms this server runs. */
   rooms: RoomEngine;
@@ -29,6 +40,10 @@ export interface TServices {
   node: NodeMonitor;
   /** Member counts of running rooms, for the public square. */
   presence: RoomPresence;
+  /** Told when sessions end, so the room sockets opened with them close. */
+  sessionEvents: SessionEvents;
+  /** The payment providers on offer (recharge, refresh). */
+  payments: PaymentGateway;
   now(): Date;
 }
 

@@ -14,6 +14,12 @@ interface ErrorSpec {
 const catalogue = {
   // Input that does not pass the schema; the message is taken from the schema's own text.
   BAD_INPUT: { message: 'Request error', status: 400, trpc: 'BAD_REQUEST' },
+  // A NUL byte or another control character in any text (tabs and line breaks pass in text areas).
+  TEXT_CONTROL_CHARACTERS: {
+    message: 'The text contains characters that are not allowed',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
   NOT_FOUND: { message: 'Not found', status: 404, trpc: 'NOT_FOUND' },
   INTERNAL: { message: 'Unknown error', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
 
@@ -131,6 +137,62 @@ const catalogue = {
     message: 'Your plan does not include keeping browser data',
     status: 403,
     trpc: 'FORBIDDEN',
+  },
+
+  // Plans and payments (spec §4, §5). The client shows the plan refusals after 'Purchase failed' / 'Switching failed'.
+  PLAN_NOT_FOUND: {
+    message: 'This plan does not exist or is no longer offered',
+    status: 404,
+    trpc: 'NOT_FOUND',
+  },
+  PLAN_SOLD_OUT: { message: 'This plan is sold out', status: 409, trpc: 'CONFLICT' },
+  INSUFFICIENT_BALANCE: {
+    message:
+      'Insufficient balance: the plan costs {0} USD and your balance is {1} USD; please recharge first',
+    status: 402,
+    trpc: 'BAD_REQUEST',
+  },
+  FREE_PLAN_CLAIMED: { message: 'The free plan has already been claimed', status: 409, trpc: 'CONFLICT' },
+  FREE_PLAN_WHILE_PAID: {
+    message: 'You hold a paid plan; the free plan takes over when it ends',
+    status: 409,
+    trpc: 'CONFLICT',
+  },
+  FREE_PLAN_NOT_FOR_SALE: {
+    message: 'The free plan is claimed, not bought',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  RENEW_NEEDS_PAID_PLAN: {
+    message: 'Auto-renew applies to paid plans only',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  QUOTA_EXHAUSTED: {
+    message: 'Your room time is used up; buy a plan or wait for next month’s free time',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  RECHARGE_REQUIRED_FIELDS: {
+    message: 'Please choose a payment method and an amount',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  RECHARGE_AMOUNT_RANGE: {
+    message: 'The amount must be from {0} to {1} USD, in whole cents',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    message: 'This payment method is not available',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  PAYMENT_NOT_FOUND: { message: 'The bill does not exist', status: 404, trpc: 'NOT_FOUND' },
+  PAYMENT_PROVIDER_FAILED: {
+    message: 'The payment provider could not be reached, please try again later',
+    status: 502,
+    trpc: 'INTERNAL_SERVER_ERROR',
   },
 } satisfies Record<string, ErrorSpec>;
 

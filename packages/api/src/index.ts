@@ -1,10 +1,12 @@
 export { resolveSession, type TSessionUser } from './account/session';
 export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
+export * as billing from './domains/billing';
 export { AppError, describeError, errorSpec, type TAppErrorCode } from './errors';
 export { callRoute, restInput, type TRestEnvelope, type TRestReply } from './rest/call-route';
 export { buildOpenApiDocument } from './rest/openapi';
 export { restRoutes, type TRestRoute } from './rest/route-table';
 export { type AppRouter, appRouter, createCaller } from './root';
+export * from './routers/pay/pay.types';
 export { UPGRADE_HINT } from './routers/room/catalogue';
 export {
   IMAGE_AND_ZONE_REQUIRED,
@@ -39,6 +41,7 @@ export {
   ZSharedRoomInfo,
 } from './routers/room/share.types';
 export { checkShareAccess, ROOM_PASSWORD_LIMITS, type TShareAccess } from './routers/room/share-access';
+export { isPasswordHash, setSharePasswordHasher } from './routers/room/share-password';
 export {
   type TServerNode,
   type TServerState,
@@ -50,14 +53,25 @@ export * from './schemas/common';
 export * from './schemas/self-hosted-captcha';
 export type { NodeMonitor, TNodeState, TStartLatency } from './services/node-monitor';
 export type {
+  PaymentGateway,
+  PaymentProvider,
+  TCheckout,
+  TCheckoutRequest,
+  TPaymentMethod,
+  TProviderStatus,
+} from './services/payments';
+export type {
   CaptchaVerifier,
   Mailer,
   OnceStore,
   PasswordHasher,
   RateLimiter,
   RoomPresence,
+  SecretBox,
+  SessionEvents,
   TCaptchaProvider,
   TMailMessage,
+  TSessionEnd,
 } from './services/ports';
 export type {
   RoomEngine,

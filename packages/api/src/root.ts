@@ -1,4 +1,5 @@
 import { captchaRouter } from './routers/captcha/router';
+import { payRouter } from './routers/pay/router';
 import { roomRouter } from './routers/room/router';
 import { serverRouter } from './routers/server/router';
 import { userRouter } from './routers/user/router';
@@ -9,6 +10,7 @@ export const appRouter = router({
   captcha: captchaRouter,
   room: roomRouter,
   server: serverRouter,
+  pay: payRouter,
 });
 
 export type AppRouter = typeof appRouter;

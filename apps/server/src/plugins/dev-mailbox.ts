@@ -1,6 +1,22 @@
-// Development only: without SMTP the codes stay in the outbox table; this page lets a new user read them.
+// Development only: without SMTP the codes stay in the outbox table; this page lets a new user read them. It
+// shows every reset code, so it answers only the machine itself: the socket's own address must be loopback (an
+// X-Forwarded-For header is not believed), and a request a local proxy forwards for someone else is refused too.
+import { isIP } from 'node:net';
 import { OutboxMail } from '@rooms/db';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const bare = address.replace(/^::ffff:/i, '');
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
+}
+
+function fromThisMachine(request: FastifyRequest): boolean {
+  const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  return !proxied && isLoopback(request.raw.socket.remoteAddress);
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -9,11 +25,15 @@ function escapeHtml(text: string): string {
 export const devMailboxPlugin = fp(
   async (app) => {
     app.get('/dev/mailbox', async (request, reply) => {
+      // Answered as if the page did not exist, like in production.
+      if (!fromThisMachine(request)) return reply.code(404).send({ msg: 'error', data: 'Not found' });
       const to =
         typeof (request.query as { to?: unknown }).to === 'string'
           ? (request.query as { to: string }).to
           : '';
-      const mails = await app.orm.em.fork().find(OutboxMail, to ? { recipient: to.toLowerCase() } : {}, {
+      // A NUL byte would make PostgreSQL fail the query; no address has one.
+      const recipient = to.replace(/\p{Cc}/gu, '').toLowerCase();
+      const mails = await app.orm.em.fork().find(OutboxMail, recipient ? { recipient } : {}, {
         orderBy: { createdAt: 'desc' },
         limit: 50,
       });

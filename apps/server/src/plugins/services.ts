@@ -1,24 +1,35 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
 // hands them to the request contexts.
-import type { Mailer, TServices } from '@rooms/api';
+import { type Mailer, setSharePasswordHasher, type TServices } from '@rooms/api';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
 import { startEgressProxy } from '../rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../rooms/engine/chromium-room-engine';
 import { startRoomStateSync } from '../rooms/room-state-sync';
+import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
 import { createCaptcha } from '../services/captcha/create-captcha';
 import { createPostgresOnceStore } from '../services/captcha-once-store';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
 import { createSmtpMailer } from '../services/mail/smtp-mailer';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
+import { hashPlainSharePasswords } from '../services/passwords/plain-share-passwords';
+import { createPayments, type TPaymentServices } from '../services/payments/create-gateway';
 import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limiter';
+import { createSecretBox } from '../services/secret-box/secret-box';
+import { startSessionEvents, type TSessionEventBus } from '../services/session-events/session-events';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: TServices;
     /** The same engine as services.rooms, with what the WebSocket relay needs (sessions, participant counts). */
     roomEngine: ChromiumRoomEngine;
+    /** The same bus as services.sessionEvents, with the subscription the WebSocket relay listens on. */
+    sessionEvents: TSessionEventBus;
+    /** The same gateway as services.payments, with the providers whose notifications plugins/payments.ts takes. */
+    payments: TPaymentServices;
+    /** Bill expiry, renewals and room-time metering on the PostgreSQL job queue. */
+    billingJobs: BillingJobs;
   }
 }
 
@@ -65,17 +76,44 @@ export const servicesPlugin = fp(
     app.decorate('roomEngine', rooms);
     const node = startNodeMonitor({ engine: rooms });
     app.addHook('onClose', async () => node.close());
+    const sessionEvents = startSessionEvents(app.orm, app.log);
+    app.addHook('onClose', async () => sessionEvents.close());
+    app.decorate('sessionEvents', sessionEvents);
+
+    const passwords = createArgon2Hasher();
+    const secretBox = createSecretBox(config.appSecret, 'share-password');
+    // The room socket's ticket checks share passwords with the rate limiter alone; it hashes with this one.
+    setSharePasswordHasher(passwords);
+    const hashed = await hashPlainSharePasswords(app.orm, { passwords, secretBox });
+    if (hashed > 0) app.log.info({ rooms: hashed }, 'hashed share passwords kept in plain text');
+
+    const payments = createPayments(config.payments, { publicUrl: config.publicUrl });
+    app.decorate('payments', payments);
+    const now = () => new Date();
+    // Closed before the engine (hooks run last-in first-out), so no job stops rooms while the server shuts down.
+    const billingJobs = await startBillingJobs({
+      orm: app.orm,
+      rooms,
+      now,
+      log: app.log,
+      queue: config.billingJobs,
+    });
+    app.addHook('onClose', async () => billingJobs.close());
+    app.decorate('billingJobs', billingJobs);
 
     app.decorate('services', {
       config: { publicUrl: config.publicUrl, shareUrl: config.shareUrl, siteName: 'Cloud-browser rooms' },
       mailer,
       captcha: captcha.verifier,
       selfHostedCaptcha: captcha.selfHosted,
-      passwords: createArgon2Hasher(),
+      passwords,
+      secretBox,
       rateLimiter: createMemoryRateLimiter(),
-      now: () => new Date(),
+      now,
       rooms,
       node,
+      sessionEvents,
+      payments: payments.gateway,
       // The relay (registered after this plugin) knows who is connected; asked at call time.
       presence: {
         memberCount: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),

@@ -197,19 +197,23 @@ describe('a room shared by link', () => {
     ).toMatchObject({ status: 403, data: 'The room password is incorrect' });
   });
 
-  it('answers a private room without a password, and a wrong id, like a missing room', async () => {
+  it('answers a private room without a password, and a wrong id, like a room whose password is not given', async () => {
     const owner = await createOwner(server.app);
     const hidden = await createRoom(owner, { password: null });
     const { ip } = uniqueCaller();
+    // The lobby takes names, so it answers a room that cannot be entered like a password room (never 404).
+    expect(await api('GET', 'getRoomInfo_share', { query: { name: hidden.name }, ip })).toMatchObject({
+      status: 403,
+      data: 'This room needs a password',
+    });
     const queries: Record<string, string>[] = [
-      { name: hidden.name },
       { name: hidden.name, password: 'x' },
-      { id: 'nope' },
+      { id: 'nope', password: 'x' },
     ];
     for (const query of queries) {
       expect(await api('GET', 'getRoomInfo_share', { query, ip })).toMatchObject({
-        status: 404,
-        data: 'The room does not exist',
+        status: 403,
+        data: 'The room password is incorrect',
       });
     }
     expect(

@@ -32,6 +32,8 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
     LOG_LEVEL: 'error',
     PORT: '0',
+    // The billing job queue (pg-boss) starts only for the tests about it; the others would pay its start-up.
+    BILLING_JOBS: 'off',
     ...options.env,
   });
   const app = await buildApp(config, { logger: { level: config.logLevel } });

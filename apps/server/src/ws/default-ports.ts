@@ -1,7 +1,7 @@
 // The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TRoomStateChange } from '@rooms/api';
-import { Room } from '@rooms/db';
+import { Room, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
 import type { RoomDirectory, RoomLink } from './relay-ports';
 
@@ -12,11 +12,12 @@ export function databaseRoomDirectory(orm: MikroORM): RoomDirectory {
   return {
     async find(roomId) {
       if (!UUID.test(roomId)) return null;
-      const room = await orm.em.fork().findOne(Room, { id: roomId });
+      const room = await orm.em.fork().findOne(Room, { id: roomId }, { populate: ['owner'] });
       if (!room) return null;
       return {
         id: room.id,
         ownerId: room.owner.id,
+        ownerName: room.owner.username,
         maxConnections: room.maxConnections,
         password: room.password ?? null,
         isPublic: room.isPublic,
@@ -41,5 +42,20 @@ export function engineLink(engine: TSessionEngine): RoomLink {
       engine.onStateChange((change) => {
         if (change.state !== 'running') listener(change.roomId);
       }),
+  };
+}
+
+/** Of these sessions, the ones still live: not revoked, not expired, their account not disabled. */
+export function databaseLiveSessions(orm: MikroORM, now: () => Date) {
+  return async (sessionIds: string[]): Promise<Set<string>> => {
+    if (sessionIds.length === 0) return new Set();
+    const live = await orm.em
+      .fork()
+      .find(
+        Session,
+        { id: { $in: sessionIds }, revokedAt: null, expiresAt: { $gt: now() }, user: { disabled: false } },
+        { fields: ['id'] },
+      );
+    return new Set(live.map((session) => session.id));
   };
 }

@@ -6,6 +6,8 @@ import type { RoomSession } from '../rooms/room-session';
 export interface TRelayRoom {
   id: string;
   ownerId: string;
+  /** The owner's account name: nobody else may join under it (RoomHub). */
+  ownerName: string;
   maxConnections: number;
   /** The share password; null when the room has none. */
   password: string | null;

@@ -63,6 +63,7 @@ function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now()) {
     room: {
       id: 'room-1',
       ownerId: 'owner-user',
+      ownerName: 'Olga',
       maxConnections: 4,
       password: null,
       isPublic: false,
@@ -74,7 +75,9 @@ function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now()) {
     now,
     statsIntervalMs: 0,
   });
-  function join(userId: string | null, nickname = userId ?? 'guest') {
+  let guests = 0;
+  // Two guests are two people, who may not share a nickname.
+  function join(userId: string | null, nickname = userId ?? `guest ${++guests}`) {
     const peer = new RecordingPeer();
     const result = hub.join(peer, { userId }, nickname);
     return { peer, result, id: result.ok ? result.memberId : '' };
@@ -246,6 +249,27 @@ describe('banning', () => {
     hub.handle(owner.id, { type: 'member/kick', memberId: tabA.id });
     expect([tabA.peer.closedWith, tabB.peer.closedWith]).toEqual([4001, 4001]);
     expect(hub.size).toBe(2);
+  });
+});
+
+describe('nicknames', () => {
+  it("keep the owner's names and a present person's name for them, and let the same person reuse its own", () => {
+    const { hub } = setup();
+    const enter = (identity: { userId: string | null; guestId?: string }, nickname: string) =>
+      hub.join(new RecordingPeer(), identity, nickname);
+    // The owner's account name, before the owner is here; then the name the owner sits under.
+    expect(enter({ userId: null, guestId: 'b1' }, 'ＯＬＧＡ')).toEqual({
+      ok: false,
+      code: 'NICKNAME_RESERVED',
+    });
+    expect(enter({ userId: 'owner-user' }, 'Boss').ok).toBe(true);
+    expect(enter({ userId: 'sam' }, 'boss')).toEqual({ ok: false, code: 'NICKNAME_RESERVED' });
+    expect(enter({ userId: 'owner-user' }, 'Olga').ok).toBe(true);
+
+    expect(enter({ userId: null, guestId: 'b1' }, 'Gus').ok).toBe(true);
+    expect(enter({ userId: null, guestId: 'b2' }, 'GUS')).toEqual({ ok: false, code: 'NICKNAME_TAKEN' });
+    // A second tab, or a reconnect before the old socket is gone, is the same person.
+    expect(enter({ userId: null, guestId: 'b1' }, 'Gus').ok).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   isControllerOnly,
+  nicknameKey,
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
@@ -28,8 +29,15 @@ export interface TJoinIdentity {
   userId: string | null;
   /** A guest's browser, from the signed cookie of POST /ws/ticket: what a ban holds on to besides the address. */
   guestId?: string | null;
-  /** The connection's address; a guest's ban covers it, so a fresh browser profile does not get around it. */
+  /** The connection's address; a ban covers it, so a fresh browser profile does not get around it. */
   ip?: string | null;
+  /** The session a signed-in connection was opened with: when it ends, the connection ends (ConnectionBook). */
+  sessionId?: string | null;
+}
+
+/** Two seats are one person when they share an account or a browser. */
+export function samePerson(a: TJoinIdentity, b: TJoinIdentity): boolean {
+  return (a.userId != null && a.userId === b.userId) || (!!a.guestId && a.guestId === b.guestId);
 }
 
 export interface TRoomHubOptions {
@@ -71,7 +79,7 @@ export class RoomHub {
   private readonly media: ParticipantStreams;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
-  /** People the owner banned (accounts; guests by browser and by address), for as long as this room runs. */
+  /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
   private readonly bannedUsers = new Set<string>();
   private readonly bannedGuests = new Set<string>();
   private readonly bannedAddresses = new Set<string>();
@@ -116,6 +124,8 @@ export class RoomHub {
     if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
     if (identity.userId !== null && this.kickedUsers.has(identity.userId))
       return { ok: false, code: 'KICKED' };
+    const taken = this.nicknameRefusal(identity, nickname, isOwner);
+    if (taken) return { ok: false, code: taken };
     if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
 
     const info: TMember = {
@@ -231,6 +241,25 @@ export class RoomHub {
     return this.members.size + reserved < this.room.maxConnections;
   }
 
+  /**
+   * A nickname may not pass for the owner (the account's name, or the name the owner sits under) nor for another
+   * person in the room, compared by nicknameKey: 'ＯＬＧＡ' and 'olga' are 'Olga'. The same person in a second tab
+   * or reconnecting before the old socket is gone keeps its name.
+   */
+  private nicknameRefusal(
+    identity: TJoinIdentity,
+    nickname: string,
+    isOwner: boolean,
+  ): 'NICKNAME_RESERVED' | 'NICKNAME_TAKEN' | null {
+    const key = nicknameKey(nickname);
+    if (!isOwner && key === nicknameKey(this.room.ownerName)) return 'NICKNAME_RESERVED';
+    for (const member of this.members.values()) {
+      if (samePerson(member.identity, identity) || nicknameKey(member.info.nickname) !== key) continue;
+      return member.info.isOwner ? 'NICKNAME_RESERVED' : 'NICKNAME_TAKEN';
+    }
+    return null;
+  }
+
   private handleDriving(member: TMemberState, message: TClientMessage): void {
     if (!this.control.isController(member.info.id)) {
       const at = this.now();
@@ -303,15 +332,30 @@ export class RoomHub {
   }
 
   /**
-   * Whether the owner banned this person: a browser by its id (whoever signs in on it, so logging in does not
-   * undo a guest's ban), an account by its id, a guest also by its address (an address never bans an account,
-   * or one household's guest would lock out the owner sharing its network). The owner is never banned.
+   * Whether the owner banned this person. A ban records the account, the browser and the address of every seat
+   * of the person (banPerson); a newcomer matching the account or the browser is out (whoever signs in on a
+   * banned browser, so logging in or out changes nothing), and so is a guest at a banned address (a fresh
+   * browser profile). An address alone never keeps out another account: accounts are told apart by their ids,
+   * and one household or office behind one address must not lose its members, the owner's own people included.
+   * The owner is never banned.
    */
   isBanned(identity: TJoinIdentity): boolean {
     if (identity.userId !== null && identity.userId === this.room.ownerId) return false;
+    if (identity.userId !== null && this.bannedUsers.has(identity.userId)) return true;
     if (identity.guestId && this.bannedGuests.has(identity.guestId)) return true;
-    if (identity.userId !== null) return this.bannedUsers.has(identity.userId);
-    return !!identity.ip && this.bannedAddresses.has(identity.ip);
+    return identity.userId === null && !!identity.ip && this.bannedAddresses.has(identity.ip);
+  }
+
+  /** Records what names the target: its account, browser and address, and those of its other seats. */
+  private banPerson(target: TMemberState): void {
+    for (const member of this.members.values()) {
+      if (member.info.isOwner || (member !== target && !samePerson(member.identity, target.identity)))
+        continue;
+      const { userId, guestId, ip } = member.identity;
+      if (userId) this.bannedUsers.add(userId);
+      if (guestId) this.bannedGuests.add(guestId);
+      if (ip) this.bannedAddresses.add(ip);
+    }
   }
 
   private kick(by: TMemberState, targetId: string, ban: boolean): void {
@@ -330,11 +374,8 @@ export class RoomHub {
       return;
     }
     // A removed account stays out either way; a guest only when banned (a kick alone lets a guest come back).
-    if (target.userId !== null) (ban ? this.bannedUsers : this.kickedUsers).add(target.userId);
-    if (ban) {
-      if (target.identity.guestId) this.bannedGuests.add(target.identity.guestId);
-      if (target.userId === null && target.identity.ip) this.bannedAddresses.add(target.identity.ip);
-    }
+    if (ban) this.banPerson(target);
+    else if (target.userId !== null) this.kickedUsers.add(target.userId);
     // The same person may sit in the room more than once (two tabs): every seat the rule now covers goes.
     const removed = [...this.members.entries()].filter(
       ([id, member]) =>

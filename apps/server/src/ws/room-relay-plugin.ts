@@ -1,9 +1,10 @@
 // The room relay as a Fastify plugin: the ticket route, the WebSocket handlers of ./registry, a heartbeat that
-// drops dead connections, and `app.roomRelay` (whose ports a test or another engine may replace).
+// drops dead connections, sockets closed when their session ends, and `app.roomRelay` (whose ports a test or
+// another engine may replace).
 import { resolveSession } from '@rooms/api';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
-import { databaseRoomDirectory, engineLink } from './default-ports';
+import { databaseLiveSessions, databaseRoomDirectory, engineLink } from './default-ports';
 import { registerSocketHandlers } from './registry';
 import type { RoomDirectory, RoomLink } from './relay-ports';
 import { RoomRelay } from './room-relay';
@@ -23,6 +24,11 @@ export interface TRoomRelayPluginOptions {
 
 /** A connection that has not answered a ping within this long is gone (laptop closed, network lost). */
 const HEARTBEAT_MS = 30_000;
+/**
+ * Session ends reach the sockets at once through app.sessionEvents; this re-check is the safety net for what it
+ * cannot see: a notification lost while the database connection was down, a session that simply expired.
+ */
+const SESSION_RECHECK_MS = 60_000;
 
 export const roomRelayPlugin = fp(
   async (app, options: TRoomRelayPluginOptions) => {
@@ -35,6 +41,7 @@ export const roomRelayPlugin = fp(
     });
     app.decorate('roomRelay', relay);
 
+    const liveSessions = databaseLiveSessions(app.orm, app.services.now);
     registerTicketRoute(app, relay);
     registerSocketHandlers(app, {
       relay,
@@ -43,10 +50,11 @@ export const roomRelayPlugin = fp(
         tickets: relay.tickets,
         publicUrl: options.config.publicUrl,
         now: Date.now,
-        async userOfToken(token) {
+        async sessionOfToken(token) {
           const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
-          return session?.user.id ?? null;
+          return session ? { userId: session.user.id, sessionId: session.sessionId } : null;
         },
+        liveSessions,
       },
     });
 
@@ -67,8 +75,18 @@ export const roomRelayPlugin = fp(
       socket.on('pong', () => alive.add(socket));
     });
 
+    const stopListening = app.sessionEvents.subscribe((end) => relay.connections.endSessions(end));
+    const recheck = setInterval(() => {
+      relay.connections.recheckSessions(liveSessions).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'room sockets: session re-check failed');
+      });
+    }, SESSION_RECHECK_MS);
+    recheck.unref();
+
     app.addHook('preClose', async () => {
       clearInterval(heartbeat);
+      clearInterval(recheck);
+      stopListening();
       relay.dispose();
     });
   },

@@ -1,6 +1,7 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type RateLimiter } from '@rooms/api';
 import type { RoomSession } from '../rooms/room-session';
+import { ConnectionBook } from './connection-book';
 import { GuestIds } from './guest-id';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from './room-hub';
@@ -24,6 +25,8 @@ export interface TRoomRelayOptions {
 export class RoomRelay {
   readonly tickets: TicketBook;
   readonly guestIds: GuestIds;
+  /** Every room socket of this server, whatever its room (the cap on waiting sockets, session ends). */
+  readonly connections = new ConnectionBook();
   private directory: RoomDirectory;
   private link: RoomLink;
   private readonly hubs = new Map<string, RoomHub>();

@@ -11,6 +11,7 @@ import {
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { SlidingWindow } from './chat-log';
+import type { TBookedConnection } from './connection-book';
 import { errorMessage, type RoomHub, type TJoinIdentity } from './room-hub';
 import type { RoomRelay } from './room-relay';
 import { authenticateSocket } from './socket-auth';
@@ -22,8 +23,8 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Bad messages tolerated per minute before the connection is closed; the 20th closes it. */
 const BAD_MESSAGE_LIMIT = 20;
 const BAD_MESSAGE_WINDOW_MS = 60_000;
-/** Time to send member/join after connecting. */
-export const JOIN_TIMEOUT_MS = 30_000;
+/** Time to send member/join after connecting: a page sends it as the socket opens, a script right after. */
+export const JOIN_TIMEOUT_MS = 10_000;
 
 interface TRoomSocketContext {
   identity: TJoinIdentity;
@@ -64,7 +65,7 @@ interface TConnectionOptions {
   password: string | undefined;
 }
 
-class RoomConnection {
+class RoomConnection implements TBookedConnection {
   private readonly peer: SocketPeer;
   private readonly badMessages = new SlidingWindow(BAD_MESSAGE_LIMIT - 1, BAD_MESSAGE_WINDOW_MS);
   /** Messages that arrive while the room is looked up, handled in order once it is known. */
@@ -81,6 +82,10 @@ class RoomConnection {
     this.peer = new SocketPeer(socket);
   }
 
+  get identity(): TJoinIdentity {
+    return this.options.context.identity;
+  }
+
   start(): void {
     this.socket.on('message', (data, isBinary) => {
       if (this.early) {
@@ -91,6 +96,10 @@ class RoomConnection {
     });
     this.socket.on('close', () => this.onClose());
     this.socket.on('error', (error) => this.options.log.debug({ err: error }, 'room socket error'));
+    if (!this.options.relay.connections.admit(this)) {
+      this.end('TOO_MANY_UNJOINED');
+      return;
+    }
     this.open().catch((error: unknown) => {
       this.options.log.error({ err: error, roomId: this.options.roomId }, 'room socket failed to open');
       this.peer.close(1011, 'Unknown error');
@@ -117,6 +126,10 @@ class RoomConnection {
         this.refuse(refusal);
         return;
       }
+    }
+    if (opened.hub.isBanned(context.identity)) {
+      this.refuse('BANNED');
+      return;
     }
     this.hub = opened.hub;
     this.joinTimer = setTimeout(() => this.refuse('JOIN_TIMEOUT'), JOIN_TIMEOUT_MS);
@@ -175,6 +188,7 @@ class RoomConnection {
       }
       clearTimeout(this.joinTimer);
       this.memberId = joined.memberId;
+      this.options.relay.connections.joined(this);
       return;
     }
     hub.handle(this.memberId, message);
@@ -186,6 +200,10 @@ class RoomConnection {
     if (!this.badMessages.allow(Date.now())) this.refuse('TOO_MANY_BAD_MESSAGES');
   }
 
+  end(code: TRoomErrorCode): void {
+    this.refuse(code);
+  }
+
   /** Errors that end the connection carry a close code, so the client knows whether to come back. */
   private refuse(code: TRoomErrorCode, about?: string): void {
     this.peer.send(errorMessage(code, about));
@@ -195,6 +213,7 @@ class RoomConnection {
 
   private onClose(): void {
     this.closed = true;
+    this.options.relay.connections.remove(this);
     this.early = undefined;
     clearTimeout(this.joinTimer);
     if (this.hub && this.memberId !== undefined) this.hub.leave(this.memberId);

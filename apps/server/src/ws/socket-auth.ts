@@ -12,8 +12,10 @@ export type TSocketAuth =
 
 export interface TSocketAuthDeps {
   tickets: TicketBook;
-  /** The user id behind a session token, or null when it is unknown or expired. */
-  userOfToken(token: string): Promise<string | null>;
+  /** The live session behind a token, or null when it is unknown, expired, revoked or its account disabled. */
+  sessionOfToken(token: string): Promise<{ userId: string; sessionId: string } | null>;
+  /** Of these sessions, those still live. */
+  liveSessions(sessionIds: string[]): Promise<Set<string>>;
   publicUrl: string;
   now(): number;
 }
@@ -48,17 +50,26 @@ export async function authenticateSocket(
     if (origin === undefined) return refused(403, 'A room ticket is only accepted from our web pages');
     const claims = deps.tickets.redeem(ticket, request.params.roomId, deps.now());
     if (!claims) return refused(401, 'The room ticket is invalid or has expired');
+    // Signed out between the ticket and the socket: the ticket went with the session.
+    if (claims.sessionId && !(await deps.liveSessions([claims.sessionId])).has(claims.sessionId)) {
+      return refused(401, 'Not logged in');
+    }
     return {
       ok: true,
-      identity: { userId: claims.userId, guestId: claims.guestId, ip: request.ip },
+      identity: {
+        userId: claims.userId,
+        guestId: claims.guestId,
+        ip: request.ip,
+        sessionId: claims.sessionId,
+      },
       via: 'ticket',
     };
   }
   const token = queryToken ?? bearer(request.headers.authorization);
   if (token) {
-    const userId = await deps.userOfToken(token);
-    if (!userId) return refused(401, 'Not logged in');
-    return { ok: true, identity: { userId, ip: request.ip }, via: 'token' };
+    const session = await deps.sessionOfToken(token);
+    if (!session) return refused(401, 'Not logged in');
+    return { ok: true, identity: { ...session, ip: request.ip }, via: 'token' };
   }
   return refused(401, 'Not logged in');
 }

@@ -25,12 +25,14 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
     if (!body.success) return fail(reply, 400, body.error.issues[0]?.message ?? 'Request error');
 
     let userId: string | null = null;
+    let sessionId: string | null = null;
     const token = tokenFrom(request);
     if (token) {
       // A token that does not resolve is an error, not a quiet downgrade to a guest: the owner would lose control.
       const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
       if (!session) return fail(reply, 401, 'Not logged in');
       userId = session.user.id;
+      sessionId = session.sessionId;
     }
 
     const room = await relay.findRoom(body.data.roomId);
@@ -55,7 +57,7 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       return fail(reply, 403, ROOM_ERROR_MESSAGES.BANNED);
     }
 
-    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId);
+    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId, sessionId);
     return reply.send(issued);
   });
 }

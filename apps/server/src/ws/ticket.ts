@@ -1,5 +1,6 @@
 // Short-lived, single-use tickets for the room WebSocket: `<payload>.<signature>`, both base64url, the payload
-// JSON { r: roomId, u: userId or null for a guest, g: a guest's browser id, e: expiry epoch ms, n: nonce }, signed with HMAC-SHA256
+// JSON { r: roomId, u: userId or null for a guest, g: the browser's id, s: the session of a signed-in user, e: expiry
+// epoch ms, n: nonce }, signed with HMAC-SHA256
 // under a key derived from the app secret (so a ticket can never pass for another signed value of the app).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ROOM_TICKET_TTL_MS } from '@rooms/api/room-protocol';
@@ -9,6 +10,8 @@ export interface TTicketClaims {
   userId: string | null;
   /** The guest's browser (./guest-id.ts), so a ban outlives a new nickname and a new ticket. */
   guestId: string | null;
+  /** The session the ticket was fetched with: a socket is not opened, and is closed, once it ends. */
+  sessionId: string | null;
   expiresAt: number;
   nonce: string;
 }
@@ -17,6 +20,7 @@ interface TTicketPayload {
   r: string;
   u: string | null;
   g?: string | null;
+  s?: string | null;
   e: number;
   n: string;
 }
@@ -38,12 +42,14 @@ export class TicketBook {
     userId: string | null,
     now: number,
     guestId: string | null = null,
+    sessionId: string | null = null,
   ): { ticket: string; expiresAt: number } {
     const expiresAt = now + this.ttlMs;
     const payload: TTicketPayload = {
       r: roomId,
       u: userId,
       g: guestId,
+      s: sessionId,
       e: expiresAt,
       n: randomBytes(16).toString('base64url'),
     };
@@ -82,6 +88,7 @@ export class TicketBook {
       roomId: payload.r,
       userId: payload.u,
       guestId: payload.g ?? null,
+      sessionId: payload.s ?? null,
       expiresAt: payload.e,
       nonce: payload.n,
     };

@@ -64,6 +64,8 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The remark cannot be longer than 200 characters': msg`The remark cannot be longer than 200 characters`,
   'The room password cannot be longer than 32 characters': msg`The room password cannot be longer than 32 characters`,
   'The room password contains characters that are not allowed': msg`The room password contains characters that are not allowed`,
+  'The room password must have at least 4 characters': msg`The room password must have at least 4 characters`,
+  'The text contains characters that are not allowed': msg`The text contains characters that are not allowed`,
   'The start address cannot be longer than 2048 characters': msg`The start address cannot be longer than 2048 characters`,
   'Please enter your nickname': msg`Please enter your nickname`,
   'A nickname cannot contain control characters': msg`A nickname cannot contain control characters`,
@@ -89,14 +91,32 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The connection to the room was lost': msg`The connection to the room was lost`,
   'This page may not open a room connection': msg`This page may not open a room connection`,
   'The room ticket is invalid or has expired': msg`The room ticket is invalid or has expired`,
+  'Too many of your connections are waiting to join a room; close some tabs and try again': msg`Too many of your connections are waiting to join a room; close some tabs and try again`,
+  'This nickname is the room owner’s; please choose another': msg`This nickname is the room owner’s; please choose another`,
+  'Someone in this room already uses this nickname; please choose another': msg`Someone in this room already uses this nickname; please choose another`,
+  'You were signed out; please sign in again to rejoin': msg`You were signed out; please sign in again to rejoin`,
   // Sharing (packages/api share.types.ts, errors.ts and the room protocol)
   'This room needs a password': msg`This room needs a password`,
   'You were banned from this room by its owner': msg`You were banned from this room by its owner`,
   'Please describe the problem': msg`Please describe the problem`,
   'A report has at most 500 characters': msg`A report has at most 500 characters`,
+  // Plans and bills (packages/api errors.ts and routers/pay)
+  'This plan does not exist or is no longer offered': msg`This plan does not exist or is no longer offered`,
+  'This plan is sold out': msg`This plan is sold out`,
+  'The free plan has already been claimed': msg`The free plan has already been claimed`,
+  'You hold a paid plan; the free plan takes over when it ends': msg`You hold a paid plan; the free plan takes over when it ends`,
+  'The free plan is claimed, not bought': msg`The free plan is claimed, not bought`,
+  'Auto-renew applies to paid plans only': msg`Auto-renew applies to paid plans only`,
+  'Your room time is used up; buy a plan or wait for next month’s free time': msg`Your room time is used up; buy a plan or wait for next month’s free time`,
+  'Please choose a payment method and an amount': msg`Please choose a payment method and an amount`,
+  'This payment method is not available': msg`This payment method is not available`,
+  'The bill does not exist': msg`The bill does not exist`,
+  'The payment provider could not be reached, please try again later': msg`The payment provider could not be reached, please try again later`,
+  'Please choose a plan': msg`Please choose a plan`,
+  'The flag must be true or false': msg`The flag must be true or false`,
 };
 
-const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [
+const numberedTexts: [RegExp, (n: string, m: string) => MessageDescriptor][] = [
   [
     /^Please wait (\d+) seconds before requesting another code$/,
     (seconds) => msg`Please wait ${seconds} seconds before requesting another code`,
@@ -117,6 +137,15 @@ const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [
     (kbps) => msg`Your plan allows a video bitrate of at most ${kbps} kbps`,
   ],
   [/^Your plan allows at most (\d+p \(\d+×\d+\))$/, (size) => msg`Your plan allows at most ${size}`],
+  [
+    /^Insufficient balance: the plan costs ([\d.]+) USD and your balance is ([\d.]+) USD; please recharge first$/,
+    (price, balance) =>
+      msg`Insufficient balance: the plan costs ${price} USD and your balance is ${balance} USD; please recharge first`,
+  ],
+  [
+    /^The amount must be from ([\d.]+) to ([\d.]+) USD, in whole cents$/,
+    (min, max) => msg`The amount must be from ${min} to ${max} USD, in whole cents`,
+  ],
   [/^A nickname has at most (\d+) characters$/, (count) => msg`A nickname has at most ${count} characters`],
   [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],
   [
@@ -131,7 +160,7 @@ export function translateServerText(i18n: I18n, text: string): string {
   if (known) return i18n._(known);
   for (const [pattern, descriptor] of numberedTexts) {
     const match = pattern.exec(text);
-    if (match) return i18n._(descriptor(match[1] ?? ''));
+    if (match) return i18n._(descriptor(match[1] ?? '', match[2] ?? ''));
   }
   return text;
 }

@@ -463,8 +463,10 @@ function Footer() {
           <p className="mt-1">
             <Trans>
               Use rooms lawfully and respect the sites you visit. You are responsible for what is done in
-              rooms you own; public rooms are open to anyone. Paid plans run until their expiry; buying a new
-              plan ends the current one.
+              rooms you own; public rooms are open to anyone. Plans are paid from your prepaid balance and run
+              until their expiry; buying a new plan ends the current one at once. With auto-renew on, a plan
+              renews from the balance when it expires, else the account returns to the free plan. Running
+              rooms use room time and stop when none is left.
             </Trans>
           </p>
         </div>

@@ -127,4 +127,18 @@ export const restRoutes = [
     auth: true,
     tag: 'Server',
   },
+  // spec §7 Pay. payPlan, switchRenew and refresh change things but are GET, as the spec lists them.
+  { method: 'POST', path: '/api/pay/recharge', procedure: 'pay.recharge', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getPayList', procedure: 'pay.getPayList', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getPayInfo', procedure: 'pay.getPayInfo', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getPayment', procedure: 'pay.getPayment', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/payPlan', procedure: 'pay.payPlan', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getUserPlan', procedure: 'pay.getUserPlan', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getPlanList', procedure: 'pay.getPlanList', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/switchRenew', procedure: 'pay.switchRenew', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/refresh', procedure: 'pay.refresh', auth: true, tag: 'Pay' },
+  // Not in spec §7: claiming the free plan, and the notices billing leaves (rooms stopped, plans renewed or lapsed).
+  { method: 'POST', path: '/api/pay/claimFreePlan', procedure: 'pay.claimFreePlan', auth: true, tag: 'Pay' },
+  { method: 'GET', path: '/api/pay/getNotices', procedure: 'pay.getNotices', auth: true, tag: 'Pay' },
+  { method: 'POST', path: '/api/pay/readNotices', procedure: 'pay.readNotices', auth: true, tag: 'Pay' },
 ] as const satisfies readonly TRestRoute[];

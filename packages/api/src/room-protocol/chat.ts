@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import { CHAT_MAX_LENGTH } from './limits';
 import { ZMemberId } from './member';
+import { cleanChatText } from './text';
 
 export const ZChatText = z
   .string()
+  .overwrite(cleanChatText)
   .trim()
   .min(1, { error: 'Please enter a message' })
   .max(CHAT_MAX_LENGTH, { error: `A message has at most ${CHAT_MAX_LENGTH} characters` });

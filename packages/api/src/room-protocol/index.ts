@@ -9,4 +9,5 @@ export * from './member';
 export * from './messages';
 export * from './stream';
 export * from './system';
+export * from './text';
 export * from './ticket';

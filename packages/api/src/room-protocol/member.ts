@@ -2,12 +2,15 @@
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH } from './limits';
 import { ZMediaCodec } from './stream';
+import { cleanNickname } from './text';
 
 /** Member ids are per connection: the same account in two tabs is two members. */
 export const ZMemberId = z.string().min(1).max(64);
 
 export const ZNickname = z
   .string({ error: 'Please enter your nickname' })
+  // Invisible characters are dropped, so 'O\u200Blga' is 'Olga' (and a copy of the owner's name, see RoomHub).
+  .overwrite(cleanNickname)
   .trim()
   .min(1, { error: 'Please enter your nickname' })
   .max(NICKNAME_MAX_LENGTH, { error: `A nickname has at most ${NICKNAME_MAX_LENGTH} characters` })
@@ -37,7 +40,7 @@ export const ZMemberJoin = z.object({
 });
 /** Owner only. */
 export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });
-/** Owner only: removes the member and keeps that person out (account, or guest browser and address) while the room runs. */
+/** Owner only: removes the member and keeps that person out (account, browser and address) while the room runs. */
 export const ZMemberBan = z.object({ type: z.literal('member/ban'), memberId: ZMemberId });
 
 // Server → client

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZClientMessage, ZServerMessage } from './messages';
+import { nicknameKey } from './text';
 
 function firstError(message: unknown): string | undefined {
   const parsed = ZClientMessage.safeParse(message);
@@ -16,6 +17,23 @@ describe('client messages', () => {
       nickname: 'Ada',
       decoders: ['jpeg'],
     });
+  });
+
+  it('drop invisible and bidi characters from nicknames and chat, keeping chat line breaks', () => {
+    const join = ZClientMessage.parse({ type: 'member/join', nickname: '\u202EO\u200Blga\u2066\uFEFF ' });
+    expect(join).toMatchObject({ nickname: 'Olga' });
+    expect(firstError({ type: 'member/join', nickname: '\u200B\u200D' })).toBe('Please enter your nickname');
+    expect(ZClientMessage.parse({ type: 'chat/send', text: 'a\u202Eb\r\nc\td\u0007 ❤️' })).toMatchObject({
+      text: 'ab\nc d ❤️',
+    });
+    expect(firstError({ type: 'chat/send', text: '\u2060\u00AD' })).toBe('Please enter a message');
+  });
+
+  it('compare nicknames folded: full-width, case, spaces and invisibles do not make another name', () => {
+    expect(nicknameKey('ＯＬＧＡ')).toBe(nicknameKey('olga'));
+    expect(nicknameKey('Ol\u200Bga\u00A0')).toBe('olga');
+    expect(nicknameKey('Olga  Petrova')).toBe(nicknameKey('olga petrova'));
+    expect(nicknameKey('Οlga')).not.toBe(nicknameKey('Olga'));
   });
 
   it('limit chat messages to 500 characters', () => {

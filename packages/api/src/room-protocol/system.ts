@@ -22,6 +22,10 @@ export const ZRoomErrorCode = z.enum([
   'TOO_MANY_BAD_MESSAGES',
   'TOO_SLOW',
   'JOIN_TIMEOUT',
+  'TOO_MANY_UNJOINED',
+  'NICKNAME_RESERVED',
+  'NICKNAME_TAKEN',
+  'SESSION_ENDED',
 ]);
 export type TRoomErrorCode = z.infer<typeof ZRoomErrorCode>;
 
@@ -46,6 +50,10 @@ export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
   TOO_MANY_BAD_MESSAGES: 'Too many messages could not be understood; the connection was closed',
   TOO_SLOW: 'Your connection is too slow for this room',
   JOIN_TIMEOUT: 'Please enter your nickname',
+  TOO_MANY_UNJOINED: 'Too many of your connections are waiting to join a room; close some tabs and try again',
+  NICKNAME_RESERVED: 'This nickname is the room owner’s; please choose another',
+  NICKNAME_TAKEN: 'Someone in this room already uses this nickname; please choose another',
+  SESSION_ENDED: 'You were signed out; please sign in again to rejoin',
 };
 
 /**
@@ -62,6 +70,11 @@ export const ROOM_CLOSE_CODES = {
   TOO_MANY_BAD_MESSAGES: 4008,
   TOO_SLOW: 4009,
   JOIN_TIMEOUT: 4010,
+  TOO_MANY_UNJOINED: 4011,
+  NICKNAME_RESERVED: 4012,
+  NICKNAME_TAKEN: 4013,
+  /** The session the connection was opened with ended: logout, a password change or reset, a disabled account. */
+  SESSION_ENDED: 4014,
 } as const satisfies Partial<Record<TRoomErrorCode, number>>;
 
 // Client → server

@@ -26,3 +26,26 @@ export const ZVerificationCode = z
   .string({ error: 'Please enter the verification code' })
   .trim()
   .regex(/^\d{6}$/, { error: 'The verification code is incorrect' });
+
+/** Control characters (C0, DEL and C1), tab, line feed and carriage return included. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+/** The same, less what a text area holds (tab, line feed, carriage return). */
+const CONTROL_CHARACTER_BUT_LINES = /(?![\t\n\r])\p{Cc}/u;
+
+/**
+ * Whether any string in the input, object keys included, holds a control character. Tabs and line breaks are
+ * allowed only in the top-level fields named in `multiline` (text areas).
+ */
+export function hasControlCharacters(input: unknown, multiline: ReadonlySet<string> = new Set()): boolean {
+  const visit = (value: unknown, lines: boolean, depth: number): boolean => {
+    if (typeof value === 'string')
+      return (lines ? CONTROL_CHARACTER_BUT_LINES : CONTROL_CHARACTER).test(value);
+    if (value === null || typeof value !== 'object' || depth > 32) return false;
+    if (Array.isArray(value)) return value.some((item) => visit(item, lines, depth + 1));
+    return Object.entries(value).some(
+      ([key, item]) =>
+        CONTROL_CHARACTER.test(key) || visit(item, lines || (depth === 0 && multiline.has(key)), depth + 1),
+    );
+  };
+  return visit(input, false, 0);
+}

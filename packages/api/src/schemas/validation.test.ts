@@ -5,7 +5,7 @@ import { ZRegisterRequest } from '../routers/user/register.types';
 import { ZResetPasswordRequest } from '../routers/user/reset-password.types';
 import { ZSendRegisterCodeRequest, ZSendResetPasswordCodeRequest } from '../routers/user/send-code.types';
 import { ZUpdatePasswordRequest } from '../routers/user/update-password.types';
-import { EMAIL_PATTERN } from './common';
+import { EMAIL_PATTERN, hasControlCharacters } from './common';
 
 const captcha = { lot_number: 'l', captcha_output: 'o', pass_token: 'p', gen_time: '1', captcha_id: 'c' };
 
@@ -98,5 +98,17 @@ describe('codes and reset', () => {
     expect(firstError(ZUpdatePasswordRequest, { oldPassword: 'old', newPassword: '123' })).toBe(
       'Password length cannot be less than 6 digits',
     );
+  });
+});
+
+describe('control characters', () => {
+  it('are found in any string of the input, keys included; tabs and line breaks only outside text areas', () => {
+    expect(hasControlCharacters({ name: 'plain', nested: [{ deep: 'ok ✓' }] })).toBe(false);
+    expect(hasControlCharacters({ nested: [{ deep: 'nul\u0000' }] })).toBe(true);
+    expect(hasControlCharacters({ 'key\u0007': 'x' })).toBe(true);
+    expect(hasControlCharacters('del\u007f')).toBe(true);
+    expect(hasControlCharacters({ remark: 'one\ntwo' })).toBe(true);
+    expect(hasControlCharacters({ reason: 'one\r\n\ttwo' }, new Set(['reason']))).toBe(false);
+    expect(hasControlCharacters({ reason: 'one\u0000' }, new Set(['reason']))).toBe(true);
   });
 });

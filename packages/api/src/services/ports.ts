@@ -36,6 +36,16 @@ export interface PasswordHasher {
   verify(hash: string | null, password: string): Promise<boolean>;
 }
 
+/**
+ * Encrypts small secrets the server must read back later (a room's share password, shown to its owner) with a key
+ * from the app secret, so a copy of the database alone does not give them away.
+ */
+export interface SecretBox {
+  seal(plain: string): string;
+  /** The sealed text, or null when it was not sealed with this server's key (or was tampered with). */
+  open(sealed: string): string | null;
+}
+
 /** Fixed-window counters keyed by a string (login per IP, codes per account, …). */
 export interface RateLimiter {
   /** Counts one hit; returns the seconds to wait when the limit is exceeded, else 0. */
@@ -57,4 +67,15 @@ export interface RoomPresence {
 export interface OnceStore {
   /** True the first time a key is claimed; false when it was claimed before. */
   claim(key: string, expiresAt: Date): Promise<boolean>;
+}
+
+/** Sessions that just ended: one (logout), or all of a user's but maybe the caller's own (password, disable). */
+export type TSessionEnd = { sessionId: string } | { userId: string; exceptSessionId?: string };
+
+/**
+ * Where the API says that sessions ended (after revoking them), so connections opened with them, the room
+ * sockets, close at once instead of outliving the session. Never throws: the sessions are revoked either way.
+ */
+export interface SessionEvents {
+  ended(end: TSessionEnd): Promise<void>;
 }

@@ -1,26 +1,36 @@
 import { BalanceEntry } from './balance-entry.entity';
+import { BillingNotice } from './billing-notice.entity';
 import { EmailCode } from './email-code.entity';
 import { OutboxMail } from './outbox-mail.entity';
+import { Payment } from './payment.entity';
+import { PaymentEvent } from './payment-event.entity';
 import { Plan } from './plan.entity';
 import { Region } from './region.entity';
 import { Room } from './room.entity';
+import { RoomMeter } from './room-meter.entity';
 import { RoomReport } from './room-report.entity';
 import { Session } from './session.entity';
 import { Subscription } from './subscription.entity';
 import { SystemImage } from './system-image.entity';
+import { UsageMonth } from './usage-month.entity';
 import { UsedCaptchaToken } from './used-captcha-token.entity';
 import { User } from './user.entity';
 
 export { BalanceEntry, type BalanceEntryKind, balanceEntryKinds } from './balance-entry.entity';
+export { BillingNotice, type BillingNoticeKind, billingNoticeKinds } from './billing-notice.entity';
 export { EmailCode, type EmailCodePurpose, emailCodePurposes } from './email-code.entity';
 export { OutboxMail } from './outbox-mail.entity';
+export { Payment, type PaymentStatus, paymentStatuses } from './payment.entity';
+export { PaymentEvent, type PaymentEventOutcome, paymentEventOutcomes } from './payment-event.entity';
 export { Plan } from './plan.entity';
 export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
+export { RoomMeter } from './room-meter.entity';
 export { RoomReport } from './room-report.entity';
 export { Session } from './session.entity';
 export { Subscription } from './subscription.entity';
 export { SystemImage, type SystemImageKind, systemImageKinds } from './system-image.entity';
+export { UsageMonth } from './usage-month.entity';
 export { UsedCaptchaToken } from './used-captcha-token.entity';
 export { User, type UserRole, userRoles } from './user.entity';
 
@@ -38,4 +48,9 @@ export const entities = [
   Subscription,
   Room,
   RoomReport,
+  Payment,
+  PaymentEvent,
+  UsageMonth,
+  RoomMeter,
+  BillingNotice,
 ] as const;

@@ -24,8 +24,13 @@ const RoomSchema = defineEntity({
     /** Globally unique regardless of case (see the index below): share links and lookups go by name. */
     name: p.string().length(32),
     remark: p.string().length(200).default(''),
-    /** The share password, kept readable because the owner is shown it to pass on; null when none is set. */
-    password: p.string().length(32).nullable(),
+    /**
+     * The share password's argon2id hash; null when none is set. A row from before share passwords were hashed
+     * holds the plain text until the server's start hashes it.
+     */
+    password: p.string().length(255).nullable(),
+    /** The share password sealed with the app secret, for its owner's view and share links (packages/api). */
+    passwordSealed: p.text().nullable(),
     state: p.enum(roomStates).default('stopped'),
     isPublic: p.boolean().default(false),
     region: () => p.manyToOne(Region),

@@ -14,16 +14,18 @@ import {
 } from '@rooms/ui/dropdown-menu';
 import { cn } from '@rooms/ui/lib/utils';
 import { Link } from '@tanstack/react-router';
-import { LanguagesIcon, LogOutIcon, UserRoundIcon } from 'lucide-react';
-import { useCurrentUser } from '../../hooks/use-current-user';
+import { LanguagesIcon, LogOutIcon, UserRoundIcon, WalletIcon } from 'lucide-react';
+import { useCurrentUser, useUserInfo } from '../../hooks/use-current-user';
 import { useLogout } from '../../hooks/use-logout';
+import { formatMoney } from '../../lib/billing';
 import { isVip } from '../../lib/session';
 import { LanguageItems } from './language-menu';
 import { UserAvatar } from './user-avatar';
 
 export function UserMenu() {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const user = useCurrentUser();
+  const balance = useUserInfo().data?.balance;
   const logout = useLogout();
   const vip = isVip(user.level);
   return (
@@ -61,6 +63,15 @@ export function UserMenu() {
           </span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/bill" data-testid="user-menu-balance">
+            <WalletIcon />
+            <Trans>Balance</Trans>
+            <span className="ml-auto font-medium">
+              {balance === undefined ? '…' : formatMoney(i18n, balance)}
+            </span>
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem asChild>
           <Link to="/profile">
             <UserRoundIcon />

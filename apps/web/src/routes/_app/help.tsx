@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { Card, CardContent, CardHeader, CardTitle } from '@rooms/ui/card';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { CreditCardIcon, DoorOpenIcon, HandIcon, InfoIcon, Share2Icon, UserRoundIcon } from 'lucide-react';
+import { CreditCardIcon, DoorOpenIcon, HandIcon, Share2Icon, UserRoundIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
 export const Route = createFileRoute('/_app/help')({
@@ -54,15 +54,6 @@ function HelpPage() {
           <Trans>
             A room is a browser that runs on our servers and that everyone in the room sees at once. This
             guide walks you through creating one, inviting people and passing the mouse around.
-          </Trans>
-        </p>
-      </div>
-      <div className="flex items-start gap-3 rounded-lg border border-warning/40 bg-warning/10 p-4 text-sm">
-        <InfoIcon className="mt-0.5 size-4 shrink-0 text-warning" />
-        <p>
-          <Trans>
-            Rooms, the public square, plans and bills are being rolled out. Pages marked “Coming soon” in the
-            menu are not available yet; this guide already describes how they will work.
           </Trans>
         </p>
       </div>
@@ -213,22 +204,40 @@ function HelpPage() {
         <ul>
           <li>
             <Trans>
-              Every account can claim the <strong>free plan</strong>. Paid plans allow more rooms and
-              connections, higher resolution, bitrate and frame rate, more regions, configurable auto-close
-              and persistent data.
+              Every account holds the <strong>free plan</strong> and can claim it once, which adds a little
+              room time. Paid plans (Pro, monthly or yearly) allow more rooms and connections, 1080p at 60
+              fps, a higher bitrate, configurable auto-close and kept browser data, and show VIP on your
+              avatar.
+            </Trans>
+          </li>
+          <li>
+            <Trans>
+              A running room uses its owner’s <strong>room time</strong>: this month’s free time first, then
+              the time that comes with your plan. When none is left your running rooms stop and you see a
+              notice; free time comes back on the first day of each month.{' '}
+              <Link to="/planlist">Subscription</Link> shows what is left.
             </Trans>
           </li>
           <li>
             <Trans>
               Plans are paid from your prepaid <strong>balance</strong>; recharge it under{' '}
-              <Link to="/bill">Bill management</Link>. Buying a plan ends your current one, and the balance
-              must cover the price.
+              <Link to="/bill/pay">Recharge</Link>. Buying a plan ends your current one at once, and the
+              balance must cover the price; buying the plan you hold renews it. Some plans have limited stock
+              and show “Sold out” when none is left.
             </Trans>
           </li>
           <li>
             <Trans>
-              Turn on <strong>auto-renew</strong> to extend a plan when it expires. Each payment is listed
-              with its status: unpaid, paid or expired; an unpaid one shows its payment link.
+              With <strong>auto-renew</strong> on, a plan renews from your balance when it expires; if the
+              balance is short, your account goes back to the free plan and rooms beyond its limits stop.
+            </Trans>
+          </li>
+          <li>
+            <Trans>
+              A recharge creates a bill and takes you to the payment page. Bills are listed under{' '}
+              <Link to="/bill">Bill management</Link> with their status: unpaid (with its payment link: pay
+              first, then refresh), paid, expired (unpaid bills expire after a while) or unknown. Refresh asks
+              the payment provider for the latest status.
             </Trans>
           </li>
         </ul>

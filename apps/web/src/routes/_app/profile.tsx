@@ -11,6 +11,7 @@ import { UserAvatar } from '../../components/layout/user-avatar';
 import { PasswordInput } from '../../components/password-input';
 import { PasswordMeter } from '../../components/password-meter';
 import { useUserInfo } from '../../hooks/use-current-user';
+import { formatMoney } from '../../lib/billing';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { toastError, toastIssue, toastSuccess } from '../../lib/notify';
 import { validateChangePassword } from '../../lib/password';
@@ -101,7 +102,7 @@ function ProfilePage() {
                 )}
               </Row>
               <Row label={<Trans>Balance</Trans>} testId="profile-balance">
-                ${user.balance.toFixed(2)}
+                {formatMoney(i18n, user.balance)}
               </Row>
               <Row label={<Trans>Level</Trans>} testId="profile-level">
                 {isVip(user.level) ? t`VIP (level ${user.level})` : t`Standard (level ${user.level})`}

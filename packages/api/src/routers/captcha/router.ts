@@ -1,6 +1,7 @@
 // The captcha as a client sees it: which provider to load and, for the self-hosted one, its challenge and redeem
 // calls (documented in the OpenAPI document so a script can solve it).
 import { z } from 'zod';
+import { addressBudgets } from '../../account/budgets';
 import { LIMITS, throttle } from '../../account/guards';
 import type { TContext } from '../../context';
 import { AppError } from '../../errors';
@@ -36,7 +37,7 @@ export const captchaRouter = router({
     .input(z.object({}).optional())
     .output(ZCaptchaChallenge)
     .query(async ({ ctx }) => {
-      await throttle(ctx, [[`captcha:ip:${ctx.request.ip}`, LIMITS.captchaPerIp]]);
+      await throttle(ctx, addressBudgets('captcha', ctx.request.ip, LIMITS.captchaPerAddress));
       return selfHosted(ctx).createChallenge();
     }),
 

@@ -6,12 +6,27 @@ import { ROOM_DEFAULTS } from './room-settings';
 
 export const UPGRADE_HINT = 'Better plans give better parameters and more zones';
 
+function improvesOn(other: Plan, plan: Plan): boolean {
+  return (
+    other.maxRooms > plan.maxRooms ||
+    other.maxConnections > plan.maxConnections ||
+    other.maxWidth * other.maxHeight > plan.maxWidth * plan.maxHeight ||
+    other.maxFrameRate > plan.maxFrameRate ||
+    other.maxBitrateKbps > plan.maxBitrateKbps ||
+    other.regionCodes.some((code) => !plan.regionCodes.includes(code)) ||
+    (other.canConfigureAutoClose && !plan.canConfigureAutoClose) ||
+    (other.persistentStorage && !plan.persistentStorage)
+  );
+}
+
 export async function catalogueContext(ctx: TContext, userId: string) {
   const plan = await planOf(ctx.em, userId, ctx.services.now());
-  const [roomCount, better] = await Promise.all([
+  const [roomCount, offered] = await Promise.all([
     ctx.em.count(Room, { owner: userId }),
-    ctx.em.count(Plan, { enabled: true, id: { $ne: plan.id }, priceCents: { $gt: plan.priceCents } }),
+    ctx.em.find(Plan, { enabled: true, id: { $ne: plan.id } }),
   ]);
+  // Better means better parameters or more zones, not merely dearer: a yearly Pro is no upgrade on a monthly one.
+  const better = offered.filter((other) => improvesOn(other, plan)).length;
   return {
     plan: {
       code: plan.code,

@@ -6,6 +6,7 @@ import { ZCreateRoomRequest } from './create-room.types';
 import { ZRoomInfo } from './room.types';
 import { roomNameFilter, toRoomInfo } from './room-access';
 import { checkAgainstPlan, ROOM_DEFAULTS } from './room-settings';
+import { sharePasswordColumns } from './share-password';
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -50,6 +51,8 @@ export const createRoom = protectedProcedure
       autoCloseMinutes: input.autoCloseMinutes ?? ROOM_DEFAULTS.autoCloseMinutes,
     };
     checkAgainstPlan(plan, limits);
+    // Hashed before the transaction: argon2 takes a while, and the owner's row is locked inside it.
+    const sharePassword = await sharePasswordColumns(input.password, ctx.services);
 
     try {
       const id = await ctx.em.transactional(async (tx) => {
@@ -62,7 +65,7 @@ export const createRoom = protectedProcedure
         const room = tx.create(Room, {
           name: input.name,
           remark: input.remark,
-          password: input.password,
+          ...sharePassword,
           isPublic: input.isPublic,
           region: region.id,
           image: image.id,
@@ -74,7 +77,7 @@ export const createRoom = protectedProcedure
         return room.id;
       });
       const room = await ctx.em.findOneOrFail(Room, id, { populate: ['region', 'image', 'owner'] });
-      return toRoomInfo(room);
+      return toRoomInfo(room, ctx.services);
     } catch (error) {
       // Two owners racing for one name: the unique index decides, and the loser hears it plainly.
       if (error instanceof UniqueConstraintViolationException) throw new AppError('ROOM_NAME_TAKEN');

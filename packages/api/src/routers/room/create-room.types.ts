@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZRoomName } from './room.types';
+import { ZRoomSharePassword } from './share.types';
 
 /** Spec §5: the create dialog's wording when either choice is missing. */
 export const IMAGE_AND_ZONE_REQUIRED = 'An image and a zone must be chosen';
@@ -31,14 +32,9 @@ export const ZCreateRoomRequest = z.object({
     .max(200, { error: 'The remark cannot be longer than 200 characters' })
     .optional()
     .transform((remark) => remark ?? ''),
-  password: z
-    .string()
-    .trim()
-    .max(32, { error: 'The room password cannot be longer than 32 characters' })
-    .regex(/^[^\p{C}]*$/u, { error: 'The room password contains characters that are not allowed' })
-    .nullish()
-    .transform((password) => password || null)
-    .describe('The share password; empty or absent for none.'),
+  password: ZRoomSharePassword.describe(
+    'The share password (at least 4 characters); empty or absent for none.',
+  ),
   isPublic: z.boolean().default(false).describe('Listed in the public square, open to anyone.'),
   region: choice.describe('A zone code from getRoomRegion.'),
   image: choice.describe('An image code from getRoomImage.'),

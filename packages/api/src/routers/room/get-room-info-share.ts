@@ -5,12 +5,12 @@ import { enterableRoom } from './share-room';
 export const getRoomInfoShare = publicProcedure
   .meta({
     summary:
-      'A shared room as its visitors see it before entering (name, remark, owner, state), by id or name with its password; no login needed. Wrong passwords are throttled.',
+      'A shared room as its visitors see it before entering (name, remark, owner, state), by id or name with its password; no login needed. Wrong passwords are throttled; a missing room answers like a wrong password.',
   })
   .input(ZShareTarget)
   .output(ZSharedRoomInfo)
   .query(async ({ ctx, input }) => {
-    const { room } = await enterableRoom(ctx, input, input.password);
+    const { room } = await enterableRoom(ctx, input, input.password, { asPasswordRoom: true });
     return {
       id: room.id,
       name: room.name,

@@ -8,5 +8,5 @@ export const getRoomInfo = protectedProcedure
   .input(z.object({ name: z.string({ error: 'Please choose a room' }).trim().min(1).max(64) }))
   .output(ZRoomInfo)
   .query(async ({ ctx, input }) => {
-    return toRoomInfo(await findOwnedRoom(ctx.em, ctx.session.user.id, { name: input.name }));
+    return toRoomInfo(await findOwnedRoom(ctx.em, ctx.session.user.id, { name: input.name }), ctx.services);
   });

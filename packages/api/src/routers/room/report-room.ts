@@ -1,4 +1,5 @@
 import { RoomReport, User } from '@rooms/db';
+import { addressBudgets } from '../../account/budgets';
 import { throttle } from '../../account/guards';
 import { publicProcedure } from '../../trpc';
 import { ZReportRoomReply, ZReportRoomRequest } from './share.types';
@@ -6,7 +7,7 @@ import { enterableRoom } from './share-room';
 
 /** Enough for someone who means it, too few to flood the administrator. */
 export const REPORT_LIMITS = {
-  perAddress: { limit: 5, windowSeconds: 60 * 60 },
+  perAddress: { limit: 5, groupLimit: 15, windowSeconds: 60 * 60 },
   perAccount: { limit: 5, windowSeconds: 60 * 60 },
 } as const;
 
@@ -14,13 +15,16 @@ export const reportRoom = publicProcedure
   .meta({
     summary:
       'Report a room to the administrator with a reason; anyone who may enter it can (guests give the share password).',
+    multiline: ['reason'],
   })
   .input(ZReportRoomRequest)
   .output(ZReportRoomReply)
   .mutation(async ({ ctx, input }) => {
     const userId = ctx.session?.user.id ?? null;
-    await throttle(ctx, [[`report:ip:${ctx.request.ip}`, REPORT_LIMITS.perAddress]]);
-    if (userId) await throttle(ctx, [[`report:user:${userId}`, REPORT_LIMITS.perAccount]]);
+    await throttle(ctx, [
+      ...addressBudgets('report', ctx.request.ip, REPORT_LIMITS.perAddress),
+      ...(userId ? [{ key: `report:user:${userId}`, ...REPORT_LIMITS.perAccount }] : []),
+    ]);
     const { room } = await enterableRoom(ctx, { id: input.id }, input.password);
     const report = ctx.em.create(RoomReport, {
       room,

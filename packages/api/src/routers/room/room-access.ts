@@ -1,8 +1,10 @@
 // Finding a room on behalf of a caller, and the views of it the procedures return.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Room } from '@rooms/db';
+import type { TServices } from '../../context';
 import { AppError } from '../../errors';
 import type { TRoomInfo, TRoomListItem, TRoomTarget } from './room.types';
+import { ownersSharePassword } from './share-password';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -69,6 +71,7 @@ export function toListItem(room: Room): TRoomListItem {
   };
 }
 
-export function toRoomInfo(room: Room): TRoomInfo {
-  return { ...toListItem(room), password: room.password ?? null };
+/** The owner's view: with the share password, read back from its sealed copy. */
+export function toRoomInfo(room: Room, services: Pick<TServices, 'secretBox'>): TRoomInfo {
+  return { ...toListItem(room), password: ownersSharePassword(room, services) };
 }

@@ -2,6 +2,8 @@
 // own answer (not what was asked for), so a start that failed or a browser that died shows as it is.
 import { planOf, type Room } from '@rooms/db';
 import type { TContext } from '../../context';
+import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../../domains/billing';
+import { AppError } from '../../errors';
 import type { TRoomStateReply } from './room.types';
 import { launchSpecOf } from './room-settings';
 
@@ -23,6 +25,9 @@ export async function launchRoom(ctx: TContext, room: Room): Promise<void> {
   if (current === 'crashed') await engine.stop(room.id);
 
   const now = ctx.services.now();
+  // Billing: a room runs on its owner's room time; with none left it does not start (the metering job stops
+  // the ones running when it runs out).
+  if (!hasTimeLeft(await quotaOf(ctx.em, room.owner.id, now))) throw new AppError('QUOTA_EXHAUSTED');
   const spec = launchSpecOf(room, await planOf(ctx.em, room.owner.id, now));
   room.state = 'starting';
   await ctx.em.flush();
@@ -35,6 +40,11 @@ export async function launchRoom(ctx: TContext, room: Room): Promise<void> {
 }
 
 export async function haltRoom(ctx: TContext, room: Room): Promise<void> {
+  if (room.state === 'running' || room.state === 'starting') {
+    // Billing: the time since the last metering tick is charged now. Best effort: metering never keeps a room
+    // from stopping (the next tick would not charge a stopped room, so at most a minute goes unbilled).
+    await chargeRoomStop(ctx.em, room, ctx.services.now(), METER_MAX_SECONDS).catch(() => {});
+  }
   try {
     await ctx.services.rooms.stop(room.id);
   } finally {

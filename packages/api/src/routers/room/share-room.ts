@@ -2,9 +2,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Room } from '@rooms/db';
 import type { TContext } from '../../context';
-import { AppError } from '../../errors';
+import { AppError, describeError } from '../../errors';
 import { findRoomById, findRoomByName } from './room-access';
-import { checkShareAccess, type TShareAccess } from './share-access';
+import { checkShareAccess, refuseAsPasswordRoom, type TShareAccess } from './share-access';
 
 export async function findShareRoom(
   em: EntityManager,
@@ -19,18 +19,34 @@ export async function findShareRoom(
   return room;
 }
 
-/** The room, once the caller proved they may enter it (owner, public, or the password). */
+/**
+ * The room, once the caller proved they may enter it (owner, public, or the password). With `asPasswordRoom`, a
+ * missing room and a hidden one (private, no password) answer exactly as a room whose password is wrong or
+ * missing, so the lobby, which takes a name, cannot be used to find out which rooms exist.
+ */
 export async function enterableRoom(
   ctx: TContext,
   target: { id?: string | undefined; name?: string | undefined },
   password: string | undefined,
+  options: { asPasswordRoom?: boolean } = {},
 ): Promise<{ room: Room; access: TShareAccess }> {
-  const room = await findShareRoom(ctx.em, target);
-  const access = await checkShareAccess(
-    ctx.services.rateLimiter,
-    { ip: ctx.request.ip, userId: ctx.session?.user.id ?? null },
-    { id: room.id, ownerId: room.owner.id, isPublic: room.isPublic, password: room.password ?? null },
-    password,
-  );
-  return { room, access };
+  const caller = { ip: ctx.request.ip, userId: ctx.session?.user.id ?? null };
+  const limiter = ctx.services.rateLimiter;
+  const hasher = ctx.services.passwords;
+  try {
+    const room = await findShareRoom(ctx.em, target);
+    const access = await checkShareAccess(
+      limiter,
+      caller,
+      { id: room.id, ownerId: room.owner.id, isPublic: room.isPublic, password: room.password ?? null },
+      password,
+      hasher,
+    );
+    return { room, access };
+  } catch (error) {
+    if (options.asPasswordRoom && describeError(error).appCode === 'ROOM_NOT_FOUND') {
+      return refuseAsPasswordRoom(limiter, caller, password, hasher);
+    }
+    throw error;
+  }
 }

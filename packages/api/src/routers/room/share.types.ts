@@ -65,11 +65,17 @@ export type TPublicRoom = z.infer<typeof ZPublicRoom>;
 export const publicRoomThumbnailPath = (roomId: string) =>
   `/api/room/getPublicRoomThumbnail?id=${encodeURIComponent(roomId)}`;
 
+export const MIN_ROOM_PASSWORD_LENGTH = 4;
+
+/** A share password as the owner sets it; empty (or null) means none. Short ones are guessed in a few tries. */
 export const ZRoomSharePassword = z
   .string()
   .trim()
   .max(32, { error: 'The room password cannot be longer than 32 characters' })
   .regex(/^[^\p{C}]*$/u, { error: 'The room password contains characters that are not allowed' })
+  .refine((password) => password === '' || password.length >= MIN_ROOM_PASSWORD_LENGTH, {
+    error: 'The room password must have at least 4 characters',
+  })
   .nullish()
   .transform((password) => password || null);
 

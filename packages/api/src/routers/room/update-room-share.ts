@@ -2,6 +2,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZRoomInfo } from './room.types';
 import { findOwnedRoom, toRoomInfo } from './room-access';
 import { ZUpdateRoomShareRequest } from './share.types';
+import { sharePasswordColumns } from './share-password';
 
 export const updateRoomShare = protectedProcedure
   .meta({
@@ -12,8 +13,9 @@ export const updateRoomShare = protectedProcedure
   .output(ZRoomInfo)
   .mutation(async ({ ctx, input }) => {
     const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
-    if (input.password !== undefined) room.password = input.password;
+    if (input.password !== undefined)
+      Object.assign(room, await sharePasswordColumns(input.password, ctx.services));
     if (input.isPublic !== undefined) room.isPublic = input.isPublic;
     await ctx.em.flush();
-    return toRoomInfo(room);
+    return toRoomInfo(room, ctx.services);
   });

@@ -1,5 +1,11 @@
 import { User } from '@rooms/db';
-import { LIMITS, requireCaptcha, throttle } from '../../account/guards';
+import {
+  accountBudgets,
+  LIMITS,
+  refuseWhenAccountSpent,
+  requireCaptcha,
+  spendAccount,
+} from '../../account/guards';
 import { createSession } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
@@ -14,16 +20,24 @@ export const login = publicProcedure
   .input(ZLoginRequest)
   .output(ZSessionResponse)
   .mutation(async ({ ctx, input }) => {
-    await throttle(ctx, [
-      [`login:ip:${ctx.request.ip}`, LIMITS.loginPerIp],
-      [`login:account:${input.email}`, LIMITS.loginPerAccount],
-    ]);
+    // The captcha first: without a solved one nothing is counted, so nobody's budget can be spent for free.
     await requireCaptcha(ctx, input);
+    const budgets = accountBudgets(
+      'login',
+      ctx,
+      input.email,
+      LIMITS.loginFailuresPerAddress,
+      LIMITS.loginFailuresPerAccount,
+    );
+    await refuseWhenAccountSpent(ctx, budgets);
 
     const user = await ctx.em.findOne(User, { email: input.email });
     const valid = await ctx.services.passwords.verify(user?.passwordHash ?? null, input.password);
     // One answer for an unknown e-mail and a wrong password: login never tells whether an account exists.
-    if (!user || !valid) throw new AppError('INCORRECT_CREDENTIALS');
+    if (!user || !valid) {
+      await spendAccount(ctx, budgets);
+      throw new AppError('INCORRECT_CREDENTIALS');
+    }
     if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
 
     const now = ctx.services.now();

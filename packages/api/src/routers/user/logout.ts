@@ -8,5 +8,6 @@ export const logout = protectedProcedure
   .output(z.null())
   .mutation(async ({ ctx }) => {
     await revokeSession(ctx.em, ctx.session.sessionId, ctx.services.now());
+    await ctx.services.sessionEvents.ended({ sessionId: ctx.session.sessionId });
     return null;
   });

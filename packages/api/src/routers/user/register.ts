@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '@rooms/db';
 import { consumeEmailCode } from '../../account/email-codes';
-import { LIMITS, requireCodeCaptcha, throttle } from '../../account/guards';
+import { countingRedeemFailures, requireCodeCaptcha } from '../../account/guards';
 import { createSession } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
@@ -14,32 +14,33 @@ export const register = publicProcedure
   .input(ZRegisterRequest)
   .output(ZSessionResponse)
   .mutation(async ({ ctx, input }) => {
-    await throttle(ctx, [[`redeem:ip:${ctx.request.ip}`, LIMITS.redeemPerIp]]);
     await requireCodeCaptcha(ctx, input.email, 'register', input);
-    if (await ctx.em.count(User, { email: input.email })) throw new AppError('EMAIL_REGISTERED');
+    return countingRedeemFailures(ctx, async () => {
+      if (await ctx.em.count(User, { email: input.email })) throw new AppError('EMAIL_REGISTERED');
 
-    await consumeEmailCode(
-      ctx.em,
-      ctx.services,
-      { email: input.email, purpose: 'register', code: input.code },
-      { incorrect: 'CODE_INCORRECT' },
-    );
+      await consumeEmailCode(
+        ctx.em,
+        ctx.services,
+        { email: input.email, purpose: 'register', code: input.code },
+        { incorrect: 'CODE_INCORRECT' },
+      );
 
-    const now = ctx.services.now();
-    const user = ctx.em.create(User, {
-      id: crypto.randomUUID(),
-      username: input.username,
-      email: input.email,
-      passwordHash: await ctx.services.passwords.hash(input.password),
-      createdAt: now,
-      lastLoginIp: ctx.request.ip,
-      lastLoginAt: now,
+      const now = ctx.services.now();
+      const user = ctx.em.create(User, {
+        id: crypto.randomUUID(),
+        username: input.username,
+        email: input.email,
+        passwordHash: await ctx.services.passwords.hash(input.password),
+        createdAt: now,
+        lastLoginIp: ctx.request.ip,
+        lastLoginAt: now,
+      });
+      try {
+        const token = await createSession(ctx.em, user, ctx.request, now);
+        return sessionResponse(user, token);
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw new AppError('EMAIL_REGISTERED');
+        throw error;
+      }
     });
-    try {
-      const token = await createSession(ctx.em, user, ctx.request, now);
-      return sessionResponse(user, token);
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AppError('EMAIL_REGISTERED');
-      throw error;
-    }
   });

@@ -1,7 +1,7 @@
 import { User } from '@rooms/db';
 import { z } from 'zod';
 import { consumeEmailCode } from '../../account/email-codes';
-import { LIMITS, requireCodeCaptcha, throttle } from '../../account/guards';
+import { countingRedeemFailures, requireCodeCaptcha } from '../../account/guards';
 import { revokeUserSessions } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
@@ -14,19 +14,21 @@ export const resetPassword = publicProcedure
   .input(ZResetPasswordRequest)
   .output(z.null())
   .mutation(async ({ ctx, input }) => {
-    await throttle(ctx, [[`redeem:ip:${ctx.request.ip}`, LIMITS.redeemPerIp]]);
     await requireCodeCaptcha(ctx, input.email, 'reset', input);
-    const user = await ctx.em.findOne(User, { email: input.email });
-    if (!user) throw new AppError('RESET_EMAIL_NOT_EXIST');
+    return countingRedeemFailures(ctx, async () => {
+      const user = await ctx.em.findOne(User, { email: input.email });
+      if (!user) throw new AppError('RESET_EMAIL_NOT_EXIST');
 
-    await consumeEmailCode(
-      ctx.em,
-      ctx.services,
-      { email: input.email, purpose: 'reset', code: input.code },
-      { incorrect: 'RESET_CODE_INCORRECT' },
-    );
-    user.passwordHash = await ctx.services.passwords.hash(input.password);
-    await ctx.em.flush();
-    await revokeUserSessions(ctx.em, user.id, ctx.services.now());
-    return null;
+      await consumeEmailCode(
+        ctx.em,
+        ctx.services,
+        { email: input.email, purpose: 'reset', code: input.code },
+        { incorrect: 'RESET_CODE_INCORRECT' },
+      );
+      user.passwordHash = await ctx.services.passwords.hash(input.password);
+      await ctx.em.flush();
+      await revokeUserSessions(ctx.em, user.id, ctx.services.now());
+      await ctx.services.sessionEvents.ended({ userId: user.id });
+      return null;
+    });
   });

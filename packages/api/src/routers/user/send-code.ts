@@ -1,7 +1,13 @@
 import type { EmailCodePurpose } from '@rooms/db';
 import { User } from '@rooms/db';
 import { CODE_RESEND_COOLDOWN_MS, sendEmailCode } from '../../account/email-codes';
-import { LIMITS, requireCaptcha, throttle } from '../../account/guards';
+import {
+  accountBudgets,
+  LIMITS,
+  refuseWhenAccountSpent,
+  requireCaptcha,
+  spendAccount,
+} from '../../account/guards';
 import type { TContext } from '../../context';
 import { AppError } from '../../errors';
 import type { TCaptchaFields } from '../../schemas/captcha';
@@ -18,11 +24,11 @@ async function sendCode(
   purpose: EmailCodePurpose,
   checkAccount: (exists: boolean) => void,
 ) {
-  await throttle(ctx, [
-    [`code:ip:${ctx.request.ip}`, LIMITS.codePerIp],
-    [`code:account:${input.email}`, LIMITS.codePerAccount],
-  ]);
+  // The captcha first: a request without a solved one must not spend the address's or the account's codes.
   await requireCaptcha(ctx, input);
+  const budgets = accountBudgets('code', ctx, input.email, LIMITS.codesPerAddress, LIMITS.codesPerAccount);
+  await refuseWhenAccountSpent(ctx, budgets);
+  await spendAccount(ctx, budgets);
   checkAccount((await ctx.em.count(User, { email: input.email })) > 0);
   await sendEmailCode(ctx.em, ctx.services, {
     email: input.email,

@@ -16,5 +16,6 @@ export const updatePassword = protectedProcedure
     user.passwordHash = await ctx.services.passwords.hash(input.newPassword);
     await ctx.em.flush();
     await revokeUserSessions(ctx.em, user.id, ctx.services.now(), sessionId);
+    await ctx.services.sessionEvents.ended({ userId: user.id, exceptSessionId: sessionId });
     return null;
   });

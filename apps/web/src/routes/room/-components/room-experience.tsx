@@ -99,7 +99,15 @@ export function RoomExperience({
       </StandalonePage>
     );
   }
-  return <LiveRoom room={room} nickname={nickname} password={password} home={home} />;
+  return (
+    <LiveRoom
+      room={room}
+      nickname={nickname}
+      password={password}
+      home={home}
+      onChooseNickname={() => setStep('nickname')}
+    />
+  );
 }
 
 function LiveRoom({
@@ -107,11 +115,14 @@ function LiveRoom({
   nickname,
   password,
   home,
+  onChooseNickname,
 }: {
   room: TRoomConfig;
   nickname: string;
   password: string | undefined;
   home: TRoomHome;
+  /** Back to the nickname step, when the room refused this one. */
+  onChooseNickname: () => void;
 }) {
   const { i18n, t } = useLingui();
   const root = useRef<HTMLDivElement>(null);
@@ -137,8 +148,19 @@ function LiveRoom({
   };
 
   if (snapshot.ended) {
+    const { code } = snapshot.ended;
     return (
-      <Notice title={room.name} home={home}>
+      <Notice
+        title={room.name}
+        home={home}
+        action={
+          code === 'NICKNAME_RESERVED' || code === 'NICKNAME_TAKEN' ? (
+            <Button onClick={onChooseNickname} data-testid="room-choose-nickname">
+              {t`Choose another nickname`}
+            </Button>
+          ) : undefined
+        }
+      >
         {translateServerText(i18n, snapshot.ended.message || 'The connection to the room was lost')}
       </Notice>
     );

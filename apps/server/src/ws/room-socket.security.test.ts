@@ -1,0 +1,327 @@
+// The room socket's findings of the security review (issue 10), against the real server: real PostgreSQL, real
+// sockets, the real account calls and the operator CLI. Each room's browser is a LocalRoomSession.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../env';
+import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
+import { startTestServer, type TTestServer } from '../testing/test-server';
+import { LocalRoomSession } from './local-room-session';
+import type { RoomLink } from './relay-ports';
+import { RoomClient } from './room-client';
+
+let server: TTestServer;
+let origin: string;
+const sessions = new Map<string, LocalRoomSession>();
+
+beforeAll(async () => {
+  server = await startTestServer();
+  origin = new URL(server.config.publicUrl).origin;
+  const link: RoomLink = {
+    session: (roomId) => sessions.get(roomId),
+    participantsChanged: () => {},
+  };
+  server.app.roomRelay.use({ link });
+});
+
+afterAll(async () => {
+  for (const session of sessions.values()) session.stop();
+  await server?.close();
+});
+
+const PASSWORD = 'first-secret-1';
+
+interface TUser {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/** An account with a real password and one session (a device); `signIn` gives it another. */
+async function createUser(username: string): Promise<TUser> {
+  const em = server.app.orm.em.fork();
+  const { email } = uniqueCaller(username.toLowerCase());
+  const user = em.create(User, {
+    username,
+    email,
+    passwordHash: await server.app.services.passwords.hash(PASSWORD),
+  });
+  await em.flush();
+  return { id: user.id, email, token: await signIn(user.id) };
+}
+
+async function signIn(userId: string): Promise<string> {
+  const em = server.app.orm.em.fork();
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user: em.getReference(User, userId),
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  await em.flush();
+  return token;
+}
+
+async function createRoom(ownerId: string, password: string | null = 'sesame'): Promise<string> {
+  const em = server.app.orm.em.fork();
+  const room = em.create(Room, {
+    name: `sec-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+    password,
+    isPublic: false,
+    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
+    image: (await em.find(SystemImage, {}, { limit: 1 }))[0]!,
+    startUrl: null,
+    maxConnections: 10,
+    width: 1280,
+    height: 720,
+    videoBitrateKbps: 2000,
+    maxFrameRate: 30,
+    owner: em.getReference(User, ownerId),
+  });
+  await em.flush();
+  sessions.set(room.id, new LocalRoomSession(room.id, { fps: 5 }));
+  return room.id;
+}
+
+/** A browser's ticket; `cookie` is the browser's guest cookie (none: a fresh browser profile). */
+async function ticket(roomId: string, call: { token?: string; password?: string; cookie?: string } = {}) {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/ws/ticket',
+    headers: {
+      ...(call.token ? { authorization: call.token } : {}),
+      ...(call.cookie ? { cookie: call.cookie } : {}),
+    },
+    payload: { roomId, ...(call.password !== undefined ? { password: call.password } : {}) },
+  });
+  const setCookie = response.headers['set-cookie'];
+  return {
+    status: response.statusCode,
+    body: response.json() as { ticket: string; data?: string },
+    cookie: typeof setCookie === 'string' ? setCookie.split(';')[0] : call.cookie,
+  };
+}
+
+function socketUrl(roomId: string, query: Record<string, string>) {
+  return `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?${new URLSearchParams(query)}`;
+}
+
+/** A browser opening the room with a ticket, without joining yet. */
+async function openWithTicket(roomId: string, call: Parameters<typeof ticket>[1] = {}) {
+  const issued = await ticket(roomId, call);
+  expect(issued.status).toBe(200);
+  const client = await RoomClient.connect(socketUrl(roomId, { ticket: issued.body.ticket }), { origin });
+  return { client, cookie: issued.cookie };
+}
+
+/** A browser entering the room under a nickname. */
+async function enter(roomId: string, nickname: string, call: Parameters<typeof ticket>[1] = {}) {
+  const { client, cookie } = await openWithTicket(roomId, call);
+  client.send({ type: 'member/join', nickname });
+  await client.next('member/list');
+  return { client, cookie };
+}
+
+/** A script entering with its session token. */
+async function enterWithToken(roomId: string, nickname: string, token: string, password?: string) {
+  const client = await RoomClient.connect(
+    socketUrl(roomId, { token }),
+    password ? { 'x-room-password': password } : {},
+  );
+  client.send({ type: 'member/join', nickname });
+  await client.next('member/list');
+  return client;
+}
+
+const run = promisify(execFile);
+
+async function cli(...args: string[]) {
+  const tsx = join(REPO_ROOT, 'node_modules/.bin/tsx');
+  return run(tsx, [join(REPO_ROOT, 'apps/server/src/cli.ts'), ...args], {
+    env: { ...process.env, DATABASE_URL: server.config.databaseUrl, APP_SECRET: 'z'.repeat(40) },
+  });
+}
+
+async function expectSessionEnded(client: RoomClient) {
+  expect((await client.closedWith()).code).toBe(ROOM_CLOSE_CODES.SESSION_ENDED);
+  expect(client.of('system/error').at(-1)).toMatchObject({
+    code: 'SESSION_ENDED',
+    message: 'You were signed out; please sign in again to rejoin',
+  });
+}
+
+describe('a room socket and the session it was opened with', () => {
+  it('closes the moment the session ends: logout, password change, reset and an operator disabling the account', async () => {
+    const olga = await createUser('Olga');
+    const roomId = await createRoom(olga.id);
+    // Olga's laptop (a browser) and her phone (a second session, here a script with its token).
+    const { client: laptop } = await enter(roomId, 'Olga', { token: olga.token });
+    const phoneToken = await signIn(olga.id);
+    const phone = await enterWithToken(roomId, 'Olga', phoneToken);
+
+    // A password change on the laptop ends the phone's session, and the phone's socket with it.
+    const changed = await rest(server.app, 'POST', '/api/user/updatePassword', {
+      body: { oldPassword: PASSWORD, newPassword: 'second-secret-2' },
+      token: olga.token,
+    });
+    expect(changed.msg).toBe('success');
+    await expectSessionEnded(phone);
+    expect(laptop.closed).toBeUndefined();
+
+    // Logging out on the laptop closes the laptop's socket, and a ticket it took before is worth nothing.
+    const spare = await ticket(roomId, { token: olga.token });
+    expect((await rest(server.app, 'POST', '/api/user/logout', { token: olga.token })).msg).toBe('success');
+    await expectSessionEnded(laptop);
+    await expect(
+      RoomClient.connect(socketUrl(roomId, { ticket: spare.body.ticket }), { origin }),
+    ).rejects.toMatchObject({ status: 401 });
+
+    // A password reset by e-mail code ends every session of the account.
+    const max = await createUser('Max');
+    const maxRoom = await createRoom(max.id);
+    const maxSocket = await enterWithToken(maxRoom, 'Max', max.token);
+    const { ip } = uniqueCaller();
+    const captcha = await solveCaptcha(server.app, ip);
+    const sent = await rest(server.app, 'POST', '/api/user/sendResetPasswordCode', {
+      body: { email: max.email, ...captcha },
+      ip,
+    });
+    expect(sent.msg).toBe('success');
+    const mail = await server.smtp.nextMail(max.email);
+    const reset = await rest(server.app, 'POST', '/api/user/resetPassword', {
+      body: { email: max.email, password: 'third-secret-3', code: mail.code, ...captcha },
+      ip,
+    });
+    expect(reset.msg).toBe('success');
+    await expectSessionEnded(maxSocket);
+
+    // The operator disables an account from another process: its sockets close too.
+    const ann = await createUser('Ann');
+    const annRoom = await createRoom(ann.id);
+    const { client: annSocket } = await enter(annRoom, 'Ann', { token: ann.token });
+    await cli('user:disable', '--email', ann.email);
+    await expectSessionEnded(annSocket);
+    // A ticket for a session that has ended does not open a socket either.
+    expect((await ticket(annRoom, { token: ann.token })).status).toBe(401);
+  });
+});
+
+describe('a ban', () => {
+  it('keeps the banned account out as a guest from its address, while other accounts there still get in', async () => {
+    const olga = await createUser('Olga');
+    const max = await createUser('Max');
+    const roomId = await createRoom(olga.id);
+    const { client: owner } = await enter(roomId, 'Olga', { token: olga.token });
+    const { client: banned, cookie } = await enter(roomId, 'Max', { token: max.token, password: 'sesame' });
+    const maxId = banned.of('member/list')[0]!.you;
+    // A ticket Max took as a guest in a private window before the ban, for a comeback under another name.
+    const early = await ticket(roomId, { password: 'sesame' });
+    expect(early.status).toBe(200);
+
+    owner.send({ type: 'member/ban', memberId: maxId });
+    expect((await banned.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+
+    // Signed out, in the same browser or a fresh one, from the same address: still Max, still banned.
+    expect((await ticket(roomId, { password: 'sesame', cookie })).status).toBe(403);
+    expect(await ticket(roomId, { password: 'sesame' })).toMatchObject({
+      status: 403,
+      body: { data: 'You were banned from this room by its owner' },
+    });
+    const comeback = await RoomClient.connect(socketUrl(roomId, { ticket: early.body.ticket }), { origin });
+    comeback.send({ type: 'member/join', nickname: 'Not Max' });
+    expect((await comeback.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+    // Max's account is out from anywhere, with a script too.
+    const script = await RoomClient.connect(socketUrl(roomId, { token: max.token }), {
+      'x-room-password': 'sesame',
+    });
+    expect((await script.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+
+    // Someone else signed in at that address is not Max: an address alone never keeps an account out.
+    const ann = await createUser('Ann');
+    const { client: neighbour } = await enter(roomId, 'Ann', { token: ann.token, password: 'sesame' });
+    expect(owner.of('member/joined').at(-1)?.member.nickname).toBe('Ann');
+    neighbour.close();
+    owner.close();
+  });
+});
+
+describe('nicknames and chat', () => {
+  it('strip invisible and bidi characters, and cannot take the owner’s name or a present member’s', async () => {
+    const olga = await createUser('Olga');
+    const roomId = await createRoom(olga.id);
+    const guest = { password: 'sesame' };
+
+    // The owner's name is kept for the owner even before she arrives: spelled with a zero-width space, in
+    // full-width letters or in another case, it is refused with a clear message.
+    for (const copy of ['O\u200Blga', 'ＯＬＧＡ', ' olga\u2066']) {
+      const { client } = await openWithTicket(roomId, guest);
+      client.send({ type: 'member/join', nickname: copy });
+      expect(await client.next('system/error')).toMatchObject({
+        code: 'NICKNAME_RESERVED',
+        message: 'This nickname is the room owner’s; please choose another',
+      });
+      expect((await client.closedWith()).code).toBe(ROOM_CLOSE_CODES.NICKNAME_RESERVED);
+    }
+    const { client: owner } = await enter(roomId, 'Olga', { token: olga.token });
+
+    // Bidi overrides and zero-width characters are removed from a nickname…
+    const { client: gus } = await enter(roomId, '\u202EGus\u200D\uFEFF', guest);
+    expect(
+      gus
+        .of('member/list')[0]!
+        .members.map((member) => member.nickname)
+        .sort(),
+    ).toEqual(['Gus', 'Olga']);
+    // …so another person cannot pass for Gus with them either.
+    const { client: other } = await openWithTicket(roomId, guest);
+    other.send({ type: 'member/join', nickname: 'gus\u200B' });
+    expect(await other.next('system/error')).toMatchObject({
+      code: 'NICKNAME_TAKEN',
+      message: 'Someone in this room already uses this nickname; please choose another',
+    });
+    expect((await other.closedWith()).code).toBe(ROOM_CLOSE_CODES.NICKNAME_TAKEN);
+
+    // Chat keeps its line breaks and loses the rest (a tab reads as a space).
+    gus.send({ type: 'chat/send', text: 'hi \u202Eevil\u202C\u200B\r\nsecond\tline\u2069' });
+    expect((await owner.next('chat/message')).message).toMatchObject({
+      nickname: 'Gus',
+      text: 'hi evil\nsecond line',
+    });
+    gus.close();
+    owner.close();
+  });
+});
+
+describe('sockets that never join', () => {
+  it('are capped per account: the ninth waiting socket is closed with a clear reason', async () => {
+    const olga = await createUser('Olga');
+    const roomId = await createRoom(olga.id);
+    const waiting: RoomClient[] = [];
+    for (let i = 0; i < 8; i++) {
+      const client = await RoomClient.connect(socketUrl(roomId, { token: olga.token }));
+      // The pong says the server has taken the socket in.
+      client.send({ type: 'system/ping', t: i });
+      await client.next('system/pong');
+      waiting.push(client);
+    }
+    const ninth = await RoomClient.connect(socketUrl(roomId, { token: olga.token }));
+    expect(await ninth.next('system/error')).toMatchObject({
+      code: 'TOO_MANY_UNJOINED',
+      message: 'Too many of your connections are waiting to join a room; close some tabs and try again',
+    });
+    expect((await ninth.closedWith()).code).toBe(ROOM_CLOSE_CODES.TOO_MANY_UNJOINED);
+    expect(waiting.every((client) => client.closed === undefined)).toBe(true);
+
+    // One that joins frees its place.
+    waiting[0]!.send({ type: 'member/join', nickname: 'Olga' });
+    await waiting[0]!.next('member/list');
+    const tenth = await RoomClient.connect(socketUrl(roomId, { token: olga.token }));
+    tenth.send({ type: 'member/join', nickname: 'Olga' });
+    await tenth.next('member/list');
+    for (const client of [...waiting, tenth]) client.close();
+  });
+});
