@@ -3,6 +3,8 @@
 // as root on Debian/Ubuntu we install it, otherwise we say exactly what to install.
 // The media pipeline (a virtual display, a sound server and ffmpeg for H.264 + Opus) is installed the same way,
 // but its absence only warns: rooms then fall back to the CDP screencast (JPEG pictures, no sound).
+// Room isolation (apps/server/src/rooms/sandbox) needs socat, iproute2 and the unprivileged `room-sandbox` user;
+// as root both are set up here, otherwise the server says at start-up what rooms lack.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -10,6 +12,9 @@ const SKIP = process.env.ROOMS_SKIP_SETUP === '1';
 const MEDIA_PACKAGES = ['xvfb', 'ffmpeg', 'pulseaudio'];
 /** The programs the media pipeline runs, by the Debian package that provides them. */
 const MEDIA_PROGRAMS = { xvfb: 'Xvfb', ffmpeg: 'ffmpeg', pulseaudio: 'pulseaudio' };
+/** What the room sandbox runs besides util-linux, by package (xwininfo: the isolation tests look at displays). */
+const SANDBOX_PROGRAMS = { socat: 'socat', iproute2: 'ip', 'x11-utils': 'xwininfo' };
+const SANDBOX_USER = process.env.ROOM_SANDBOX_USER || 'room-sandbox';
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
   Boolean,
 );
@@ -24,6 +29,39 @@ function onPath(program) {
 
 function missingMediaPackages() {
   return MEDIA_PACKAGES.filter((name) => !onPath(MEDIA_PROGRAMS[name]));
+}
+
+function missingSandboxPackages() {
+  return Object.entries(SANDBOX_PROGRAMS)
+    .filter(([, program]) => !onPath(program) && !existsSync(`/usr/sbin/${program}`))
+    .map(([name]) => name);
+}
+
+function hasUser(name) {
+  return spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0;
+}
+
+/** The system user every room process runs as: no login, no home, no groups but its own. */
+function createSandboxUser() {
+  if (hasUser(SANDBOX_USER)) return true;
+  console.log(`[setup] creating the system user ${SANDBOX_USER} that room browsers run as`);
+  const created = spawnSync(
+    'adduser',
+    [
+      '--system',
+      '--group',
+      '--no-create-home',
+      '--home',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      SANDBOX_USER,
+    ],
+    { encoding: 'utf8' },
+  );
+  // adduser warns that /nonexistent cannot be accessed, which is the point; only a failure is worth showing.
+  if (created.status !== 0) console.warn(created.stderr.trim());
+  return created.status === 0 || hasUser(SANDBOX_USER);
 }
 
 function aptInstall(packages) {
@@ -59,7 +97,11 @@ if (!SKIP) {
   // One apt-get run for everything missing (on a fresh machine the index update is the slow part); should it
   // fail, Chromium alone is tried again, as rooms need it and the media packages are optional.
   const canInstall = isRoot() && hasApt();
-  const wanted = [...(findChromium() ? [] : ['chromium', 'fonts-noto-cjk']), ...missingMediaPackages()];
+  const wanted = [
+    ...(findChromium() ? [] : ['chromium', 'fonts-noto-cjk']),
+    ...missingMediaPackages(),
+    ...missingSandboxPackages(),
+  ];
   if (wanted.length > 0 && canInstall) aptInstall(wanted);
   if (!findChromium() && canInstall) aptInstall(['chromium', 'fonts-noto-cjk']);
   if (!findChromium()) {
@@ -85,5 +127,24 @@ if (!SKIP) {
     );
   } else {
     console.log('[setup] Media pipeline: Xvfb, ffmpeg and pulseaudio are installed (H.264 video and sound)');
+  }
+
+  if (isRoot() && !createSandboxUser()) {
+    console.warn(`[setup] could not create the user ${SANDBOX_USER}: rooms will run without isolation.`);
+  }
+  const missingSandbox = missingSandboxPackages();
+  if (missingSandbox.length > 0 || !hasUser(SANDBOX_USER)) {
+    console.warn(
+      [
+        '[setup] Room isolation needs, as root:',
+        ...(missingSandbox.length > 0 ? [`        apt-get install -y ${missingSandbox.join(' ')}`] : []),
+        ...(hasUser(SANDBOX_USER)
+          ? []
+          : [`        adduser --system --group --no-create-home --home /nonexistent ${SANDBOX_USER}`]),
+        '        Without it rooms still run; the server says at start-up what they lack (see the README).',
+      ].join('\n'),
+    );
+  } else {
+    console.log(`[setup] Room isolation: socat, iproute2 and the user ${SANDBOX_USER} are present`);
   }
 }

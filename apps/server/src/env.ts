@@ -5,6 +5,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { TRoomSandboxMode } from './rooms/sandbox/sandbox-support';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -62,6 +63,20 @@ const ZEnv = z
      * screencast otherwise; `h264` and `screencast` force one path (tests, benchmarks).
      */
     ROOM_MEDIA: z.enum(['auto', 'h264', 'screencast']).default('auto'),
+    /**
+     * Room isolation (rooms/sandbox): `auto` isolates rooms where the machine allows it and says at start-up what
+     * is missing otherwise, `on` refuses to run rooms without it, `off` runs them as the server's own processes.
+     */
+    ROOM_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+    /** The unprivileged user every room process runs as (setup creates it). */
+    ROOM_SANDBOX_USER: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'must be a user name')
+      .default('room-sandbox'),
+    /** A room's memory ceiling: a room over it is killed alone, its neighbours keep running. */
+    ROOM_MEMORY_MB: z.coerce.number().int().min(256).max(65536).default(2048),
+    /** A room's ceiling on processes and threads together. */
+    ROOM_PIDS: z.coerce.number().int().min(64).max(65536).default(2048),
     /**
      * Comma-separated payment methods on offer: sandbox (our own checkout page, test money, never in production),
      * stripe, alipay. Unset: sandbox outside production, none in production.
@@ -214,6 +229,13 @@ export interface TConfig {
     /** host:port targets the room browsers may reach despite the egress guard (tests only). */
     egressAllow: string[];
     media: TRoomMediaMode;
+    sandbox: {
+      mode: TRoomSandboxMode;
+      user: string;
+      /** The server's directories a room must not see: its data (secrets, database) and its code. */
+      hide: string[];
+      limits: { memoryMb: number; pids: number };
+    };
   };
 }
 
@@ -302,14 +324,22 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
       egressAllow: env.ROOM_EGRESS_ALLOW,
       media: env.ROOM_MEDIA,
+      sandbox: {
+        mode: env.ROOM_SANDBOX,
+        user: env.ROOM_SANDBOX_USER,
+        hide: [resolve(env.DATA_DIR), resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')), REPO_ROOT],
+        limits: { memoryMb: env.ROOM_MEMORY_MB, pids: env.ROOM_PIDS },
+      },
     },
   };
 }
 
 /**
- * The environment of the helper processes a room starts (PATH, locale, HOME), with their own variables on top.
- * Read here so that this file stays the only reader of process.env.
+ * The only variables of the server's environment a room process gets, where rooms are not in their own sandbox
+ * (rooms/sandbox): where programs are, the locale and the time zone. Never a secret. Read here so that this file
+ * stays the only reader of process.env.
  */
-export function inheritedEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra };
+export function roomBaseEnvironment(): NodeJS.ProcessEnv {
+  const names = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ'] as const;
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 }

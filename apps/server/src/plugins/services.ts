@@ -61,12 +61,16 @@ export const servicesPlugin = fp(
       roomsDataDir: config.rooms.dataDir,
       capacity: config.rooms.capacity,
       media: config.rooms.media,
+      sandbox: config.rooms.sandbox,
       egress: {
-        start: ({ allow }) => startEgressProxy({ allow, logger: app.log }),
+        start: ({ allow, socketPath }) => startEgressProxy({ allow, socketPath, logger: app.log }),
         allow: config.rooms.egressAllow,
       },
       logger: app.log,
     });
+    // Said at start-up, not at the first room: an operator must see at once whether rooms are isolated. With
+    // ROOM_SANDBOX=on and no way to isolate, the server does not start.
+    await rooms.sandboxSupport();
     // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
     // the rooms stopped at shutdown are stored as stopped.
     const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });

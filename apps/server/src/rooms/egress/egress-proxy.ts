@@ -1,8 +1,9 @@
 // The HTTP forward proxy every room browser is launched behind (--proxy-server, bypass list <-loopback> so even
 // loopback goes through it). It lets the browser reach the public Internet and nothing of ours: each target is
 // resolved once, checked by egress-policy, and connected to at exactly the checked address.
+import { chmod, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createSocketServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createEgressPolicy, type TEgressDecision, type TResolver } from './egress-policy';
 import { splitAuthority } from './parse-host';
@@ -17,12 +18,19 @@ export interface TEgressProxyOptions {
   /** All A/AAAA records of a name; tests inject one to simulate rebinding. Defaults to dns.lookup(all). */
   resolve?: TResolver;
   connectTimeoutMs?: number;
+  /**
+   * A unix socket the proxy answers on too: the only way out of a sandboxed room's network namespace
+   * (../sandbox). Any local user may connect (the room user is not this server's).
+   */
+  socketPath?: string;
 }
 
 export interface TEgressProxy {
   /** For Chromium's --proxy-server, e.g. http://127.0.0.1:41234. */
   url: string;
   port: number;
+  /** The unix socket, when one was asked for. */
+  socketPath?: string;
   close(): Promise<void>;
   /** Targets refused so far. */
   readonly blocked: number;
@@ -220,16 +228,32 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Connections on the unix socket are handed to the same HTTP server: one proxy, two doors.
+  let socketServer: Server | undefined;
+  if (options.socketPath) {
+    await rm(options.socketPath, { force: true });
+    socketServer = createSocketServer((socket) => server.emit('connection', socket));
+    await new Promise<void>((resolve, reject) => {
+      socketServer!.once('error', reject);
+      socketServer!.listen(options.socketPath, () => {
+        socketServer!.off('error', reject);
+        resolve();
+      });
+    });
+    await chmod(options.socketPath, 0o666);
+  }
   const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
 
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    socketPath: options.socketPath,
     get blocked() {
       return blocked;
     },
     close: () => {
       closed = true;
+      socketServer?.close();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       for (const socket of sockets) socket.destroy();

@@ -16,15 +16,36 @@ import type { BrowserContext } from 'playwright-core';
 import type { TRoomMediaMode } from '../../env';
 import { probeMediaTools } from '../media/media-tools';
 import { RoomMedia } from '../media/room-media';
+import { RoomSandbox } from '../sandbox/room-sandbox';
+import {
+  describeSandboxSupport,
+  probeSandboxSupport,
+  type TRoomSandboxMode,
+  type TSandboxSupport,
+} from '../sandbox/sandbox-support';
 import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
 import { silentLogger, type TEngineLogger } from './logger';
 import { RoomBrowser } from './room-browser';
 
-/** Starts the egress proxy the browsers go through (apps/server/src/rooms/egress). */
+/**
+ * Starts the egress proxy the browsers go through (apps/server/src/rooms/egress); sandboxed rooms reach it on a
+ * unix socket, the only thing their network namespace can reach.
+ */
 export type TEgressStarter = (options: {
   allow: string[];
-}) => Promise<{ url: string; close(): Promise<void> }>;
+  socketPath?: string;
+}) => Promise<{ url: string; socketPath?: string; close(): Promise<void> }>;
+
+export interface TRoomSandboxOptions {
+  /** 'auto' (the default) isolates rooms where the machine allows it; see ../sandbox/sandbox-support.ts. */
+  mode?: TRoomSandboxMode;
+  /** The unprivileged user of room processes; 'room-sandbox' by default. */
+  user?: string;
+  /** The server's directories rooms must not see (the rooms' data directory is always hidden). */
+  hide?: string[];
+  limits?: { memoryMb: number; pids: number };
+}
 
 export interface TChromiumRoomEngineOptions {
   chromiumPath: string;
@@ -35,6 +56,7 @@ export interface TChromiumRoomEngineOptions {
   egress: { start: TEgressStarter; allow: string[] };
   /** 'auto' (the default) takes H.264 when the media tools are installed; the others force a path. */
   media?: TRoomMediaMode;
+  sandbox?: TRoomSandboxOptions;
   logger?: TEngineLogger;
 }
 
@@ -45,6 +67,7 @@ interface TRun {
   profileDir: string;
   /** A fresh profile is deleted when the browser stops; a kept one stays for the next start. */
   fresh: boolean;
+  sandbox?: RoomSandbox;
   media?: RoomMedia;
   browser?: RoomBrowser;
   session?: ChromiumRoomSession;
@@ -65,6 +88,9 @@ interface TRoomEntry {
 // Room ids become directory names; anything else is a bug upstream, not a path to follow.
 const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const LIVE_STATES: ReadonlySet<TRoomRuntimeState> = new Set(['starting', 'running', 'stopping']);
+const DEFAULT_LIMITS = { memoryMb: 2048, pids: 2048 };
+/** Open files per room process: Chromium with many tabs needs a few thousand, a runaway page no more. */
+const OPEN_FILES = 8192;
 
 export class ChromiumRoomEngine implements RoomEngine {
   private readonly rooms = new Map<string, TRoomEntry>();
@@ -74,6 +100,7 @@ export class ChromiumRoomEngine implements RoomEngine {
   private freshSwept: Promise<void> | undefined;
   private mediaSwept: Promise<void> | undefined;
   private chosenPath: Promise<TMediaPath> | undefined;
+  private probedSandbox: Promise<TSandboxSupport> | undefined;
   private closed = false;
 
   constructor(private readonly options: TChromiumRoomEngineOptions) {
@@ -156,6 +183,24 @@ export class ChromiumRoomEngine implements RoomEngine {
     return this.rooms.get(roomId)?.run?.media?.pids() ?? [];
   }
 
+  /** The running room's sandbox: runs a program as one of the room's processes (security tests, diagnostics). */
+  sandbox(roomId: string): RoomSandbox | undefined {
+    return this.rooms.get(roomId)?.run?.sandbox;
+  }
+
+  /** What isolation rooms get on this machine; probed on the first call, said once in the log. */
+  sandboxSupport(): Promise<TSandboxSupport> {
+    this.probedSandbox ??= probeSandboxSupport(
+      this.options.sandbox?.mode ?? 'auto',
+      this.options.sandbox?.user ?? 'room-sandbox',
+    ).then((support) => {
+      const { level, message } = describeSandboxSupport(support);
+      this.logger[level]({ isolation: support.kind }, message);
+      return support;
+    });
+    return this.probedSandbox;
+  }
+
   /** How rooms stream on this engine; the media tools are probed on the first call. */
   mediaPath(): Promise<TMediaPath> {
     this.chosenPath ??= this.chooseMediaPath();
@@ -183,16 +228,32 @@ export class ChromiumRoomEngine implements RoomEngine {
     let run: TRun | undefined;
     try {
       if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
-      const [proxy, path] = await Promise.all([this.egressProxy(), this.mediaPath()]);
+      const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
+      const proxy = await this.egressProxy(support);
       run = { spec, ...(await this.prepareProfile(spec)) };
       entry.run = run;
-      if (path === 'h264') run.media = await this.startMedia(spec);
+      const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
+      const sandbox = await RoomSandbox.open({
+        roomId: spec.roomId,
+        support,
+        keep: mediaDir ? [run.profileDir, mediaDir] : [run.profileDir],
+        hide: [...(this.options.sandbox?.hide ?? []), this.options.roomsDataDir],
+        egress: proxy,
+        limits: {
+          ...(this.options.sandbox?.limits ?? DEFAULT_LIMITS),
+          openFiles: OPEN_FILES,
+          // Chromium keeps its shared memory there (--disable-dev-shm-usage): the room's memory bounds it anyway.
+          tmpMb: (this.options.sandbox?.limits ?? DEFAULT_LIMITS).memoryMb,
+        },
+      });
+      run.sandbox = sandbox;
+      if (mediaDir) run.media = await this.startMedia(spec, sandbox, mediaDir);
       const browser = await RoomBrowser.launch({
         chromiumPath: this.options.chromiumPath,
         profileDir: run.profileDir,
         width: spec.width,
         height: spec.height,
-        proxyServer: proxy.url,
+        sandbox,
         displayEnv: run.media?.browserEnvironment(),
       });
       run.browser = browser;
@@ -255,6 +316,12 @@ export class ChromiumRoomEngine implements RoomEngine {
       .catch((error) =>
         this.logger.error({ err: error, roomId: run.spec.roomId }, 'room media did not stop'),
       );
+    // Last: whatever of the room still runs ends with its namespace.
+    await run.sandbox
+      ?.close()
+      .catch((error) =>
+        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room sandbox did not close'),
+      );
     if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
   }
 
@@ -291,15 +358,20 @@ export class ChromiumRoomEngine implements RoomEngine {
    * The room's display, sound and encoders. When they fail to start and the path was chosen automatically, the
    * room runs on the screencast instead: a room without sound beats a room that does not start.
    */
-  private async startMedia(spec: TRoomLaunchSpec): Promise<RoomMedia | undefined> {
+  private async startMedia(
+    spec: TRoomLaunchSpec,
+    launcher: RoomSandbox,
+    runtimeDir: string,
+  ): Promise<RoomMedia | undefined> {
     try {
       return await RoomMedia.start({
+        launcher,
         roomId: spec.roomId,
         width: spec.width,
         height: spec.height,
         fps: spec.maxFrameRate,
         bitrateKbps: spec.videoBitrateKbps,
-        runtimeDir: await this.mediaDir(),
+        runtimeDir,
         logger: this.logger,
       });
     } catch (error) {
@@ -323,8 +395,17 @@ export class ChromiumRoomEngine implements RoomEngine {
   }
 
   /** One proxy for all rooms, started with the first room; a failed start is retried by the next room. */
-  private async egressProxy(): Promise<{ url: string }> {
-    this.proxy ??= this.options.egress.start({ allow: this.options.egress.allow });
+  private async egressProxy(support: TSandboxSupport): Promise<{ url: string; socketPath?: string }> {
+    this.proxy ??= (async () => {
+      if (support.kind === 'unconfined')
+        return this.options.egress.start({ allow: this.options.egress.allow });
+      const dir = join(this.options.roomsDataDir, '.egress');
+      await mkdir(dir, { recursive: true, mode: 0o755 });
+      return this.options.egress.start({
+        allow: this.options.egress.allow,
+        socketPath: join(dir, 'proxy.sock'),
+      });
+    })();
     try {
       return await this.proxy;
     } catch (error) {

@@ -17,6 +17,7 @@ import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { RoomClient } from '../../ws/room-client';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { createOwner, uniqueRoomName } from '../room-test-users';
+import type { RoomSandbox } from '../sandbox/room-sandbox';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 import { apply, input } from './testing/room-input';
 import { startTestPages, type TTestPages } from './testing/test-pages';
@@ -96,44 +97,69 @@ function keyMessages(combo: TShortcut) {
   return messages as never[];
 }
 
-/** The environment a program needs to reach the room's display: the browser's own DISPLAY (and XAUTHORITY). */
-async function displayEnvironment(pid: number): Promise<NodeJS.ProcessEnv> {
-  const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-  const entries = environ
-    .split('\0')
-    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]);
-  const env = Object.fromEntries(entries.filter(([name]) => name === 'DISPLAY' || name === 'XAUTHORITY'));
-  if (!env.DISPLAY) throw new Error('the room browser has no DISPLAY: not on the H.264 path');
-  return { PATH: process.env.PATH, ...env };
+/**
+ * The room's display as a program of the room sees it: only the room's own processes can reach it (its X socket
+ * is in the room's namespaces), so the test's viewers run inside the room's sandbox with the browser's DISPLAY.
+ */
+interface TDisplay {
+  sandbox: RoomSandbox;
+  env: Record<string, string>;
+}
+
+async function roomDisplay(engine: ChromiumRoomEngine, roomId: string): Promise<TDisplay> {
+  const environ = await readFile(`/proc/${engine.browserPid(roomId)!}/environ`, 'utf8');
+  const display = /(?:^|\0)DISPLAY=([^\0]*)/.exec(environ)?.[1];
+  if (!display) throw new Error('the room browser has no DISPLAY: not on the H.264 path');
+  return { sandbox: engine.sandbox(roomId)!, env: { DISPLAY: display } };
+}
+
+function onDisplay(
+  display: TDisplay,
+  program: string,
+  args: string[],
+  options: { encoding?: 'buffer' } = {},
+) {
+  const { file, args: argv } = display.sandbox.command(program, args);
+  return run(file, argv, {
+    env: display.sandbox.environment(display.env),
+    maxBuffer: 64 * 1024 * 1024,
+    ...(options.encoding ? { encoding: options.encoding } : {}),
+  });
 }
 
 /** The windows a viewer of the display can see: id and title of each viewable top-level window. */
-async function viewableWindows(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const { stdout } = await run('xwininfo', ['-root', '-children'], { env });
+async function viewableWindows(display: TDisplay): Promise<string[]> {
+  const { stdout } = await onDisplay(display, 'xwininfo', ['-root', '-children']);
   const windows: string[] = [];
-  for (const line of stdout.split('\n')) {
+  for (const line of String(stdout).split('\n')) {
     const match = /^\s+(0x[0-9a-f]+) (.*?):/.exec(line);
     if (!match) continue;
-    const stats = await run('xwininfo', ['-id', match[1]!, '-stats'], { env }).catch(() => undefined);
-    if (stats?.stdout.includes('Map State: IsViewable')) windows.push(`${match[1]} ${match[2]}`);
+    const stats = await onDisplay(display, 'xwininfo', ['-id', match[1]!, '-stats']).catch(() => undefined);
+    if (String(stats?.stdout).includes('Map State: IsViewable')) windows.push(`${match[1]} ${match[2]}`);
   }
   return windows;
 }
 
 /** The whole display as 8-bit grey pixels. */
-async function picture(env: NodeJS.ProcessEnv): Promise<Buffer> {
-  const { stdout } = await run(
+async function picture(display: TDisplay): Promise<Buffer> {
+  const { stdout } = await onDisplay(
+    display,
     'ffmpeg',
-    ['-loglevel', 'error', '-f', 'x11grab', '-draw_mouse', '0', '-i', env.DISPLAY!, '-frames:v', '1'].concat([
+    [
+      '-loglevel',
+      'error',
       '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'gray',
-      '-',
-    ]),
-    { env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+      'x11grab',
+      '-draw_mouse',
+      '0',
+      '-i',
+      display.env.DISPLAY!,
+      '-frames:v',
+      '1',
+    ].concat(['-f', 'rawvideo', '-pix_fmt', 'gray', '-']),
+    { encoding: 'buffer' },
   );
-  return stdout;
+  return stdout as unknown as Buffer;
 }
 
 /** The share of pixels that changed visibly between two pictures of the display. */
@@ -200,7 +226,7 @@ async function openRoom() {
 
   const engine = server.app.roomEngine;
   const context = engine.browserContext(roomId)!;
-  const env = await displayEnvironment(engine.browserPid(roomId)!);
+  const display = await roomDisplay(engine, roomId);
   const keys = (combo: TShortcut) => {
     for (const message of keyMessages(combo)) client.send(message);
   };
@@ -219,13 +245,13 @@ async function openRoom() {
       .session(roomId)
       ?.tabs()
       .map((tab) => ({ url: tab.url, active: tab.active })),
-    windows: await viewableWindows(env),
+    windows: await viewableWindows(display),
   });
   return {
     roomId,
     pageUrl,
     context,
-    env,
+    display,
     keys,
     reachesPage,
     state,
@@ -245,7 +271,7 @@ async function expectOnItsPage(room: TRoom, windows: string[], before: Buffer): 
   expect(now.pages).toEqual([room.pageUrl]);
   expect(now.tabs).toEqual([{ url: room.pageUrl, active: true }]);
   expect(now.windows).toEqual(windows);
-  expect(changed(before, await picture(room.env))).toBeLessThan(0.001);
+  expect(changed(before, await picture(room.display))).toBeLessThan(0.001);
 }
 
 const SHORTCUTS: TShortcut[] = [
@@ -283,7 +309,7 @@ describe('a controller’s browser shortcuts over the room socket (H.264 room on
       expect(await room.reachesPage('a')).toBe(true);
       await sleep(300);
       const windows = (await room.state()).windows;
-      const before = await picture(room.env);
+      const before = await picture(room.display);
 
       room.keys(combo);
       const stillTyping = await room.reachesPage('z');
@@ -304,7 +330,7 @@ describe('pages and windows that appear anyway', () => {
       expect(await room.reachesPage('a')).toBe(true);
       await sleep(300);
       const windows = (await room.state()).windows;
-      const before = await picture(room.env);
+      const before = await picture(room.display);
       const browser = await room.context.browser()!.newBrowserCDPSession();
       for (const target of [
         { url: 'chrome://version' },

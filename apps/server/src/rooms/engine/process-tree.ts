@@ -13,14 +13,24 @@ async function cmdline(pid: number): Promise<string[]> {
   return raw.split('\0').filter(Boolean);
 }
 
-/** The Chromium browser process using this profile directory (the one process without a --type switch). */
+/**
+ * The Chromium browser process using this profile directory: the one process without a --type switch. Started
+ * through the room sandbox, the wrapper that entered the namespaces carries the same arguments; the browser is
+ * then the match whose parent is a match too.
+ */
 export async function findBrowserPid(profileDir: string): Promise<number | undefined> {
   const flag = `--user-data-dir=${profileDir}`;
+  const matches: number[] = [];
   for (const pid of await pids()) {
     const args = await cmdline(pid);
-    if (args.includes(flag) && !args.some((arg) => arg.startsWith('--type='))) return pid;
+    if (args.includes(flag) && !args.some((arg) => arg.startsWith('--type='))) matches.push(pid);
   }
-  return undefined;
+  if (matches.length <= 1) return matches[0];
+  for (const pid of matches) {
+    const parent = (await stat(pid))?.ppid;
+    if (parent !== undefined && matches.includes(parent)) return pid;
+  }
+  return matches[0];
 }
 
 /** Every live process whose command line names this profile directory (browser and children). */

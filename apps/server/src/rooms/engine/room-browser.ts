@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import type { RoomSandbox } from '../sandbox/room-sandbox';
 import { findBrowserPid, isAlive } from './process-tree';
 
 export interface TRoomBrowserOptions {
@@ -12,14 +13,14 @@ export interface TRoomBrowserOptions {
   profileDir: string;
   width: number;
   height: number;
-  /** The egress proxy every request goes through, e.g. http://127.0.0.1:41234. */
-  proxyServer: string;
+  /** The room's sandbox: how Chromium starts, its environment and its way to the egress proxy. */
+  sandbox: RoomSandbox;
   launchTimeoutMs?: number;
   /**
-   * Headful on a virtual display: the environment naming the display (DISPLAY) and the sound server
-   * (PULSE_SERVER). Without it the browser runs headless.
+   * Headful on a virtual display: the variables naming the display (DISPLAY) and the sound server
+   * (PULSE_SERVER). Without them the browser runs headless.
    */
-  displayEnv?: NodeJS.ProcessEnv;
+  displayEnv?: Record<string, string>;
 }
 
 /**
@@ -38,8 +39,9 @@ export const QUIET_CHROMIUM_ARGS = [
 const ARGS = [
   ...QUIET_CHROMIUM_ARGS,
   '--disable-dev-shm-usage',
-  // WebRTC would otherwise send UDP straight from the server, around the egress proxy.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // WebRTC would otherwise send UDP around the egress proxy (the sandbox's network namespace has no route for it
+  // either; this is the second layer).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /** The window is the whole screen: our UI provides the browser controls, the picture is only the page. */
@@ -49,7 +51,8 @@ const HEADFUL_ARGS = (width: number, height: number) => [
   `--window-size=${width},${height}`,
   // Pages that start sound on load (a video, a game) play without a click, as in a room everyone expects sound.
   '--autoplay-policy=no-user-gesture-required',
-  // Hides the "unsupported command-line flag" bar --no-sandbox (root) would put over the page.
+  // Hides the "unsupported command-line flag" bar --no-sandbox (an unconfined server run as root) would put over
+  // the page.
   '--test-type',
 ];
 
@@ -88,18 +91,20 @@ export class RoomBrowser {
     // Headful, the page is the kiosk window, which is the display's size; emulating a viewport on top of it
     // would only add a second source of truth (and Playwright refuses a scale factor without one).
     const size = headful ? { viewport: null } : { viewport, screen: viewport, deviceScaleFactor: 1 };
+    // The whole environment Chromium gets: the sandbox's allow-list, never the server's own (its secrets).
+    const { executablePath, env } = options.sandbox.chromium(options.chromiumPath, options.displayEnv);
     const context = await chromium.launchPersistentContext(options.profileDir, {
-      executablePath: options.chromiumPath,
+      executablePath,
+      env,
       // Playwright adds --mute-audio in headless mode only: headful, the room's sound reaches the sink.
       headless: !headful,
-      ...(headful ? { env: options.displayEnv } : {}),
-      // Chromium's sandbox cannot start as root; everywhere else it stays on (playwright adds --no-sandbox
-      // unless this is true).
-      chromiumSandbox: process.getuid?.() !== 0,
+      // On unless the server runs rooms as root without a sandbox, where Chromium cannot start with it
+      // (Playwright adds --no-sandbox unless this is true).
+      chromiumSandbox: options.sandbox.chromiumSandbox,
       ...size,
       acceptDownloads: false,
       // '<-loopback>' removes Chromium's built-in proxy bypass for localhost, so loopback goes through the guard.
-      proxy: { server: options.proxyServer, bypass: '<-loopback>' },
+      proxy: { server: options.sandbox.proxyServer, bypass: '<-loopback>' },
       args: headful ? [...ARGS, ...HEADFUL_ARGS(options.width, options.height)] : ARGS,
       // Playwright disables the popup blocker for tests; a shared room keeps it, so only user-initiated popups
       // become tabs.

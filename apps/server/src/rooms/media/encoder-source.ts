@@ -5,6 +5,7 @@
 
 import { silentLogger, type TEngineLogger } from '../engine/logger';
 import type { MediaSource, TMediaChunk, TMediaCodec } from '../room-session';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { RoomProcess } from './room-process';
 
 /** Parses one run's stdout and reports chunks (timestamped by the reader, on performance.now()). */
@@ -16,6 +17,8 @@ export interface TEncoderSourceOptions {
   codec: TMediaCodec;
   /** ffmpeg's arguments, output on stdout. */
   args: string[];
+  /** Starts ffmpeg in the room's sandbox. */
+  launcher: RoomProcessLauncher;
   reader(emit: (chunk: TMediaChunk) => void): TChunkReader;
   /** The encoder's bitrate cap, told to participants. */
   bitrateKbps?: number;
@@ -88,7 +91,9 @@ export class EncoderSource implements MediaSource {
 
   private launch(): void {
     if (this.stopped) return;
-    const encoder = RoomProcess.spawn('ffmpeg', this.options.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const encoder = RoomProcess.spawn(this.options.launcher, 'ffmpeg', this.options.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.process = encoder;
     const startedAt = performance.now();
     let stderr = '';

@@ -8,6 +8,7 @@
 
 import type { TEngineLogger } from '../engine/logger';
 import type { TMediaChunk } from '../room-session';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { EncoderSource } from './encoder-source';
 import { FlvH264Reader } from './flv-h264-reader';
 
@@ -77,8 +78,9 @@ export function h264EncoderArgs(options: TH264Options): string[] {
   ];
 }
 
-export function createH264Source(options: TH264Options): EncoderSource {
+export function createH264Source(options: TH264Options, launcher: RoomProcessLauncher): EncoderSource {
   return new EncoderSource({
+    launcher,
     codec: 'h264',
     args: h264EncoderArgs(options),
     bitrateKbps: options.bitrateKbps,

@@ -3,6 +3,7 @@
 // about one packet after its sound was played.
 import type { TEngineLogger } from '../engine/logger';
 import type { TMediaChunk } from '../room-session';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { EncoderSource } from './encoder-source';
 import { OggOpusReader } from './ogg-opus-reader';
 
@@ -80,8 +81,9 @@ export class OpusTimeline {
   }
 }
 
-export function createOpusSource(options: TOpusOptions): EncoderSource {
+export function createOpusSource(options: TOpusOptions, launcher: RoomProcessLauncher): EncoderSource {
   return new EncoderSource({
+    launcher,
     codec: 'opus',
     args: opusEncoderArgs(options),
     bitrateKbps: OPUS_BITRATE_KBPS,

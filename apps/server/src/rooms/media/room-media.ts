@@ -2,8 +2,8 @@
 // sound server it plays into, and the two encoders that turn them into chunks. Started before the browser (which
 // needs DISPLAY and PULSE_SERVER), stopped after it.
 import { rm } from 'node:fs/promises';
-import { inheritedEnvironment } from '../../env';
 import type { TEngineLogger } from '../engine/logger';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import type { EncoderSource } from './encoder-source';
 import { createH264Source } from './h264-encoder';
 import { createOpusSource } from './opus-encoder';
@@ -18,6 +18,8 @@ export interface TRoomMediaOptions {
   bitrateKbps: number;
   /** A directory of this room's own (the sound server's socket lives there); removed on stop. */
   runtimeDir: string;
+  /** Every process starts in the room's sandbox. */
+  launcher: RoomProcessLauncher;
   logger?: TEngineLogger;
 }
 
@@ -31,12 +33,12 @@ export class RoomMedia {
   ) {}
 
   static async start(options: TRoomMediaOptions): Promise<RoomMedia> {
-    const env = inheritedEnvironment();
+    const { launcher } = options;
     let display: VirtualDisplay | undefined;
     try {
       const [started, sound] = await Promise.allSettled([
-        VirtualDisplay.start({ width: options.width, height: options.height }),
-        SoundServer.start({ runtimeDir: options.runtimeDir, env }),
+        VirtualDisplay.start({ width: options.width, height: options.height, launcher }),
+        SoundServer.start({ runtimeDir: options.runtimeDir, launcher }),
       ]);
       if (started.status === 'fulfilled') display = started.value;
       if (started.status === 'rejected' || sound.status === 'rejected') {
@@ -44,15 +46,21 @@ export class RoomMedia {
         throw started.status === 'rejected' ? started.reason : (sound as PromiseRejectedResult).reason;
       }
       const common = { logger: options.logger, roomId: options.roomId };
-      const video = createH264Source({
-        display: started.value.display,
-        width: options.width,
-        height: options.height,
-        fps: options.fps,
-        bitrateKbps: options.bitrateKbps,
-        ...common,
-      });
-      const audio = createOpusSource({ server: sound.value.address, source: sound.value.monitor, ...common });
+      const video = createH264Source(
+        {
+          display: started.value.display,
+          width: options.width,
+          height: options.height,
+          fps: options.fps,
+          bitrateKbps: options.bitrateKbps,
+          ...common,
+        },
+        launcher,
+      );
+      const audio = createOpusSource(
+        { server: sound.value.address, source: sound.value.monitor, ...common },
+        launcher,
+      );
       return new RoomMedia(options.runtimeDir, started.value, sound.value, video, audio);
     } catch (error) {
       await display?.stop();
@@ -62,8 +70,8 @@ export class RoomMedia {
   }
 
   /** What the room's browser needs in its environment to draw on the display and play into the sink. */
-  browserEnvironment(): NodeJS.ProcessEnv {
-    return inheritedEnvironment({ DISPLAY: this.display.display, PULSE_SERVER: this.sound.address });
+  browserEnvironment(): Record<string, string> {
+    return { DISPLAY: this.display.display, PULSE_SERVER: this.sound.address };
   }
 
   /** The processes running for this room right now (benchmarks add their CPU to the browser's). */

@@ -9,9 +9,11 @@
 //   case when its X display goes away, which is one of these helpers.
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { isAlive } from '../engine/process-tree';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 
 export interface TRoomProcessOptions {
-  env?: NodeJS.ProcessEnv;
+  /** The process's own variables, on top of the room's allow-listed environment. */
+  env?: Record<string, string>;
   /** stdin, stdout, stderr and any extra descriptors; stdout is a pipe unless said otherwise. */
   stdio?: SpawnOptions['stdio'];
   /** Time between SIGTERM and SIGKILL on stop. */
@@ -50,10 +52,17 @@ export class RoomProcess {
     });
   }
 
-  static spawn(command: string, args: string[], options: TRoomProcessOptions = {}): RoomProcess {
+  /** Starts `command` in the room's sandbox (priority is raised before the sandbox drops privileges). */
+  static spawn(
+    launcher: RoomProcessLauncher,
+    command: string,
+    args: string[],
+    options: TRoomProcessOptions = {},
+  ): RoomProcess {
     const [wrapper, ...wrapperArgs] = PDEATHSIG_WRAPPER;
-    const child = spawn(wrapper!, [...wrapperArgs, ...PRIORITY_WRAPPER, command, ...args], {
-      env: options.env,
+    const sandboxed = launcher.command(command, args);
+    const child = spawn(wrapper!, [...wrapperArgs, ...PRIORITY_WRAPPER, sandboxed.file, ...sandboxed.args], {
+      env: launcher.environment(options.env),
       stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

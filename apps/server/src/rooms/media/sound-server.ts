@@ -2,14 +2,15 @@
 // records the sink's monitor. One daemon per room, not one shared daemon with a sink per room, so rooms cannot
 // hear each other and a room's sound stops with the room.
 //
-// Running as root needs care: pulseaudio refuses the system-wide mode without a `pulse` user and, in per-user
+// Running without a login session needs care: pulseaudio refuses the system-wide mode without a `pulse` user and, in per-user
 // mode, would look for the user's runtime directory, cookie and D-Bus. So: per-user mode (--system=false) with
 // HOME, XDG_RUNTIME_DIR and PULSE_RUNTIME_PATH all in the room's own directory, no default script (-n) so no
 // D-Bus, device detection or suspend-on-idle modules load, never exiting on idle (--exit-idle-time=-1) or on a
-// client's request (--disallow-exit), anonymous access on its socket (only this server's user can reach the
+// client's request (--disallow-exit), anonymous access on its socket (only the room's sandbox can reach the
 // directory), and no daemonising, so the process stays the one we started and stop() ends it.
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { RoomProcess } from './room-process';
 
 const START_TIMEOUT_MS = 10_000;
@@ -27,11 +28,12 @@ export class SoundServer {
     return `${SINK_NAME}.monitor`;
   }
 
-  static async start(options: { runtimeDir: string; env: NodeJS.ProcessEnv }): Promise<SoundServer> {
+  static async start(options: { runtimeDir: string; launcher: RoomProcessLauncher }): Promise<SoundServer> {
     const dir = options.runtimeDir;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const socket = join(dir, 'native');
     const pulse = RoomProcess.spawn(
+      options.launcher,
       'pulseaudio',
       [
         '--daemonize=no',
@@ -49,7 +51,6 @@ export class SoundServer {
       ],
       {
         env: {
-          ...options.env,
           HOME: dir,
           XDG_RUNTIME_DIR: dir,
           PULSE_RUNTIME_PATH: dir,

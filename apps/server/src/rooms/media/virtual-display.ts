@@ -1,6 +1,7 @@
 // A room's X display: an Xvfb screen (just) holding the room's resolution that the room's Chromium draws on and ffmpeg
 // captures. Xvfb picks a free display number itself (-displayfd) and tells it on a pipe, so rooms starting at the
 // same moment never race for one: the X server's lock files decide.
+import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { RoomProcess } from './room-process';
 
 const START_TIMEOUT_MS = 10_000;
@@ -12,8 +13,13 @@ export class VirtualDisplay {
     readonly process: RoomProcess,
   ) {}
 
-  static async start(options: { width: number; height: number }): Promise<VirtualDisplay> {
+  static async start(options: {
+    width: number;
+    height: number;
+    launcher: RoomProcessLauncher;
+  }): Promise<VirtualDisplay> {
     const xvfb = RoomProcess.spawn(
+      options.launcher,
       'Xvfb',
       [
         '-displayfd',

@@ -1,0 +1,327 @@
+// Findings 1, 3 and 7 of the security review (issue 10): a room's browser is a stranger's code. Before the
+// sandbox, WebRTC sent STUN straight from the server to any address (the flag that should stop it was misspelt),
+// and the room's Chromium, Xvfb, pulseaudio and ffmpeg ran as root, without Chromium's sandbox, with the server's
+// whole environment, on the server's network and file system. Each test runs a real room (H.264 path: every
+// kind of room process) and tries what a hostile page, or a page that broke out of its renderer, would try.
+import { execFile } from 'node:child_process';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TRoomLaunchSpec } from '@rooms/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEgressProxy } from '../egress/egress-proxy';
+import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
+import type { RoomSandbox } from './room-sandbox';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** A variable only the server has: it must not reach any room process. */
+const CANARY = `room-isolation-canary-${process.pid}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** This machine's own addresses besides loopback: what a page must not reach (finding 7). */
+const hostAddresses = Object.values(networkInterfaces())
+  .flat()
+  .filter((address) => address && !address.internal && address.family === 'IPv4')
+  .map((address) => address!.address);
+const targets = ['127.0.0.1', ...hostAddresses];
+
+/** Everything that reaches the host's listeners: a TCP server and a UDP socket on every interface. */
+interface TListeners {
+  tcpPort: number;
+  udpPort: number;
+  seen: string[];
+  close(): Promise<void>;
+}
+
+async function startListeners(): Promise<TListeners> {
+  const seen: string[] = [];
+  const tcp: TcpServer = createTcpServer((socket) => {
+    seen.push(`tcp from ${socket.remoteAddress}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '0.0.0.0', resolve));
+  const udp: UdpSocket = createSocket('udp4');
+  udp.on('message', (_message, from) => seen.push(`udp from ${from.address}`));
+  await new Promise<void>((resolve) => udp.bind(0, '0.0.0.0', resolve));
+  return {
+    tcpPort: (tcp.address() as AddressInfo).port,
+    udpPort: udp.address().port,
+    seen,
+    close: async () => {
+      udp.close();
+      await new Promise((resolve) => tcp.close(resolve));
+    },
+  };
+}
+
+/**
+ * The hostile page: WebRTC with STUN and TURN servers on the host's addresses (UDP and TCP around the proxy),
+ * DNS-over-HTTPS to a literal address, WebSockets to loopback and the host, WebTransport (QUIC). It reports
+ * when it has fired everything.
+ */
+function hostilePage(listeners: TListeners): string {
+  const script = `
+    const hosts = ${JSON.stringify(targets)};
+    const tcp = ${listeners.tcpPort}, udp = ${listeners.udpPort};
+    const quiet = (promise) => promise.catch(() => {});
+    const iceServers = hosts.flatMap((host) => [
+      { urls: 'stun:' + host + ':' + udp },
+      { urls: 'turn:' + host + ':' + tcp + '?transport=tcp', username: 'u', credential: 'p' },
+      { urls: 'turn:' + host + ':' + udp + '?transport=udp', username: 'u', credential: 'p' },
+    ]);
+    const peer = new RTCPeerConnection({ iceServers, iceCandidatePoolSize: 4 });
+    peer.createDataChannel('probe');
+    quiet(peer.createOffer().then((offer) => peer.setLocalDescription(offer)));
+    for (const host of hosts) {
+      quiet(fetch('https://' + host + ':' + tcp + '/dns-query?dns=AAABAAABAAAAAAAAB2V4YW1wbGUDY29tAAABAAE',
+        { headers: { accept: 'application/dns-message' } }));
+      quiet(fetch('http://' + host + ':' + tcp + '/'));
+      try { new WebSocket('ws://' + host + ':' + tcp + '/'); } catch {}
+      try { quiet(new WebTransport('https://' + host + ':' + udp + '/').ready); } catch {}
+    }
+    setTimeout(() => fetch('/fired'), 3000);`;
+  return `<!doctype html><html><body>hostile<script>${script}</script></body></html>`;
+}
+
+interface TPages {
+  origin: string;
+  hostPort: string;
+  fired: Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startPages(listeners: TListeners): Promise<TPages> {
+  let fired!: () => void;
+  const firedPromise = new Promise<void>((resolve) => {
+    fired = resolve;
+  });
+  const server: Server = createServer((request, response) => {
+    if (request.url === '/fired') fired();
+    response.writeHead(200, { 'content-type': 'text/html' }).end(hostilePage(listeners));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hostPort: `127.0.0.1:${port}`,
+    fired: firedPromise,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs a program as one of the room's processes; resolves with its exit status and output. */
+function runInRoom(
+  sandbox: RoomSandbox,
+  program: string,
+  args: string[],
+  input?: string,
+): Promise<{ code: number; output: string }> {
+  const { file, args: argv } = sandbox.command(program, args);
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      argv,
+      { env: sandbox.environment(), timeout: 15_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0,
+          output: `${stdout}${stderr}`,
+        }),
+    );
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/**
+ * Every process of the room: in its cgroups and in its PID namespace (or one nested in it, as Chromium's
+ * renderers are). The root-owned helpers that made the namespaces or entered them (unshare, nsenter) stay in
+ * the server's PID namespace, where they only wait for their child; no room process can see or signal them.
+ */
+async function roomProcesses(sandbox: RoomSandbox): Promise<number[]> {
+  const dir = sandbox.cgroupDirs.find((path) => path.includes('/pids')) ?? sandbox.cgroupDirs[0]!;
+  const pids = (await readFile(join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number);
+  const inside: number[] = [];
+  for (const pid of pids) {
+    const levels = /^NSpid:\s+(.*)$/m.exec(await status(pid).catch(() => ''))?.[1]?.split(/\s+/) ?? [];
+    if (levels.length >= 2) inside.push(pid);
+  }
+  return inside;
+}
+
+async function status(pid: number): Promise<string> {
+  return readFile(`/proc/${pid}/status`, 'utf8');
+}
+// Chromium rewrites its children's command lines into one space-separated string.
+const cmdline = async (pid: number) =>
+  (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split(/[\0 ]/).filter(Boolean);
+
+let listeners: TListeners;
+let pages: TPages;
+let dataDir: string;
+let serverDir: string;
+let engine: ChromiumRoomEngine;
+let sandbox: RoomSandbox;
+
+beforeAll(async () => {
+  process.env.ROOMS_ISOLATION_CANARY = CANARY;
+  listeners = await startListeners();
+  pages = await startPages(listeners);
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-isolation-'));
+  // Stands in for the server's data directory: what a room must not read.
+  serverDir = await mkdtemp(join(tmpdir(), 'rooms-isolation-server-'));
+  await writeFile(join(serverDir, 'app-secret'), CANARY);
+  engine = new ChromiumRoomEngine({
+    chromiumPath: CHROMIUM,
+    roomsDataDir: dataDir,
+    capacity: 1,
+    media: 'h264',
+    sandbox: { mode: 'on', hide: [serverDir] },
+    egress: { start: startEgressProxy, allow: [pages.hostPort] },
+  });
+  const spec: TRoomLaunchSpec = {
+    roomId: `isolation-${process.pid}`,
+    width: 800,
+    height: 600,
+    maxFrameRate: 10,
+    videoBitrateKbps: 1000,
+    startUrl: `${pages.origin}/`,
+    keepData: false,
+    autoCloseMs: null,
+  };
+  await engine.start(spec);
+  sandbox = engine.sandbox(spec.roomId)!;
+  expect(sandbox.rootPid).toBeDefined();
+});
+
+afterAll(async () => {
+  delete process.env.ROOMS_ISOLATION_CANARY;
+  await engine?.close();
+  await pages?.close();
+  await listeners?.close();
+  for (const dir of [dataDir, serverDir]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a room page cannot reach the host around the egress proxy', () => {
+  it('WebRTC STUN/TURN, DoH to a literal address, WebSockets and WebTransport to the host: nothing arrives', async () => {
+    await pages.fired;
+    // ICE keeps trying for a while after the page has fired everything.
+    await sleep(2000);
+    expect(listeners.seen).toEqual([]);
+  });
+});
+
+describe('a process that broke out of its renderer', () => {
+  it('has no network but the egress proxy: UDP and TCP to the host fail, the proxy answers', async () => {
+    for (const host of targets) {
+      const udp = await runInRoom(
+        sandbox,
+        'socat',
+        ['-u', '-', `UDP-SENDTO:${host}:${listeners.udpPort}`],
+        'x',
+      );
+      // The room's own loopback takes the datagram (and drops it); any other address has no route at all.
+      if (host !== '127.0.0.1') expect(udp.code, `UDP to ${host}: ${udp.output}`).not.toBe(0);
+      const tcp = await runInRoom(sandbox, 'socat', [
+        '-u',
+        '-',
+        `TCP:${host}:${listeners.tcpPort},connect-timeout=2`,
+      ]);
+      expect(tcp.code, `TCP to ${host}: ${tcp.output}`).not.toBe(0);
+    }
+    await sleep(300);
+    expect(listeners.seen).toEqual([]);
+    // The one way out works, and still applies the egress policy.
+    // The request stays open until the answer is in (an HTTP server closes a half-closed request unanswered).
+    const proxied = await runInRoom(sandbox, 'sh', [
+      '-c',
+      `(printf 'GET %s HTTP/1.0\\r\\n\\r\\n' "$0"; sleep 2) | socat - TCP:127.0.0.1:3128`,
+      `${pages.origin}/`,
+    ]);
+    expect(proxied.output).toMatch(/^HTTP\/1\.[01] 200/);
+    expect(proxied.output).toContain('hostile');
+  });
+
+  it('sees neither the server’s data nor its sockets, and cannot become root', async () => {
+    const secret = await runInRoom(sandbox, 'cat', [join(serverDir, 'app-secret')]);
+    expect(secret.code).not.toBe(0);
+    expect(secret.output).not.toContain(CANARY);
+    const run = await runInRoom(sandbox, 'ls', ['-A', '/run', '/dev/shm']);
+    expect(run.output).not.toMatch(/postgresql|dbus|\.s\.PGSQL/);
+    const su = await runInRoom(sandbox, 'sh', ['-c', 'grep NoNewPrivs /proc/self/status; id -u']);
+    expect(su.output).toMatch(/NoNewPrivs:\s+1/);
+    expect(su.output).not.toMatch(/^0$/m);
+  });
+});
+
+describe('the room’s processes', () => {
+  it('run as the room user, never root, without the server’s environment', async () => {
+    const pids = await roomProcesses(sandbox);
+    const names = await Promise.all(pids.map(async (pid) => (await cmdline(pid))[0] ?? ''));
+    for (const program of ['chromium', 'Xvfb', 'pulseaudio', 'socat']) {
+      expect(
+        names.some((name) => name.includes(program)),
+        `${program} among ${names.join(', ')}`,
+      ).toBe(true);
+    }
+    for (const pid of pids) {
+      const uids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/m
+        .exec(await status(pid))!
+        .slice(1)
+        .map(Number);
+      expect(
+        uids.every((uid) => uid !== 0),
+        `${names[pids.indexOf(pid)]} runs as ${uids}`,
+      ).toBe(true);
+      const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+      expect(environ).not.toContain(CANARY);
+      expect(environ).not.toMatch(/(^|\0)(APP_SECRET|DATABASE_URL|SMTP_URL|STRIPE_SECRET_KEY)=/);
+    }
+  });
+
+  it('keep Chromium’s own sandbox on: renderers in their own namespaces under seccomp', async () => {
+    const pids = await roomProcesses(sandbox);
+    const lines = await Promise.all(pids.map(async (pid) => ({ pid, args: await cmdline(pid) })));
+    const browser = lines.find(
+      ({ args }) => args[0]?.includes('chromium') && !args.some((a) => a.startsWith('--type=')),
+    );
+    expect(browser).toBeDefined();
+    expect(browser!.args).not.toContain('--no-sandbox');
+    const renderers = lines.filter(({ args }) => args.includes('--type=renderer'));
+    expect(renderers.length).toBeGreaterThan(0);
+    const browserUserNs = await readlink(`/proc/${browser!.pid}/ns/user`);
+    for (const renderer of renderers) {
+      expect(await status(renderer.pid)).toMatch(/^Seccomp:\s+2$/m);
+      expect(await readlink(`/proc/${renderer.pid}/ns/user`)).not.toBe(browserUserNs);
+    }
+  });
+
+  it('draw on a display only the room’s own processes can reach', async () => {
+    const inside = await runInRoom(sandbox, 'sh', ['-c', 'ls /tmp/.X11-unix']);
+    const display = /X(\d+)/.exec(inside.output)?.[1];
+    expect(display, inside.output).toBeDefined();
+    expect((await runInRoom(sandbox, 'xwininfo', ['-root', '-display', `:${display}`])).code).toBe(0);
+    // The server itself, and so any other room, cannot open it.
+    const outside = await new Promise<number>((resolve) =>
+      execFile('xwininfo', ['-root', '-display', `:${display}`], { timeout: 10_000 }, (error) =>
+        resolve(error ? 1 : 0),
+      ),
+    );
+    expect(outside).not.toBe(0);
+  });
+
+  it('live in the room’s cgroups, whose memory and process limits hold', async () => {
+    expect(sandbox.cgroupDirs.length).toBeGreaterThan(0);
+    const limits = await Promise.all(
+      sandbox.cgroupDirs.map(async (dir) => {
+        const files = await readdir(dir);
+        const file = ['memory.limit_in_bytes', 'memory.max', 'pids.max'].find((name) => files.includes(name));
+        return file ? (await readFile(join(dir, file), 'utf8')).trim() : '';
+      }),
+    );
+    expect(limits).toContain(String(2048 * 1024 * 1024));
+    expect(limits).toContain('2048');
+  });
+});
