@@ -112,24 +112,27 @@ async function startPages(listeners: TListeners): Promise<TPages> {
   };
 }
 
-/** Runs a program as one of the room's processes; resolves with its exit status and output. */
+/** Runs a program as one of the room's processes; resolves with how it ended and its output. */
 function runInRoom(
   sandbox: RoomSandbox,
   program: string,
   args: string[],
   input?: string,
-): Promise<{ code: number; output: string }> {
+): Promise<{ code: number; signal: string | null; output: string }> {
   const { file, args: argv } = sandbox.command(program, args);
   return new Promise((resolve) => {
     const child = execFile(
       file,
       argv,
       { env: sandbox.environment(), timeout: 15_000 },
-      (error, stdout, stderr) =>
+      (error, stdout, stderr) => {
+        const failure = error as { code?: number | null; signal?: string | null } | null;
         resolve({
-          code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0,
+          code: failure ? (failure.code ?? 1) : 0,
+          signal: failure?.signal ?? null,
           output: `${stdout}${stderr}`,
-        }),
+        });
+      },
     );
     child.stdin?.end(input ?? '');
   });
@@ -164,6 +167,7 @@ let dataDir: string;
 let serverDir: string;
 let engine: ChromiumRoomEngine;
 let sandbox: RoomSandbox;
+const roomId = `isolation-${process.pid}`;
 
 beforeAll(async () => {
   process.env.ROOMS_ISOLATION_CANARY = CANARY;
@@ -182,7 +186,7 @@ beforeAll(async () => {
     egress: { start: startEgressProxy, allow: [pages.hostPort] },
   });
   const spec: TRoomLaunchSpec = {
-    roomId: `isolation-${process.pid}`,
+    roomId,
     width: 800,
     height: 600,
     maxFrameRate: 10,
@@ -192,7 +196,7 @@ beforeAll(async () => {
     autoCloseMs: null,
   };
   await engine.start(spec);
-  sandbox = engine.sandbox(spec.roomId)!;
+  sandbox = engine.sandbox(roomId)!;
   expect(sandbox.rootPid).toBeDefined();
 });
 
@@ -323,5 +327,10 @@ describe('the room’s processes', () => {
     );
     expect(limits).toContain(String(2048 * 1024 * 1024));
     expect(limits).toContain('2048');
+    // A runaway process of the room (a 3 GiB buffer filled) is killed by the kernel at the room's ceiling, not
+    // the host's; the room's browser runs on.
+    const hog = await runInRoom(sandbox, 'dd', ['if=/dev/zero', 'of=/dev/null', 'bs=3G', 'count=1']);
+    expect(hog.signal, hog.output).toBe('SIGKILL');
+    expect(engine.state(roomId)).toBe('running');
   });
 });
