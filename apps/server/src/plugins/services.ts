@@ -63,7 +63,14 @@ export const servicesPlugin = fp(
       media: config.rooms.media,
       sandbox: config.rooms.sandbox,
       egress: {
-        start: ({ allow, socketPath }) => startEgressProxy({ allow, socketPath, logger: app.log }),
+        start: ({ allow, socketPath }) =>
+          // One proxy for every room: Chromium alone keeps up to 32 connections to it, pages add WebSockets.
+          startEgressProxy({
+            allow,
+            socketPath,
+            maxConnections: Math.max(512, config.rooms.capacity * 128),
+            logger: app.log,
+          }),
         allow: config.rooms.egressAllow,
       },
       logger: app.log,

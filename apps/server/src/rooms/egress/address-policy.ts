@@ -69,12 +69,13 @@ function classifyIPv4(value: number): TAddressVerdict {
 
 function classifyIPv6(value: bigint, address: string): TAddressVerdict {
   const top = (bits: number) => value >> BigInt(128 - bits);
-  // Embedded IPv4 first: a dual-stack socket sends ::ffff:a.b.c.d to a.b.c.d, and a NAT64 gateway forwards
-  // 64:ff9b::a.b.c.d to it, so these are exactly as safe as the IPv4 address inside.
-  if (top(96) === MAPPED_V4 >> 32n) return classifyIPv4(Number(value & V4_MASK));
-  if (top(96) === NAT64_V4 >> 32n) {
-    const verdict = classifyIPv4(Number(value & V4_MASK));
-    return verdict.allowed ? { allowed: true, address } : verdict;
+  // Embedded IPv4 first: a dual-stack socket sends ::ffff:a.b.c.d to a.b.c.d, a NAT64 gateway forwards
+  // 64:ff9b::a.b.c.d to it and a 6to4 relay to the address in bits 16..48, so these are exactly as safe as the
+  // IPv4 address inside. Only the mapped form is connected to as IPv4; the others go out as they are.
+  const inside = ipv4Inside(value);
+  if (inside !== undefined) {
+    const verdict = classifyIPv4(inside);
+    return verdict.allowed && top(96) !== MAPPED_V4 >> 32n ? { allowed: true, address } : verdict;
   }
   if (value === 0n) return { allowed: false, reason: 'unspecified' };
   if (value === 1n) return { allowed: false, reason: 'loopback' };
@@ -90,10 +91,13 @@ function classifyIPv6(value: bigint, address: string): TAddressVerdict {
   if (top(20) === 0x3fff0n) return { allowed: false, reason: 'documentation' }; // 3fff::/20 (RFC 9637)
   // Teredo tunnels (2001::/32) hide an obfuscated IPv4 address; no public site needs them.
   if (top(32) === 0x2001_0000n) return { allowed: false, reason: 'special-purpose' };
-  // 6to4 (2002::/16) carries the IPv4 address of its relay in bits 16..48: judge that address.
-  if (top(16) === 0x2002n) {
-    const verdict = classifyIPv4(Number((value >> 80n) & V4_MASK));
-    return verdict.allowed ? { allowed: true, address } : verdict;
-  }
   return { allowed: true, address };
+}
+
+/** The IPv4 address (as a number) an IPv6 address leads to: IPv4-mapped, NAT64 (64:ff9b::/96) or 6to4. */
+export function ipv4Inside(value: bigint): number | undefined {
+  const top96 = value >> 32n;
+  if (top96 === MAPPED_V4 >> 32n || top96 === NAT64_V4 >> 32n) return Number(value & V4_MASK);
+  if (value >> 112n === 0x2002n) return Number((value >> 80n) & V4_MASK);
+  return undefined;
 }

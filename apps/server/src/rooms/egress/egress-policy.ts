@@ -1,15 +1,26 @@
 // The decision for one proxied target (host + port): resolve it once, refuse if any address is off limits, and
 // hand back the exact addresses that were checked so the proxy connects to those and never resolves again
-// (a second lookup is what DNS rebinding exploits).
+// (a second lookup is what DNS rebinding exploits). This machine's own addresses are refused too, whatever
+// their range: a public address on eth0 reaches every service bound to 0.0.0.0 here, as 127.0.0.1 does.
 import { lookup } from 'node:dns/promises';
-import { classifyAddress, type TBlockReason } from './address-policy';
-import { formatIPv4, parseAuthority, parseHost, parseIp, type TParsedHost } from './parse-host';
+import { networkInterfaces } from 'node:os';
+import { classifyAddress, ipv4Inside, type TAddressVerdict, type TBlockReason } from './address-policy';
+import {
+  formatIPv4,
+  parseAuthority,
+  parseHost,
+  parseIp,
+  type TParsedHost,
+  type TParsedIp,
+} from './parse-host';
 
 export type TResolver = (hostname: string) => Promise<string[]>;
+/** The addresses of this host's network interfaces, read again on every check (they change: DHCP, VPNs). */
+export type THostAddresses = () => Iterable<string>;
 
 export type TEgressDecision =
   | { allowed: true; addresses: string[] }
-  | { allowed: false; reason: TBlockReason | 'proxy-itself'; addresses: string[] }
+  | { allowed: false; reason: TBlockReason | 'host-address' | 'proxy-itself'; addresses: string[] }
   /** DNS gave no answer: a gateway error for the user, not a policy refusal. */
   | { allowed: false; reason: 'unresolvable'; addresses: [] };
 
@@ -21,9 +32,13 @@ export interface TEgressPolicyOptions {
    */
   allow?: string[];
   resolve?: TResolver;
+  /** Defaults to os.networkInterfaces(); tests inject one to give the host a public address. */
+  hostAddresses?: THostAddresses;
   /** The proxy's own port: never a target, even when allow-listed, so a request cannot loop through it. */
   selfPort?: () => number | undefined;
 }
+
+type TVerdict = TAddressVerdict | { allowed: false; reason: 'host-address' };
 
 export interface TEgressPolicy {
   check(host: string, port: number): Promise<TEgressDecision>;
@@ -32,8 +47,13 @@ export interface TEgressPolicy {
 export const systemResolver: TResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/** Costs some 20 µs, next to a DNS lookup nothing, so it is read on every check rather than cached. */
+export const systemHostAddresses: THostAddresses = () =>
+  Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+
 export function createEgressPolicy(options: TEgressPolicyOptions = {}): TEgressPolicy {
   const resolve = options.resolve ?? systemResolver;
+  const hostAddresses = options.hostAddresses ?? systemHostAddresses;
   const allowedNames = new Set<string>();
   const allowedAddresses = new Set<string>();
   for (const entry of options.allow ?? []) {
@@ -60,13 +80,19 @@ export function createEgressPolicy(options: TEgressPolicyOptions = {}): TEgressP
       if (addresses.length === 0) return { allowed: false, reason: 'unresolvable', addresses: [] };
 
       const nameAllowed = host.kind === 'name' && allowedNames.has(`${host.name} ${port}`);
+      const ownAddresses = hostKeys(hostAddresses());
       const checked: string[] = [];
       for (const raw of addresses) {
         const ip = parseIp(raw);
         if (!ip) return { allowed: false, reason: 'invalid', addresses };
         const address = connectAddress(ip.address);
-        const verdict = classifyAddress(ip);
-        if (isProxyItself(verdict, port, options.selfPort?.())) {
+        const own = isOwnAddress(ip, ownAddresses);
+        const classified = classifyAddress(ip);
+        // The ranges' reason comes first (127.0.0.1 is on lo, yet "loopback" says more); this one catches what
+        // the ranges let through.
+        const verdict: TVerdict =
+          classified.allowed && own ? { allowed: false, reason: 'host-address' } : classified;
+        if (port === options.selfPort?.() && (own || isLocal(verdict))) {
           return { allowed: false, reason: 'proxy-itself', addresses };
         }
         // One bad record is enough to refuse: connecting to "the good one" would still let an attacker who
@@ -96,14 +122,25 @@ function connectAddress(address: string): string {
   return ip.address;
 }
 
-function isProxyItself(
-  verdict: ReturnType<typeof classifyAddress>,
-  port: number,
-  selfPort?: number,
-): boolean {
-  return (
-    port === selfPort &&
-    !verdict.allowed &&
-    (verdict.reason === 'loopback' || verdict.reason === 'unspecified')
-  );
+/** The host's addresses in the form connectAddress gives, so a mapped spelling matches its IPv4 address. */
+function hostKeys(addresses: Iterable<string>): Set<string> {
+  const keys = new Set<string>();
+  for (const raw of addresses) {
+    // A zone-qualified address ("fe80::1%eth0") does not parse; as a target it is refused as malformed anyway.
+    const ip = parseIp(raw);
+    if (ip) keys.add(connectAddress(ip.address));
+  }
+  return keys;
+}
+
+/** The address itself, or the IPv4 address a NAT64 or 6to4 form of it leads to, is one of the host's own. */
+function isOwnAddress(ip: TParsedIp, own: Set<string>): boolean {
+  if (own.has(connectAddress(ip.address))) return true;
+  const inside = ip.family === 6 ? ipv4Inside(ip.value) : undefined;
+  return inside !== undefined && own.has(formatIPv4(inside));
+}
+
+/** Addresses that reach this host whatever its interfaces (0.0.0.0 is localhost on Linux). */
+function isLocal(verdict: TVerdict): boolean {
+  return !verdict.allowed && (verdict.reason === 'loopback' || verdict.reason === 'unspecified');
 }

@@ -1,11 +1,17 @@
 // The HTTP forward proxy every room browser is launched behind (--proxy-server, bypass list <-loopback> so even
 // loopback goes through it). It lets the browser reach the public Internet and nothing of ours: each target is
-// resolved once, checked by egress-policy, and connected to at exactly the checked address.
-import { chmod, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import { type AddressInfo, createServer as createSocketServer, type Server, type Socket } from 'node:net';
+// resolved once, checked by egress-policy, and connected to at exactly the checked address. A room's page is a
+// stranger's code, so the proxy also bounds what it holds: connections, silent sockets, unfinished heads.
+import { chmod, lstat, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, request, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type AddressInfo, createServer as createSocketServer, type Server, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createEgressPolicy, type TEgressDecision, type TResolver } from './egress-policy';
+import {
+  createEgressPolicy,
+  type TEgressDecision,
+  type THostAddresses,
+  type TResolver,
+} from './egress-policy';
 import { splitAuthority } from './parse-host';
 import { connectToChecked, endToEndHeaders, splice } from './upstream';
 
@@ -17,10 +23,25 @@ export interface TEgressProxyOptions {
   logger?: { warn(obj: object, msg: string): void };
   /** All A/AAAA records of a name; tests inject one to simulate rebinding. Defaults to dns.lookup(all). */
   resolve?: TResolver;
+  /** This host's own addresses; tests inject them. Defaults to os.networkInterfaces(), read on every check. */
+  hostAddresses?: THostAddresses;
   connectTimeoutMs?: number;
   /**
+   * Client connections open at once, over TCP and the unix socket together (512 by default). One more is
+   * answered 503 and closed, so one room cannot take every file descriptor from the others.
+   */
+  maxConnections?: number;
+  /**
+   * A client connection or tunnel with no traffic either way for this long is closed (120 s by default). Idle,
+   * not total: a video that keeps streaming keeps its connection.
+   */
+  idleTimeoutMs?: number;
+  /** A client must send a complete request line and headers within this long (15 s by default), or get 408. */
+  headersTimeoutMs?: number;
+  /**
    * A unix socket the proxy answers on too: the only way out of a sandboxed room's network namespace
-   * (../sandbox). Any local user may connect (the room user is not this server's).
+   * (../sandbox). Any local user may connect (the room user is not this server's). A stale socket left by a
+   * killed server is replaced; any other file there is an error.
    */
   socketPath?: string;
 }
@@ -47,14 +68,26 @@ const BLOCK_PAGE = `<!doctype html>
 
 type TTarget = { host: string; port: number; path: string };
 
+// How long a client refused for the connection cap may take to send the request its 503 answers; the HTTP
+// server's timeout handler closes it after that.
+const BUSY_GRACE_MS = 1_000;
+
 export async function startEgressProxy(options: TEgressProxyOptions = {}): Promise<TEgressProxy> {
   const listenHost = options.host ?? '127.0.0.1';
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const maxConnections = options.maxConnections ?? 512;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+  const headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
   const logger = options.logger ?? { warn: () => {} };
   let port: number | undefined;
   let blocked = 0;
   let closed = false;
-  const policy = createEgressPolicy({ allow: options.allow, resolve: options.resolve, selfPort: () => port });
+  const policy = createEgressPolicy({
+    allow: options.allow,
+    resolve: options.resolve,
+    hostAddresses: options.hostAddresses,
+    selfPort: () => port,
+  });
 
   // Upgraded and CONNECT sockets leave the HTTP server's bookkeeping, so close() needs its own list.
   const sockets = new Set<Duplex>();
@@ -62,6 +95,31 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     if (closed) socket.destroy();
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+  };
+
+  // Counted as the connection opens, through either door; CONNECT and upgrades keep the same socket.
+  let clients = 0;
+  let atCapLogged = false;
+  const overCap = new WeakSet<Duplex>();
+  const onClientConnection = (socket: Socket) => {
+    track(socket);
+    if (clients >= maxConnections) {
+      // Refused through the HTTP server rather than reset at once: the client gets a readable 503 for the
+      // request it sends, instead of a reset that could look like a broken proxy.
+      overCap.add(socket);
+      socket.setTimeout(BUSY_GRACE_MS);
+      if (!atCapLogged) logger.warn({ maxConnections }, 'egress proxy at its connection cap');
+      atCapLogged = true;
+      return;
+    }
+    atCapLogged = false;
+    clients++;
+    socket.once('close', () => clients--);
+  };
+
+  /** Tunnels leave the HTTP server's timeouts behind; this closes one that carries nothing either way. */
+  const closeWhenIdle = (socket: Duplex) => {
+    if (socket instanceof Socket) socket.setTimeout(idleTimeoutMs, () => socket.destroy());
   };
 
   /**
@@ -90,6 +148,15 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (overCap.has(req.socket)) {
+      res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('The proxy is busy.\n');
+      return;
+    }
+    // The client socket went silent (the HTTP server's idle timeout): the site has not answered for that long.
+    res.on('timeout', () => {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(504, { 'content-type': 'text/plain', connection: 'close' }).end();
+    });
     const target = absoluteTarget(req.url);
     if (!target) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('This is a forward proxy for http:// URLs.\n');
@@ -153,6 +220,11 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     via: 'connect' | 'upgrade',
     raw?: string,
   ): Promise<Socket | null> {
+    closeWhenIdle(client);
+    if (overCap.has(client)) {
+      refuseRaw(client, 503);
+      return null;
+    }
     const decision = await admit(target, via, raw);
     if (!decision.allowed) {
       refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
@@ -166,6 +238,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       return null;
     }
     track(upstream);
+    closeWhenIdle(upstream);
     if (client.destroyed) {
       upstream.destroy();
       return null;
@@ -206,13 +279,20 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   }
 
   const server = createServer(
-    // Uploads from a room may legitimately take long; the only clients are this server's own browsers.
-    { requestTimeout: 0 },
+    {
+      // Uploads from a room may legitimately take long: only the head has a deadline, the body the idle one.
+      requestTimeout: 0,
+      headersTimeout: headersTimeoutMs,
+      // Node looks for missed head deadlines only this often; its default (30 s) is longer than the deadline.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(headersTimeoutMs / 4))),
+    },
     (req, res) => {
       onRequest(req, res).catch(() => res.destroy());
     },
   );
-  server.on('connection', track);
+  // Node applies it to each client socket and restores it after every keep-alive wait.
+  server.setTimeout(idleTimeoutMs);
+  server.on('connection', onClientConnection);
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     onConnect(req, socket, head).catch(() => socket.destroy());
   });
@@ -228,19 +308,15 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     });
   });
   port = (server.address() as AddressInfo).port;
-  // Connections on the unix socket are handed to the same HTTP server: one proxy, two doors.
+  // Connections on the unix socket are handed to the same HTTP server: one proxy, two doors, one cap.
   let socketServer: Server | undefined;
   if (options.socketPath) {
-    await rm(options.socketPath, { force: true });
-    socketServer = createSocketServer((socket) => server.emit('connection', socket));
-    await new Promise<void>((resolve, reject) => {
-      socketServer!.once('error', reject);
-      socketServer!.listen(options.socketPath, () => {
-        socketServer!.off('error', reject);
-        resolve();
-      });
-    });
-    await chmod(options.socketPath, 0o666);
+    try {
+      socketServer = await listenOnSocket(options.socketPath, (socket) => server.emit('connection', socket));
+    } catch (error) {
+      server.close();
+      throw error;
+    }
   }
   const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
 
@@ -251,15 +327,44 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     get blocked() {
       return blocked;
     },
-    close: () => {
+    close: async () => {
       closed = true;
-      socketServer?.close();
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Closing the unix server also unlinks its socket file.
+      const listeners: Server[] = socketServer ? [server, socketServer] : [server];
+      const done = Promise.all(
+        listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
+      );
       server.closeAllConnections();
       for (const socket of sockets) socket.destroy();
-      return done;
+      await done;
     },
   };
+}
+
+async function listenOnSocket(path: string, onConnection: (socket: Socket) => void): Promise<Server> {
+  const existing = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (existing && !existing.isSocket()) {
+    throw new Error(`Egress proxy socket path ${path} is taken by something that is not a socket`);
+  }
+  // A socket file here is one left by a server that was killed hard: closing unlinks it otherwise.
+  if (existing) await rm(path);
+  const listener = createSocketServer(onConnection);
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(path, () => {
+      listener.off('error', reject);
+      resolve();
+    });
+  });
+  // The room user is not this server's user, and its namespace sees only this socket.
+  await chmod(path, 0o666).catch((error: unknown) => {
+    listener.close();
+    throw error;
+  });
+  return listener;
 }
 
 /** The target of an absolute-form request ("GET http://host:port/path"); null for anything else. */
@@ -283,9 +388,9 @@ function hostHeader(target: TTarget): string {
 }
 
 /** Answers a CONNECT or upgrade without a tunnel, then closes: the socket never carries anything else. */
-function refuseRaw(client: Duplex, status: 400 | 403 | 502): void {
+function refuseRaw(client: Duplex, status: 400 | 403 | 502 | 503): void {
   if (client.destroyed) return;
-  const text = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway' }[status];
+  const text = STATUS_CODES[status];
   const body = status === 403 ? BLOCK_PAGE : '';
   client.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/html; charset=utf-8\r\n` +
