@@ -260,9 +260,17 @@ interface TRoomResult {
   missed: number;
 }
 
-/** CPU seconds and memory of everything the room runs: its browser's process tree and its media processes. */
+/**
+ * CPU seconds and memory of everything the room runs: its browser's process tree, its media processes and its
+ * sandbox's own (the namespace's first process and the egress forwarder with its connections).
+ */
 async function roomUsage(engine: ChromiumRoomEngine, roomId: string) {
-  const roots = [engine.browserPid(roomId)!, ...engine.mediaPids(roomId)];
+  const sandboxRoot = engine.sandbox(roomId)?.rootPid;
+  const roots = [
+    engine.browserPid(roomId)!,
+    ...engine.mediaPids(roomId),
+    ...(sandboxRoot === undefined ? [] : [sandboxRoot]),
+  ];
   const usages = await Promise.all(roots.map((pid) => treeUsage(pid)));
   return {
     cpuSeconds: usages.reduce((sum, usage) => sum + usage.cpuSeconds, 0),
