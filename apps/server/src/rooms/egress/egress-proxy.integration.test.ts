@@ -4,71 +4,23 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy, type TEgressProxy } from './egress-proxy';
+import {
+  closed,
+  exchange,
+  freePort,
+  openTunnel,
+  startSite,
+  type TSite,
+  viaProxy,
+} from './testing/proxy-test-kit';
 
 const BLOCK_TEXT = 'This address is blocked in rooms';
-
-interface TSite {
-  server: Server;
-  port: number;
-  /** Requests that reached this server; a blocked target's canary must stay at zero. */
-  hits: { url: string; headers: Record<string, string | string[] | undefined>; body: string }[];
-}
-
-async function startSite(): Promise<TSite> {
-  const hits: TSite['hits'] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      hits.push({ url: req.url ?? '', headers: req.headers, body });
-      const url = new URL(req.url ?? '/', 'http://site');
-      if (url.pathname === '/redirect') {
-        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
-      } else if (url.pathname === '/stream') {
-        // Like a video: small pieces for a while, never a long pause.
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        let sent = 0;
-        const timer = setInterval(() => {
-          res.write(`piece ${++sent}\n`);
-          if (sent === 12) {
-            clearInterval(timer);
-            res.end();
-          }
-        }, 100);
-        res.on('close', () => clearInterval(timer));
-      } else if (url.pathname === '/hang') {
-        // Never answers.
-      } else if (url.pathname === '/die') {
-        res.writeHead(200, { 'content-length': '1000' });
-        res.write('partial');
-        setTimeout(() => req.socket.destroy(), 20);
-      } else {
-        // A hop-by-hop header named by Connection, which the proxy must not pass on to the browser.
-        if (url.pathname === '/hello')
-          res.setHeader('connection', 'keep-alive, x-hop').setHeader('x-hop', 'drop');
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(`site says ${req.method} ${url.pathname} ${body}`);
-      }
-    });
-  });
-  // A WebSocket-like echo: answer 101, then send back whatever arrives.
-  server.on('upgrade', (req, socket) => {
-    hits.push({ url: req.url ?? '', headers: req.headers, body: '' });
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
-    socket.on('data', (data) => socket.write(data));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, hits };
-}
 
 /**
  * A loopback port that never completes a connection, like a firewalled host: a child process listens with the
@@ -108,23 +60,6 @@ async function startSilentListener(): Promise<{ port: number; stop(): void }> {
   };
 }
 
-/** A door of the proxy: its TCP port, or its unix socket. */
-type TDoor = { port: number } | { path: string };
-
-function dial(door: TDoor): Socket {
-  return 'path' in door ? connect(door.path) : connect(door.port, '127.0.0.1');
-}
-
-/** Fails instead of hanging when something that should happen does not. */
-function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
-  return Promise.race([
-    promise,
-    delay(ms).then(() => {
-      throw new Error(`${what} did not happen within ${ms} ms`);
-    }),
-  ]);
-}
-
 /** A socket file with nothing behind it, as a server killed with SIGKILL leaves one. */
 async function leaveStaleSocket(path: string): Promise<void> {
   const child = spawn(
@@ -138,43 +73,6 @@ async function leaveStaleSocket(path: string): Promise<void> {
   expect((await lstat(path)).isSocket()).toBe(true);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** One request through the proxy in absolute form, as a browser sends it. */
-function viaProxy(
-  door: TDoor,
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        ...('path' in door ? { socketPath: door.path } : { host: '127.0.0.1', port: door.port }),
-        path: url,
-        method: init.method ?? 'GET',
-        headers: init.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
 /** Follows redirects through the proxy, each hop a new proxied request as in a browser. */
 async function followViaProxy(proxy: TEgressProxy, url: string): Promise<{ status: number; body: string }> {
   let current = url;
@@ -184,42 +82,6 @@ async function followViaProxy(proxy: TEgressProxy, url: string): Promise<{ statu
     current = new URL(String(res.headers.location), current).href;
   }
   throw new Error('too many redirects');
-}
-
-/** Sends CONNECT and resolves with the status line's code once the response head has arrived. */
-function openTunnel(door: TDoor, authority: string): Promise<{ status: number; socket: Socket }> {
-  return new Promise((resolve, reject) => {
-    const socket = dial(door);
-    let head = '';
-    const onData = (data: Buffer) => {
-      head += data.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      resolve({ status: Number(head.split(' ')[1]), socket });
-    };
-    socket.on('data', onData);
-    socket.on('error', reject);
-    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`);
-  });
-}
-
-/** Writes raw bytes and collects everything until the peer closes. */
-function exchange(socket: Socket, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    socket.on('data', (data) => {
-      received += data.toString('utf8');
-    });
-    socket.on('close', () => resolve(received));
-    socket.on('error', reject);
-    socket.write(text);
-  });
-}
-
-function closed(socket: Socket): Promise<void> {
-  return socket.destroyed
-    ? Promise.resolve()
-    : new Promise((resolve) => socket.once('close', () => resolve()));
 }
 
 describe('egress proxy over sockets', () => {
@@ -460,133 +322,6 @@ describe('egress proxy over sockets', () => {
     await own.close();
     await closed(socket);
     expect(socket.destroyed).toBe(true);
-  });
-
-  describe('limits on what a room can hold open', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'egress-limits-'));
-    });
-    afterAll(async () => {
-      await rm(dir, { recursive: true, force: true });
-    });
-
-    it('answers 503 beyond maxConnections, counting both doors, and admits again once one closes', async () => {
-      const own = await startEgressProxy({
-        allow: [`127.0.0.1:${allowed.port}`],
-        maxConnections: 2,
-        socketPath: join(dir, 'cap.sock'),
-      });
-      const unixDoor = { path: own.socketPath! };
-      const site = `127.0.0.1:${allowed.port}`;
-      try {
-        const first = await openTunnel(own, site);
-        const second = await openTunnel(unixDoor, site);
-        expect([first.status, second.status]).toEqual([200, 200]);
-
-        const hitsBefore = allowed.hits.length;
-        const plain = await exchange(
-          dial(own),
-          `GET http://${site}/over-cap HTTP/1.1\r\nHost: ${site}\r\n\r\n`,
-        );
-        expect(plain).toMatch(/^HTTP\/1.1 503/);
-        const refusedTunnel = await openTunnel(unixDoor, site);
-        expect(refusedTunnel.status).toBe(503);
-        await closed(refusedTunnel.socket);
-        expect(allowed.hits.length).toBe(hitsBefore);
-
-        // The connections already admitted keep working; this one ends when the site closes it.
-        const answer = await exchange(
-          first.socket,
-          `GET /admitted HTTP/1.1\r\nHost: ${site}\r\nConnection: close\r\n\r\n`,
-        );
-        expect(answer).toContain('site says GET /admitted');
-        // The proxy learns of the close a moment after the client does.
-        let status = 0;
-        for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-          if (attempt > 0) await delay(20);
-          status = (await viaProxy(own, `http://${site}/after-cap`)).status;
-        }
-        expect(status).toBe(200);
-        second.socket.destroy();
-      } finally {
-        await own.close();
-      }
-    });
-
-    it('closes a silent tunnel after the idle timeout and keeps one that carries traffic', async () => {
-      const own = await startEgressProxy({
-        allow: [`127.0.0.1:${allowed.port}`],
-        idleTimeoutMs: 500,
-        headersTimeoutMs: 200,
-      });
-      try {
-        const silent = await openTunnel(own, `127.0.0.1:${allowed.port}`);
-        const live = await openTunnel(own, `127.0.0.1:${allowed.port}`);
-        expect([silent.status, live.status]).toEqual([200, 200]);
-        // A WebSocket inside the tunnel, talking more often than the timeout for several timeouts' time.
-        live.socket.write(
-          `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
-        );
-        const [switching] = (await once(live.socket, 'data')) as [Buffer];
-        expect(switching.toString()).toMatch(/^HTTP\/1.1 101/);
-        for (let ping = 0; ping < 12; ping++) {
-          live.socket.write(`ping ${ping}`);
-          const [echo] = (await once(live.socket, 'data')) as [Buffer];
-          expect(echo.toString()).toBe(`ping ${ping}`);
-          await delay(100);
-        }
-        await within(10_000, closed(silent.socket), 'closing the silent tunnel');
-        expect(live.socket.destroyed).toBe(false);
-        live.socket.destroy();
-      } finally {
-        await own.close();
-      }
-    });
-
-    it('lets a steady download outlast the idle timeout, and answers 504 when the site stays silent', async () => {
-      const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`], idleTimeoutMs: 500 });
-      try {
-        const streamed = await viaProxy(own, `http://127.0.0.1:${allowed.port}/stream`);
-        expect(streamed.status).toBe(200);
-        expect(streamed.body.trim().split('\n')).toHaveLength(12);
-        const silent = await within(
-          10_000,
-          viaProxy(own, `http://127.0.0.1:${allowed.port}/hang`),
-          'an answer for the silent site',
-        );
-        expect(silent.status).toBe(504);
-      } finally {
-        await own.close();
-      }
-    });
-
-    it('drops a client that never finishes its request head, however steadily it trickles', async () => {
-      const own = await startEgressProxy({
-        allow: [`127.0.0.1:${allowed.port}`],
-        headersTimeoutMs: 300,
-        idleTimeoutMs: 60_000,
-      });
-      const socket = dial(own);
-      let received = '';
-      socket.on('data', (data: Buffer) => {
-        received += data.toString();
-      });
-      // The trickle may still be writing when the proxy hangs up.
-      socket.on('error', () => {});
-      socket.write(`GET http://127.0.0.1:${allowed.port}/slow-head HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
-      const trickle = setInterval(() => {
-        if (socket.writable) socket.write('X-Slow: 1\r\n');
-      }, 50);
-      try {
-        await within(10_000, closed(socket), 'dropping the slow client');
-      } finally {
-        clearInterval(trickle);
-        await own.close();
-      }
-      expect(received).toMatch(/^HTTP\/1.1 408/);
-      expect(allowed.hits.some((hit) => hit.url === '/slow-head')).toBe(false);
-    });
   });
 
   describe('on a unix socket', () => {
