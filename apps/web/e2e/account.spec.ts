@@ -88,6 +88,8 @@ describe('account', () => {
     await page.goto('/auth/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/auth/reset-password');
+    // The URL changes before the reset form replaces the login form, whose field is labelled Email too.
+    await page.getByTestId('send-code').waitFor();
 
     await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByTestId('send-code').click();
