@@ -8,6 +8,7 @@ import { redactQuerySecrets } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
 import { healthPlugin } from './plugins/health';
+import { metricsPlugin } from './plugins/metrics';
 import { paymentsPlugin } from './plugins/payments';
 import { restPlugin } from './plugins/rest';
 import { roomThumbnailsPlugin } from './plugins/room-thumbnails';
@@ -68,6 +69,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(restPlugin, { config, version: APP_VERSION });
   await app.register(paymentsPlugin, { config });
   await app.register(roomThumbnailsPlugin);
+  await app.register(metricsPlugin, { config });
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxPlugin);
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

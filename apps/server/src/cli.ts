@@ -5,8 +5,8 @@
 
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { ZPassword, ZUsername, zEmail } from '@rooms/api';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { admin, ZPassword, ZUsername, zEmail } from '@rooms/api';
 import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@rooms/db';
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
@@ -63,6 +63,19 @@ async function findUser(orm: MikroORM, email: string) {
   return user;
 }
 
+/**
+ * The CLI acts through the admin area's own domain functions, audited as 'cli'. It runs apart from the server,
+ * so the end of sessions reaches the server's sockets (and a disabled account's rooms) through PostgreSQL NOTIFY.
+ */
+function adminDeps(em: EntityManager): admin.TAdminDeps {
+  return {
+    em,
+    actor: admin.CLI_ACTOR,
+    now: new Date(),
+    sessionEvents: { ended: (end) => notifySessionEnd(em, end) },
+  };
+}
+
 async function run(command: string, values: Record<string, string | boolean | undefined>, config: TConfig) {
   const passwords = createArgon2Hasher();
   const database = await openDatabase(config);
@@ -98,7 +111,7 @@ async function run(command: string, values: Record<string, string | boolean | un
       }
       case 'user:admin': {
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
-        await em.nativeUpdate(User, { id: user.id }, { role: values.revoke ? 'user' : 'admin' });
+        await admin.setUserRole(adminDeps(em), user.id, values.revoke ? 'user' : 'admin');
         console.log(`${user.email} is ${values.revoke ? 'no longer' : 'now'} an administrator`);
         return;
       }
@@ -106,11 +119,8 @@ async function run(command: string, values: Record<string, string | boolean | un
       case 'user:enable': {
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
         const disabled = command === 'user:disable';
-        await em.nativeUpdate(User, { id: user.id }, { disabled });
-        if (disabled) {
-          await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
-          await notifySessionEnd(em, { userId: user.id });
-        }
+        // The server stops the account's rooms when it hears that the sessions ended (plugins/services.ts).
+        await admin.setUserDisabled(adminDeps(em), user.id, disabled);
         console.log(`${user.email} is ${disabled ? 'disabled' : 'enabled'}`);
         return;
       }

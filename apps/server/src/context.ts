@@ -17,7 +17,20 @@ export async function createRequestContext(app: FastifyInstance, request: Fastif
   return {
     em: em as TContext['em'],
     services,
-    request: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, token },
+    request: {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      token,
+      origin: originOf(request),
+    },
     session: token ? await resolveSession(em as TContext['em'], token, services.now()) : null,
   };
+}
+
+const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/** `protocol://host` as the request came (behind a trusted proxy, as it says); null for a malformed Host. */
+export function originOf(request: FastifyRequest): string | null {
+  const host = request.host;
+  return host && HOST.test(host) ? `${request.protocol}://${host}` : null;
 }

@@ -43,6 +43,8 @@ const ZEnv = z
     GEETEST_KEY: optionalString,
     GEETEST_API_SERVER: optionalString.pipe(z.url().optional()),
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // Prometheus scrapes /metrics with `Authorization: Bearer <token>`; without a token only this machine may.
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // How many proxies in front of this server to believe about the client's address (X-Forwarded-For):
     // 'true' is one. Trusting every hop would let a client write its own address, and so dodge per-address
@@ -199,6 +201,8 @@ export interface TConfig {
   publicUrl: string;
   /** The address share links start with (SHARE_URL, else publicUrl); no trailing slash. */
   shareUrl: string;
+  /** Which of PUBLIC_URL and SHARE_URL were set; unset ones follow the request's address in on-screen links. */
+  fixedUrls: { publicUrl: boolean; shareUrl: boolean };
   /** Unset: the server runs its own embedded PostgreSQL in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -213,6 +217,8 @@ export interface TConfig {
   };
   /** Signs the self-hosted captcha. */
   appSecret: string;
+  /** The bearer token /metrics asks for; unset: /metrics answers only requests from this machine. */
+  metricsToken: string | undefined;
   logLevel: string;
   /** Proxy hops whose X-Forwarded-For is believed; 0 believes none. */
   trustProxy: number;
@@ -281,6 +287,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     port: env.PORT,
     publicUrl,
     shareUrl: env.SHARE_URL?.replace(/\/$/, '') ?? publicUrl,
+    fixedUrls: { publicUrl: env.PUBLIC_URL !== undefined, shareUrl: env.SHARE_URL !== undefined },
     databaseUrl: env.DATABASE_URL,
     dataDir: resolve(env.DATA_DIR),
     embeddedPgPort: env.EMBEDDED_PG_PORT,
@@ -293,6 +300,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       geetestApiServer: env.GEETEST_API_SERVER,
     },
     appSecret: env.APP_SECRET ?? developmentSecret(resolve(env.DATA_DIR)),
+    metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     webDist: resolve(env.WEB_DIST),

@@ -13,6 +13,12 @@ describe('redactQuerySecrets', () => {
     expect(redactQuerySecrets('/api/user/userinfo')).toBe('/api/user/userinfo');
   });
 
+  it('hides the token of an administrator’s sign-in link, which travels in the path', () => {
+    expect(redactQuerySecrets('/admintologinuser/AbC123_-xyz?lang=en')).toBe(
+      '/admintologinuser/[redacted]?lang=en',
+    );
+  });
+
   it('hides them inside the JSON input of tRPC queries', () => {
     const input = encodeURIComponent(JSON.stringify({ json: { id: 'r1', password: 'se"c ret' } }));
     const logged = redactQuerySecrets(`/trpc/room.getRoomInfo_share?input=${input}`);

@@ -10,6 +10,8 @@ const JSON_SECRET = new RegExp(
   'gi',
 );
 const TRPC_INPUT = /([?&]input=)([^&#]*)/g;
+/** An administrator's one-time sign-in link carries its token in the path (spec §2 /admintologinuser/{token}). */
+const LOGIN_LINK_PATH = /(\/admintologinuser\/)[^/?#]+/gi;
 
 function redactJsonInput(encoded: string): string {
   let json: string;
@@ -25,6 +27,7 @@ function redactJsonInput(encoded: string): string {
 
 export function redactQuerySecrets(url: string): string {
   return url
+    .replace(LOGIN_LINK_PATH, '$1[redacted]')
     .replace(TRPC_INPUT, (_whole, prefix: string, value: string) => prefix + redactJsonInput(value))
     .replace(QUERY_SECRET, '$1[redacted]');
 }

@@ -110,8 +110,9 @@ async function journey(locale: TLocale) {
   await expect.poll(() => resolutionOptions(page)).toContain('1920x1080');
   const name = `pro-${locale.slice(0, 2)}-${Date.now().toString(36)}`;
   await dialog.getByTestId('room-name').fill(name);
-  await dialog.getByTestId('room-region').selectOption('local');
-  await dialog.getByTestId('room-image').selectOption('chromium-blank');
+  // Zone and image come preselected: the dialog works with its defaults.
+  await expect.poll(() => dialog.getByTestId('room-region').inputValue()).toBe('local');
+  await expect.poll(() => dialog.getByTestId('room-image').inputValue()).toBe('chromium-blank');
   await dialog.getByTestId('room-resolution').selectOption('1920x1080');
   await dialog.getByTestId('room-fps').selectOption('60');
   await dialog.getByTestId('create-room-submit').click();

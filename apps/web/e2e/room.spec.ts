@@ -76,7 +76,9 @@ describe('rooms', () => {
     await dialog.getByTestId('room-name').fill(name);
     await dialog.getByTestId('room-remark').fill('A loopback page');
     await dialog.getByTestId('room-password').fill('sesame');
-    // Without a zone and an image the dialog refuses (spec §5).
+    // The dialog preselects the first zone and image this user may use; without them it refuses (spec §5).
+    expect(await dialog.getByTestId('room-region').inputValue()).toBe('local');
+    await dialog.getByTestId('room-region').selectOption('');
     await dialog.getByTestId('create-room-submit').click();
     await toast(page, 'An image and a zone must be chosen');
     await dialog.getByTestId('room-region').selectOption('local');

@@ -25,11 +25,20 @@ import { Route as AppProfileRouteImport } from './routes/_app/profile';
 import { Route as AppPlanlistRouteImport } from './routes/_app/planlist';
 import { Route as AppHelpRouteImport } from './routes/_app/help';
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard';
+import { Route as AppAdminRouteImport } from './routes/_app/admin';
 import { Route as AppAboutRouteImport } from './routes/_app/about';
 import { Route as AppBillIndexRouteImport } from './routes/_app/bill/index';
+import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index';
 import { Route as ShareRoomIdRouteImport } from './routes/share/room/$id';
 import { Route as AppPagesEmptyRouteImport } from './routes/_app/pages/empty';
 import { Route as AppBillPayRouteImport } from './routes/_app/bill/pay';
+import { Route as AppAdminRoomsRouteImport } from './routes/_app/admin/rooms';
+import { Route as AppAdminReportsRouteImport } from './routes/_app/admin/reports';
+import { Route as AppAdminPlansRouteImport } from './routes/_app/admin/plans';
+import { Route as AppAdminPaymentsRouteImport } from './routes/_app/admin/payments';
+import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit';
+import { Route as AppAdminUsersIndexRouteImport } from './routes/_app/admin/users/index';
+import { Route as AppAdminUsersUserIdRouteImport } from './routes/_app/admin/users/$userId';
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -110,6 +119,11 @@ const AppDashboardRoute = AppDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => AppRoute,
 } as any);
+const AppAdminRoute = AppAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AppRoute,
+} as any);
 const AppAboutRoute = AppAboutRouteImport.update({
   id: '/about',
   path: '/about',
@@ -119,6 +133,11 @@ const AppBillIndexRoute = AppBillIndexRouteImport.update({
   id: '/bill/',
   path: '/bill/',
   getParentRoute: () => AppRoute,
+} as any);
+const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminRoute,
 } as any);
 const ShareRoomIdRoute = ShareRoomIdRouteImport.update({
   id: '/share/room/$id',
@@ -135,10 +154,46 @@ const AppBillPayRoute = AppBillPayRouteImport.update({
   path: '/bill/pay',
   getParentRoute: () => AppRoute,
 } as any);
+const AppAdminRoomsRoute = AppAdminRoomsRouteImport.update({
+  id: '/rooms',
+  path: '/rooms',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminReportsRoute = AppAdminReportsRouteImport.update({
+  id: '/reports',
+  path: '/reports',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminPlansRoute = AppAdminPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminPaymentsRoute = AppAdminPaymentsRouteImport.update({
+  id: '/payments',
+  path: '/payments',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminUsersIndexRoute = AppAdminUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AppAdminRoute,
+} as any);
+const AppAdminUsersUserIdRoute = AppAdminUsersUserIdRouteImport.update({
+  id: '/users/$userId',
+  path: '/users/$userId',
+  getParentRoute: () => AppAdminRoute,
+} as any);
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
   '/about': typeof AppAboutRoute;
+  '/admin': typeof AppAdminRouteWithChildren;
   '/dashboard': typeof AppDashboardRoute;
   '/help': typeof AppHelpRoute;
   '/planlist': typeof AppPlanlistRoute;
@@ -153,10 +208,18 @@ export interface FileRoutesByFullPath {
   '/auth/reset-password': typeof AuthResetPasswordRoute;
   '/pages/notfound': typeof PagesNotfoundRoute;
   '/room/$id': typeof RoomIdRoute;
+  '/admin/audit': typeof AppAdminAuditRoute;
+  '/admin/payments': typeof AppAdminPaymentsRoute;
+  '/admin/plans': typeof AppAdminPlansRoute;
+  '/admin/reports': typeof AppAdminReportsRoute;
+  '/admin/rooms': typeof AppAdminRoomsRoute;
   '/bill/pay': typeof AppBillPayRoute;
   '/pages/empty': typeof AppPagesEmptyRoute;
   '/share/room/$id': typeof ShareRoomIdRoute;
+  '/admin/': typeof AppAdminIndexRoute;
   '/bill': typeof AppBillIndexRoute;
+  '/admin/users/$userId': typeof AppAdminUsersUserIdRoute;
+  '/admin/users': typeof AppAdminUsersIndexRoute;
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
@@ -175,16 +238,25 @@ export interface FileRoutesByTo {
   '/auth/reset-password': typeof AuthResetPasswordRoute;
   '/pages/notfound': typeof PagesNotfoundRoute;
   '/room/$id': typeof RoomIdRoute;
+  '/admin/audit': typeof AppAdminAuditRoute;
+  '/admin/payments': typeof AppAdminPaymentsRoute;
+  '/admin/plans': typeof AppAdminPlansRoute;
+  '/admin/reports': typeof AppAdminReportsRoute;
+  '/admin/rooms': typeof AppAdminRoomsRoute;
   '/bill/pay': typeof AppBillPayRoute;
   '/pages/empty': typeof AppPagesEmptyRoute;
   '/share/room/$id': typeof ShareRoomIdRoute;
+  '/admin': typeof AppAdminIndexRoute;
   '/bill': typeof AppBillIndexRoute;
+  '/admin/users/$userId': typeof AppAdminUsersUserIdRoute;
+  '/admin/users': typeof AppAdminUsersIndexRoute;
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/': typeof IndexRoute;
   '/_app': typeof AppRouteWithChildren;
   '/_app/about': typeof AppAboutRoute;
+  '/_app/admin': typeof AppAdminRouteWithChildren;
   '/_app/dashboard': typeof AppDashboardRoute;
   '/_app/help': typeof AppHelpRoute;
   '/_app/planlist': typeof AppPlanlistRoute;
@@ -199,16 +271,25 @@ export interface FileRoutesById {
   '/auth/reset-password': typeof AuthResetPasswordRoute;
   '/pages/notfound': typeof PagesNotfoundRoute;
   '/room/$id': typeof RoomIdRoute;
+  '/_app/admin/audit': typeof AppAdminAuditRoute;
+  '/_app/admin/payments': typeof AppAdminPaymentsRoute;
+  '/_app/admin/plans': typeof AppAdminPlansRoute;
+  '/_app/admin/reports': typeof AppAdminReportsRoute;
+  '/_app/admin/rooms': typeof AppAdminRoomsRoute;
   '/_app/bill/pay': typeof AppBillPayRoute;
   '/_app/pages/empty': typeof AppPagesEmptyRoute;
   '/share/room/$id': typeof ShareRoomIdRoute;
+  '/_app/admin/': typeof AppAdminIndexRoute;
   '/_app/bill/': typeof AppBillIndexRoute;
+  '/_app/admin/users/$userId': typeof AppAdminUsersUserIdRoute;
+  '/_app/admin/users/': typeof AppAdminUsersIndexRoute;
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
     | '/about'
+    | '/admin'
     | '/dashboard'
     | '/help'
     | '/planlist'
@@ -223,10 +304,18 @@ export interface FileRouteTypes {
     | '/auth/reset-password'
     | '/pages/notfound'
     | '/room/$id'
+    | '/admin/audit'
+    | '/admin/payments'
+    | '/admin/plans'
+    | '/admin/reports'
+    | '/admin/rooms'
     | '/bill/pay'
     | '/pages/empty'
     | '/share/room/$id'
-    | '/bill';
+    | '/admin/'
+    | '/bill'
+    | '/admin/users/$userId'
+    | '/admin/users';
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
@@ -245,15 +334,24 @@ export interface FileRouteTypes {
     | '/auth/reset-password'
     | '/pages/notfound'
     | '/room/$id'
+    | '/admin/audit'
+    | '/admin/payments'
+    | '/admin/plans'
+    | '/admin/reports'
+    | '/admin/rooms'
     | '/bill/pay'
     | '/pages/empty'
     | '/share/room/$id'
-    | '/bill';
+    | '/admin'
+    | '/bill'
+    | '/admin/users/$userId'
+    | '/admin/users';
   id:
     | '__root__'
     | '/'
     | '/_app'
     | '/_app/about'
+    | '/_app/admin'
     | '/_app/dashboard'
     | '/_app/help'
     | '/_app/planlist'
@@ -268,10 +366,18 @@ export interface FileRouteTypes {
     | '/auth/reset-password'
     | '/pages/notfound'
     | '/room/$id'
+    | '/_app/admin/audit'
+    | '/_app/admin/payments'
+    | '/_app/admin/plans'
+    | '/_app/admin/reports'
+    | '/_app/admin/rooms'
     | '/_app/bill/pay'
     | '/_app/pages/empty'
     | '/share/room/$id'
-    | '/_app/bill/';
+    | '/_app/admin/'
+    | '/_app/bill/'
+    | '/_app/admin/users/$userId'
+    | '/_app/admin/users/';
   fileRoutesById: FileRoutesById;
 }
 export interface RootRouteChildren {
@@ -402,6 +508,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardRouteImport;
       parentRoute: typeof AppRoute;
     };
+    '/_app/admin': {
+      id: '/_app/admin';
+      path: '/admin';
+      fullPath: '/admin';
+      preLoaderRoute: typeof AppAdminRouteImport;
+      parentRoute: typeof AppRoute;
+    };
     '/_app/about': {
       id: '/_app/about';
       path: '/about';
@@ -415,6 +528,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/bill';
       preLoaderRoute: typeof AppBillIndexRouteImport;
       parentRoute: typeof AppRoute;
+    };
+    '/_app/admin/': {
+      id: '/_app/admin/';
+      path: '/';
+      fullPath: '/admin/';
+      preLoaderRoute: typeof AppAdminIndexRouteImport;
+      parentRoute: typeof AppAdminRoute;
     };
     '/share/room/$id': {
       id: '/share/room/$id';
@@ -437,11 +557,87 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppBillPayRouteImport;
       parentRoute: typeof AppRoute;
     };
+    '/_app/admin/rooms': {
+      id: '/_app/admin/rooms';
+      path: '/rooms';
+      fullPath: '/admin/rooms';
+      preLoaderRoute: typeof AppAdminRoomsRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/reports': {
+      id: '/_app/admin/reports';
+      path: '/reports';
+      fullPath: '/admin/reports';
+      preLoaderRoute: typeof AppAdminReportsRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/plans': {
+      id: '/_app/admin/plans';
+      path: '/plans';
+      fullPath: '/admin/plans';
+      preLoaderRoute: typeof AppAdminPlansRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/payments': {
+      id: '/_app/admin/payments';
+      path: '/payments';
+      fullPath: '/admin/payments';
+      preLoaderRoute: typeof AppAdminPaymentsRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/audit': {
+      id: '/_app/admin/audit';
+      path: '/audit';
+      fullPath: '/admin/audit';
+      preLoaderRoute: typeof AppAdminAuditRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/users/': {
+      id: '/_app/admin/users/';
+      path: '/users';
+      fullPath: '/admin/users';
+      preLoaderRoute: typeof AppAdminUsersIndexRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
+    '/_app/admin/users/$userId': {
+      id: '/_app/admin/users/$userId';
+      path: '/users/$userId';
+      fullPath: '/admin/users/$userId';
+      preLoaderRoute: typeof AppAdminUsersUserIdRouteImport;
+      parentRoute: typeof AppAdminRoute;
+    };
   }
 }
 
+interface AppAdminRouteChildren {
+  AppAdminAuditRoute: typeof AppAdminAuditRoute;
+  AppAdminPaymentsRoute: typeof AppAdminPaymentsRoute;
+  AppAdminPlansRoute: typeof AppAdminPlansRoute;
+  AppAdminReportsRoute: typeof AppAdminReportsRoute;
+  AppAdminRoomsRoute: typeof AppAdminRoomsRoute;
+  AppAdminIndexRoute: typeof AppAdminIndexRoute;
+  AppAdminUsersUserIdRoute: typeof AppAdminUsersUserIdRoute;
+  AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute;
+}
+
+const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminPaymentsRoute: AppAdminPaymentsRoute,
+  AppAdminPlansRoute: AppAdminPlansRoute,
+  AppAdminReportsRoute: AppAdminReportsRoute,
+  AppAdminRoomsRoute: AppAdminRoomsRoute,
+  AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminUsersUserIdRoute: AppAdminUsersUserIdRoute,
+  AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
+};
+
+const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
+  AppAdminRouteChildren,
+);
+
 interface AppRouteChildren {
   AppAboutRoute: typeof AppAboutRoute;
+  AppAdminRoute: typeof AppAdminRouteWithChildren;
   AppDashboardRoute: typeof AppDashboardRoute;
   AppHelpRoute: typeof AppHelpRoute;
   AppPlanlistRoute: typeof AppPlanlistRoute;
@@ -455,6 +651,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAboutRoute: AppAboutRoute,
+  AppAdminRoute: AppAdminRouteWithChildren,
   AppDashboardRoute: AppDashboardRoute,
   AppHelpRoute: AppHelpRoute,
   AppPlanlistRoute: AppPlanlistRoute,

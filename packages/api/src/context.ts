@@ -19,6 +19,12 @@ export interface TApiConfig {
   publicUrl: string;
   /** Where share links point (getShareDomain): a separate domain for shared rooms, or publicUrl. */
   shareUrl: string;
+  /**
+   * Which of the two the operator set (PUBLIC_URL, SHARE_URL). One left unset follows the address each request
+   * came by in links shown on screen (see site-urls.ts), so a server opened as http://192.168.1.5:3000 does not
+   * hand out links to localhost.
+   */
+  fixed?: { publicUrl: boolean; shareUrl: boolean };
   /** The product name shown in e-mails. */
   siteName: string;
 }
@@ -53,6 +59,8 @@ export interface TRequestInfo {
   userAgent: string | null;
   /** The raw session token from the Authorization header, if any. */
   token: string | null;
+  /** The site as this request reached it (`http://192.168.1.5:3000`), when its Host header is well formed. */
+  origin?: string | null;
 }
 
 export interface TContext {

@@ -194,6 +194,38 @@ const catalogue = {
     status: 502,
     trpc: 'INTERNAL_SERVER_ERROR',
   },
+
+  // Administration. A non-administrator never sees these: admin paths answer them as missing paths.
+  USER_NOT_FOUND: { message: 'The user does not exist', status: 404, trpc: 'NOT_FOUND' },
+  REPORT_NOT_FOUND: { message: 'The report does not exist', status: 404, trpc: 'NOT_FOUND' },
+  CANNOT_DISABLE_SELF: {
+    message: 'You cannot disable your own account',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  REFUND_NOT_PAID: { message: 'Only a paid bill can be refunded', status: 409, trpc: 'CONFLICT' },
+  REFUND_DONE: { message: 'This bill has already been refunded', status: 409, trpc: 'CONFLICT' },
+  REFUND_EXCEEDS_BALANCE: {
+    message: 'The balance ({0} USD) is less than the bill ({1} USD); adjust the balance instead',
+    status: 409,
+    trpc: 'CONFLICT',
+  },
+  PLAN_DEFAULT_DISABLED: {
+    message: 'The free plan everyone falls back to cannot be disabled',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  // Sign in as a user (spec §2 /admintologinuser/{token}).
+  LOGIN_LINK_INVALID: {
+    message: 'This sign-in link is invalid or has expired',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
+  IMPERSONATION_FORBIDDEN: {
+    message: 'This is not available while an administrator is signed in as this user',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
 } satisfies Record<string, ErrorSpec>;
 
 export type TAppErrorCode = keyof typeof catalogue;

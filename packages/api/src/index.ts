@@ -1,5 +1,6 @@
 export { resolveSession, type TSessionUser } from './account/session';
 export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
+export * as admin from './domains/admin';
 export * as billing from './domains/billing';
 export { AppError, describeError, errorSpec, type TAppErrorCode } from './errors';
 export { callRoute, restInput, type TRestEnvelope, type TRestReply } from './rest/call-route';
@@ -76,6 +77,7 @@ export type {
 export type {
   RoomEngine,
   TRoomLaunchSpec,
+  TRoomMediaStats,
   TRoomRuntimeState,
   TRoomStateChange,
 } from './services/room-engine';

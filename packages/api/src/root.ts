@@ -1,3 +1,4 @@
+import { adminRouter } from './routers/admin/router';
 import { captchaRouter } from './routers/captcha/router';
 import { payRouter } from './routers/pay/router';
 import { roomRouter } from './routers/room/router';
@@ -11,6 +12,7 @@ export const appRouter = router({
   room: roomRouter,
   server: serverRouter,
   pay: payRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

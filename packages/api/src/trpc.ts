@@ -1,5 +1,5 @@
 // tRPC is created once here; every router builds on these procedures.
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { TContext } from './context';
 import { AppError, describeError, type TAppErrorCode } from './errors';
@@ -41,19 +41,39 @@ export const createCallerFactory = t.createCallerFactory;
  * byte would otherwise reach PostgreSQL and fail there as a 500, and the others only ever arrive by mistake or
  * to confuse whoever reads the text later.
  */
-export const publicProcedure = t.procedure.use(async ({ getRawInput, meta, next }) => {
+const refuseControlCharacters = t.middleware(async ({ getRawInput, meta, next }) => {
   if (hasControlCharacters(await getRawInput(), new Set(meta?.multiline ?? []))) {
     throw new AppError('TEXT_CONTROL_CHARACTERS');
   }
   return next();
 });
 
+export const publicProcedure = t.procedure.use(refuseControlCharacters);
+
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new AppError('NOT_LOGGED_IN');
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (ctx.session.user.role !== 'admin') throw new AppError('FORBIDDEN');
+/** Not for a session an administrator opened as someone else: that person may not pay or change credentials. */
+export const ownSessionProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.session.impersonator) throw new AppError('IMPERSONATION_FORBIDDEN');
   return next();
 });
+
+/**
+ * The refusal for a path that does not exist, word for word as tRPC words it (the REST layer turns it into its own
+ * 404). Admin procedures give it to everyone but an administrator in their own session, before reading any input,
+ * so probing them tells an outsider nothing, not even that they exist.
+ */
+export function missingPath(path: string): TRPCError {
+  return new TRPCError({ code: 'NOT_FOUND', message: `No procedure found on path "${path}"` });
+}
+
+export const adminProcedure = t.procedure
+  .use(({ ctx, path, next }) => {
+    const session = ctx.session;
+    if (!session || session.user.role !== 'admin' || session.impersonator) throw missingPath(path);
+    return next({ ctx: { ...ctx, session } });
+  })
+  .use(refuseControlCharacters);

@@ -11,6 +11,7 @@ export * from './components/popover';
 export * from './components/progress';
 export * from './components/separator';
 export * from './components/spinner';
+export * from './components/table';
 export * from './components/textarea';
 export * from './components/toaster';
 export * from './components/tooltip';

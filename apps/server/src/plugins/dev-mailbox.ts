@@ -1,22 +1,8 @@
 // Development only: without SMTP the codes stay in the outbox table; this page lets a new user read them. It
-// shows every reset code, so it answers only the machine itself: the socket's own address must be loopback (an
-// X-Forwarded-For header is not believed), and a request a local proxy forwards for someone else is refused too.
-import { isIP } from 'node:net';
+// shows every reset code, so it answers only the machine itself (see local-request.ts).
 import { OutboxMail } from '@rooms/db';
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const bare = address.replace(/^::ffff:/i, '');
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
-}
-
-function fromThisMachine(request: FastifyRequest): boolean {
-  const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-  return !proxied && isLoopback(request.raw.socket.remoteAddress);
-}
+import { fromThisMachine } from './local-request';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

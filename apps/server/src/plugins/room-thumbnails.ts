@@ -23,7 +23,9 @@ export const roomThumbnailsPlugin = fp(
     const cache = new Map<string, TCached>();
 
     async function capture(roomId: string): Promise<Uint8Array | null> {
-      const room = await app.orm.em.fork().findOne(Room, { id: roomId, isPublic: true }, { fields: ['id'] });
+      const room = await app.orm.em
+        .fork()
+        .findOne(Room, { id: roomId, isPublic: true, hiddenFromSquare: false }, { fields: ['id'] });
       const session = room ? app.roomRelay.liveSession(roomId) : undefined;
       if (!session) return null;
       return session.snapshot(THUMBNAIL_WIDTH).catch((error: unknown) => {

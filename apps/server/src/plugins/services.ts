@@ -1,6 +1,8 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
 // hands them to the request contexts.
-import { type Mailer, setSharePasswordHasher, type TServices } from '@rooms/api';
+import { admin, type Mailer, type RoomEngine, setSharePasswordHasher, type TServices } from '@rooms/api';
+import { User } from '@rooms/db';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
 import { startEgressProxy } from '../rooms/egress/egress-proxy';
@@ -90,6 +92,11 @@ export const servicesPlugin = fp(
     const sessionEvents = startSessionEvents(app.orm, app.log);
     app.addHook('onClose', async () => sessionEvents.close());
     app.decorate('sessionEvents', sessionEvents);
+    // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
+    // or another server, whose word arrives as the end of the user's sessions.
+    sessionEvents.subscribe((end) => {
+      if ('userId' in end) void stopRoomsIfDisabled(app, rooms, end.userId);
+    });
 
     const passwords = createArgon2Hasher();
     const secretBox = createSecretBox(config.appSecret, 'share-password');
@@ -113,7 +120,12 @@ export const servicesPlugin = fp(
     app.decorate('billingJobs', billingJobs);
 
     app.decorate('services', {
-      config: { publicUrl: config.publicUrl, shareUrl: config.shareUrl, siteName: 'Cloud-browser rooms' },
+      config: {
+        publicUrl: config.publicUrl,
+        shareUrl: config.shareUrl,
+        fixed: config.fixedUrls,
+        siteName: 'Cloud-browser rooms',
+      },
       mailer,
       captcha: captcha.verifier,
       selfHostedCaptcha: captcha.selfHosted,
@@ -133,3 +145,13 @@ export const servicesPlugin = fp(
   },
   { name: 'services', dependencies: ['database'] },
 );
+
+async function stopRoomsIfDisabled(app: FastifyInstance, rooms: RoomEngine, userId: string): Promise<void> {
+  try {
+    const em = app.orm.em.fork();
+    const user = await em.findOne(User, userId, { fields: ['disabled'] });
+    if (user?.disabled) await admin.stopUserRooms({ em, rooms, now: new Date() }, userId);
+  } catch (error) {
+    app.log.warn({ err: error, userId }, 'could not stop the rooms of a disabled account');
+  }
+}

@@ -32,6 +32,10 @@ export interface MediaSource {
    * decodes up to the present at once. Without it a joiner starts from latestKeyframe() alone.
    */
   sinceKeyframe?(): readonly TMediaChunk[];
+  /** Frames (or packets) emitted per second over the last seconds. */
+  rate?(): number;
+  /** Kilobits per second emitted over the last seconds. */
+  kbps?(): number;
 }
 
 export interface TBrowserTab {

@@ -150,9 +150,21 @@ async function enter(roomId: string, nickname: string, call: TTicketCall = {}) {
 }
 
 describe('the share and main domains', () => {
-  it('answers the configured share address and the public address, to anyone', async () => {
+  it('answers the configured share address, and the address the site was opened by when none is set', async () => {
     expect(await api('GET', 'getShareDomain')).toMatchObject({ status: 200, data: SHARE_URL });
-    expect(await api('GET', 'getMainDomain')).toMatchObject({ status: 200, data: server.config.publicUrl });
+    // No PUBLIC_URL here: a server opened over the network must not hand out links to localhost.
+    const main = (host: string) =>
+      server.app.inject({ method: 'GET', url: '/api/room/getMainDomain', headers: { host } });
+    expect((await main('192.168.1.5:3000')).json()).toEqual({
+      msg: 'success',
+      data: 'http://192.168.1.5:3000',
+    });
+    expect((await main('[::1]:3000')).json()).toEqual({ msg: 'success', data: 'http://[::1]:3000' });
+    // A Host header that is no host gives the configured address, never itself.
+    expect((await main('evil.example/<x>')).json()).toEqual({
+      msg: 'success',
+      data: server.config.publicUrl,
+    });
   });
 });
 

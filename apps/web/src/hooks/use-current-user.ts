@@ -9,6 +9,11 @@ export function useUserInfo() {
   return useQuery(trpc.user.userinfo.queryOptions());
 }
 
+/** Set when an administrator opened this session as the user (spec §2 /admintologinuser/{token}). */
+export function useImpersonation() {
+  return useUserInfo().data?.impersonation ?? null;
+}
+
 export function useCurrentUser() {
   const info = useUserInfo();
   useEffect(() => {

@@ -25,7 +25,7 @@ function latestCode(em: EntityManager, email: string, purpose: EmailCodePurpose)
  */
 export async function sendEmailCode(
   em: EntityManager,
-  services: TServices,
+  services: Pick<TServices, 'mailer' | 'config' | 'now'>,
   input: { email: string; purpose: EmailCodePurpose; captchaPassToken: string },
 ): Promise<void> {
   const now = services.now();

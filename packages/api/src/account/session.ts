@@ -5,10 +5,15 @@ import type { TRequestInfo } from '../context';
 import { newSessionToken, sha256Hex } from './tokens';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** A session an administrator opens as a user lasts long enough to look around, not a day. */
+export const IMPERSONATED_SESSION_TTL_MS = 60 * 60 * 1000;
 
 export interface TSessionUser {
   sessionId: string;
   user: User;
+  expiresAt: Date;
+  /** The administrator who opened this session through a sign-in link; null for the user's own. */
+  impersonator: { id: string; email: string; username: string } | null;
 }
 
 export async function createSession(
@@ -16,6 +21,7 @@ export async function createSession(
   user: User,
   request: TRequestInfo,
   now: Date,
+  impersonator: User | null = null,
 ): Promise<string> {
   const token = newSessionToken();
   em.create(Session, {
@@ -23,9 +29,10 @@ export async function createSession(
     user,
     tokenHash: sha256Hex(token),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    expiresAt: new Date(now.getTime() + (impersonator ? IMPERSONATED_SESSION_TTL_MS : SESSION_TTL_MS)),
     ip: request.ip,
     userAgent: request.userAgent?.slice(0, 512) ?? null,
+    impersonator,
   });
   await em.flush();
   return token;
@@ -41,10 +48,18 @@ export async function resolveSession(
   const session = await em.findOne(
     Session,
     { tokenHash: sha256Hex(token), revokedAt: null, expiresAt: { $gt: now } },
-    { populate: ['user'] },
+    { populate: ['user', 'impersonator'] },
   );
   if (!session || session.user.disabled) return null;
-  return { sessionId: session.id, user: session.user };
+  const impersonator = session.impersonator;
+  return {
+    sessionId: session.id,
+    user: session.user,
+    expiresAt: session.expiresAt,
+    impersonator: impersonator
+      ? { id: impersonator.id, email: impersonator.email, username: impersonator.username }
+      : null,
+  };
 }
 
 export async function revokeSession(em: EntityManager, sessionId: string, now: Date): Promise<void> {

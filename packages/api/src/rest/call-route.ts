@@ -1,7 +1,8 @@
 // Runs one REST call through its procedure and wraps the outcome in the envelope clients expect:
 // { msg: 'success', data } on success, { msg: 'error', data: '<text a person reads>' } on failure.
+import { TRPCError } from '@trpc/server';
 import type { TContext } from '../context';
-import { describeError } from '../errors';
+import { AppError, describeError, errorSpec } from '../errors';
 import { createCaller } from '../root';
 import type { TRestRoute } from './route-table';
 
@@ -36,6 +37,10 @@ export async function callRoute(ctx: TContext, route: TRestRoute, input: unknown
     const data = await procedureOf(createCaller(ctx), route.procedure)(input);
     return { status: 200, body: { msg: 'success', data: data ?? null } };
   } catch (error) {
+    // A path refused as missing (admin paths for everyone else) answers like an unknown /api path does.
+    if (error instanceof TRPCError && !(error instanceof AppError) && error.code === 'NOT_FOUND') {
+      return { status: 404, body: { msg: 'error', data: errorSpec('NOT_FOUND').message } };
+    }
     const { status, message } = describeError(error);
     return { status, body: { msg: 'error', data: message }, error };
   }

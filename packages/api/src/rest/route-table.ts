@@ -141,4 +141,32 @@ export const restRoutes = [
   { method: 'POST', path: '/api/pay/claimFreePlan', procedure: 'pay.claimFreePlan', auth: true, tag: 'Pay' },
   { method: 'GET', path: '/api/pay/getNotices', procedure: 'pay.getNotices', auth: true, tag: 'Pay' },
   { method: 'POST', path: '/api/pay/readNotices', procedure: 'pay.readNotices', auth: true, tag: 'Pay' },
+  // Not in spec §7: opening an administrator's sign-in link (spec §2 /admintologinuser/{token}).
+  { method: 'POST', path: '/api/user/adminLogin', procedure: 'user.adminLogin', auth: false, tag: 'User' },
+  // The admin area: /api/admin/<group>/<action> for admin.<group>.<action>. Anyone but an administrator gets the
+  // answer of a path that does not exist.
+  ...adminRoute('GET', 'users.list'),
+  ...adminRoute('GET', 'users.get'),
+  ...adminRoute('POST', 'users.setDisabled'),
+  ...adminRoute('POST', 'users.setLevel'),
+  ...adminRoute('POST', 'users.grantPlan'),
+  ...adminRoute('POST', 'users.adjustBalance'),
+  ...adminRoute('POST', 'users.sendPasswordReset'),
+  ...adminRoute('POST', 'users.endSessions'),
+  ...adminRoute('POST', 'users.createLoginLink'),
+  ...adminRoute('GET', 'rooms.list'),
+  ...adminRoute('POST', 'rooms.stop'),
+  ...adminRoute('GET', 'reports.list'),
+  ...adminRoute('POST', 'reports.resolve'),
+  ...adminRoute('GET', 'plans.list'),
+  ...adminRoute('POST', 'plans.update'),
+  ...adminRoute('GET', 'payments.list'),
+  ...adminRoute('POST', 'payments.refresh'),
+  ...adminRoute('POST', 'payments.refund'),
+  ...adminRoute('GET', 'audit.list'),
 ] as const satisfies readonly TRestRoute[];
+
+function adminRoute<const M extends 'GET' | 'POST', const P extends string>(method: M, procedure: P) {
+  const path = `/api/admin/${procedure.replace('.', '/')}` as const;
+  return [{ method, path, procedure: `admin.${procedure}`, auth: true, tag: 'Admin' }] as const;
+}

@@ -26,6 +26,16 @@ export interface TRoomStateChange {
   reason?: 'crashed' | 'auto-close' | 'requested';
 }
 
+/** What a running room is sending its participants right now, for the admin's room list. */
+export interface TRoomMediaStats {
+  /** 'h264' (encoders) or 'screencast' (CDP frames). */
+  path: string;
+  /** Frames per second sent over the last seconds. */
+  fps: number;
+  /** The picture's bitrate over the last seconds, kbit/s. */
+  kbps: number;
+}
+
 export interface RoomEngine {
   /** Resolves once the browser runs. Throws AppError SERVER_FULL beyond capacity, ROOM_START_FAILED on failure. */
   start(spec: TRoomLaunchSpec): Promise<void>;
@@ -37,4 +47,6 @@ export interface RoomEngine {
   /** Rooms running here and the most this server allows. */
   capacity(): { running: number; max: number };
   onStateChange(listener: (change: TRoomStateChange) => void): () => void;
+  /** The room's media path and frame rate; null when it does not run here. */
+  mediaStats(roomId: string): TRoomMediaStats | null;
 }

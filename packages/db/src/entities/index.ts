@@ -1,3 +1,5 @@
+import { AdminLoginToken } from './admin-login-token.entity';
+import { AuditEntry } from './audit-entry.entity';
 import { BalanceEntry } from './balance-entry.entity';
 import { BillingNotice } from './billing-notice.entity';
 import { EmailCode } from './email-code.entity';
@@ -16,6 +18,8 @@ import { UsageMonth } from './usage-month.entity';
 import { UsedCaptchaToken } from './used-captcha-token.entity';
 import { User } from './user.entity';
 
+export { AdminLoginToken } from './admin-login-token.entity';
+export { AuditEntry } from './audit-entry.entity';
 export { BalanceEntry, type BalanceEntryKind, balanceEntryKinds } from './balance-entry.entity';
 export { BillingNotice, type BillingNoticeKind, billingNoticeKinds } from './billing-notice.entity';
 export { EmailCode, type EmailCodePurpose, emailCodePurposes } from './email-code.entity';
@@ -53,4 +57,6 @@ export const entities = [
   UsageMonth,
   RoomMeter,
   BillingNotice,
+  AuditEntry,
+  AdminLoginToken,
 ] as const;

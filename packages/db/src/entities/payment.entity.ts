@@ -34,6 +34,8 @@ const PaymentSchema = defineEntity({
     providerRef: p.string().length(255).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     paidAt: p.datetime().nullable(),
+    /** When an administrator refunded the bill; the refund itself is a ledger entry under `refund:<out_trade_no>`. */
+    refundedAt: p.datetime().nullable(),
     /** After this an unpaid bill expires and can no longer be paid. */
     expiresAt: p.datetime(),
   },

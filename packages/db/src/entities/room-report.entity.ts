@@ -24,6 +24,11 @@ const RoomReportSchema = defineEntity({
       .datetime()
       .onCreate(() => new Date())
       .index(),
+    /** Set when an administrator dealt with the report; open reports are the moderation queue. */
+    resolvedAt: p.datetime().nullable(),
+    /** What was done: dismiss, hide (from the square), stop (the room), disableOwner. */
+    resolution: p.string().length(16).nullable(),
+    resolvedBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
   },
 });
 

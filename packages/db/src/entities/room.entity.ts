@@ -33,6 +33,8 @@ const RoomSchema = defineEntity({
     passwordSealed: p.text().nullable(),
     state: p.enum(roomStates).default('stopped'),
     isPublic: p.boolean().default(false),
+    /** Taken off the public square by an administrator (moderation); the owner's own setting stays as it was. */
+    hiddenFromSquare: p.boolean().default(false),
     region: () => p.manyToOne(Region),
     image: () => p.manyToOne(SystemImage),
     /** The start address for 'url' images; null otherwise. */

@@ -18,6 +18,11 @@ const SessionSchema = defineEntity({
     revokedAt: p.datetime().nullable(),
     ip: p.string().length(64).nullable(),
     userAgent: p.string().length(512).nullable(),
+    /**
+     * The administrator who opened this session through a sign-in link, or null for the user's own sign-in. Such a
+     * session is short-lived and may not change the password or e-mail, nor pay.
+     */
+    impersonator: () => p.manyToOne(User).nullable().deleteRule('cascade'),
   },
 });
 

@@ -246,6 +246,9 @@ describe('ChromiumRoomEngine', () => {
       await session.navigate(outside.url('/form'));
       await sleep(300);
       expect(outside.events).toEqual([]);
+      // A page that cannot load keeps the address asked for in the address bar, not Chromium's error page.
+      await session.navigate('https://unreachable.invalid/').catch(() => {});
+      await waitFor(() => session.tabs()[0]!.url === 'https://unreachable.invalid/', 'the typed address');
       await session.navigate(pages.url('/form'));
       await waitFor(() => session.tabs()[0]!.url === pages.url('/form'), 'the address to open');
     } finally {

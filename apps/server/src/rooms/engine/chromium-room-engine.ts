@@ -9,6 +9,7 @@ import {
   AppError,
   type RoomEngine,
   type TRoomLaunchSpec,
+  type TRoomMediaStats,
   type TRoomRuntimeState,
   type TRoomStateChange,
 } from '@rooms/api';
@@ -153,6 +154,25 @@ export class ChromiumRoomEngine implements RoomEngine {
   onStateChange(listener: (change: TRoomStateChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  mediaStats(roomId: string): TRoomMediaStats | null {
+    const video = this.session(roomId)?.video;
+    if (!video) return null;
+    return {
+      path: video.codec === 'h264' ? 'h264' : 'screencast',
+      fps: video.rate?.() ?? 0,
+      kbps: video.kbps?.() ?? 0,
+    };
+  }
+
+  /** Every room this engine knows with its state and participants, for the metrics. */
+  roomList(): { roomId: string; state: TRoomRuntimeState; participants: number }[] {
+    return [...this.rooms.values()].map((entry) => ({
+      roomId: entry.roomId,
+      state: entry.state,
+      participants: entry.participants,
+    }));
   }
 
   /** The running room's picture, input and controls; undefined unless the room is running. */
@@ -311,16 +331,18 @@ export class ChromiumRoomEngine implements RoomEngine {
       .catch((error) =>
         this.logger.error({ err: error, roomId: run.spec.roomId }, 'room browser did not close cleanly'),
       );
-    await run.media
-      ?.stop()
-      .catch((error) =>
-        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room media did not stop'),
-      );
-    // Last: whatever of the room still runs ends with its namespace.
+    // The namespace goes before the media helpers: its end kills them all at once, while the helpers' launchers
+    // (nsenter, outside the namespace) still live to reap them. Stopped first, the launchers would leave their
+    // dead children to the host's init, and the namespace could not finish until that reaped them (~2 s here).
     await run.sandbox
       ?.close()
       .catch((error) =>
         this.logger.error({ err: error, roomId: run.spec.roomId }, 'room sandbox did not close'),
+      );
+    await run.media
+      ?.stop()
+      .catch((error) =>
+        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room media did not stop'),
       );
     if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
   }

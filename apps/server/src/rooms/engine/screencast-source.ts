@@ -6,6 +6,7 @@
 // the browser's CPU measurably (rendering, not JPEG encoding, dominates) and a repaint Chromium skips while acks
 // are held is never sent, so it needed refresh logic for no gain.
 import type { CDPSession } from 'playwright-core';
+import { FrameRate } from '../media/frame-rate';
 import type { MediaSource, TMediaChunk } from '../room-session';
 
 interface TScreencastFrame {
@@ -33,6 +34,7 @@ export class ScreencastSource implements MediaSource {
   readonly stats = { received: 0, emitted: 0 };
 
   private readonly listeners = new Set<(chunk: TMediaChunk) => void>();
+  private readonly frameRate = new FrameRate();
   private readonly interval: number;
   // Frames arrive with a few ms of jitter; without slack a 30 fps page under a 30 fps cap would lose every other.
   private readonly slack: number;
@@ -57,6 +59,14 @@ export class ScreencastSource implements MediaSource {
     return () => {
       if (this.listeners.delete(listener) && this.options.lazy) this.reconcile();
     };
+  }
+
+  rate(): number {
+    return this.frameRate.perSecond();
+  }
+
+  kbps(): number {
+    return this.frameRate.kbps();
   }
 
   latestKeyframe(): TMediaChunk | undefined {
@@ -153,6 +163,7 @@ export class ScreencastSource implements MediaSource {
       width: this.options.width,
       height: this.options.height,
     };
+    this.frameRate.tick(chunk.data.byteLength);
     this.latest = chunk;
     this.lastEmitAt = performance.now();
     this.stats.emitted++;

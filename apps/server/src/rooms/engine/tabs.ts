@@ -18,6 +18,8 @@ export interface TTab {
   windowId: number | undefined;
   /** The tab has shown a page (more than blank, error or refused ones): from then on it is the room's own. */
   shown: boolean;
+  /** The address the tab's last top-level navigation asked for: shown instead of Chromium's error page. */
+  requested?: string;
 }
 
 export interface TTabSetHooks {
@@ -264,9 +266,16 @@ export class TabSet {
       shown: showsPage(page.url()),
     };
     this.tabs.push(tab);
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+        tab.requested = request.url();
+    });
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
-      tab.url = frame.url();
+      // A page that failed to load is Chromium's chrome-error://chromewebdata/; people want to see, and fix,
+      // the address they typed.
+      const url = frame.url();
+      tab.url = url.startsWith('chrome-error:') && tab.requested ? tab.requested : url;
       if (isBlockedUrl(tab.url)) {
         // Second line of defence: whatever reached a blocked scheme despite the request guard goes. A tab that
         // never showed a page is a stray like any other; the room's own tab is sent to the blank page instead.

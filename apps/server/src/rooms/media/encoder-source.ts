@@ -6,6 +6,7 @@
 import { silentLogger, type TEngineLogger } from '../engine/logger';
 import type { MediaSource, TMediaChunk, TMediaCodec } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
+import { FrameRate } from './frame-rate';
 import { RoomProcess } from './room-process';
 
 /** Parses one run's stdout and reports chunks (timestamped by the reader, on performance.now()). */
@@ -41,6 +42,7 @@ export class EncoderSource implements MediaSource {
   readonly bitrateKbps: number | undefined;
 
   private readonly listeners = new Set<(chunk: TMediaChunk) => void>();
+  private readonly frameRate = new FrameRate();
   /** The latest keyframe and every chunk after it: what a joiner needs to decode up to now. */
   private group: TMediaChunk[] = [];
   private process: RoomProcess | undefined;
@@ -73,6 +75,14 @@ export class EncoderSource implements MediaSource {
       this.idleTimer = setTimeout(() => void this.halt(), this.options.idleStopMs ?? DEFAULT_IDLE_STOP_MS);
       this.idleTimer.unref();
     };
+  }
+
+  rate(): number {
+    return this.frameRate.perSecond();
+  }
+
+  kbps(): number {
+    return this.frameRate.kbps();
   }
 
   latestKeyframe(): TMediaChunk | undefined {
@@ -147,6 +157,7 @@ export class EncoderSource implements MediaSource {
   }
 
   private emit(chunk: TMediaChunk): void {
+    this.frameRate.tick(chunk.data.byteLength);
     if (chunk.keyframe) this.group = [chunk];
     else if (this.group.length >= MAX_GROUP_CHUNKS) this.group = [];
     else if (this.group.length > 0) this.group.push(chunk);

@@ -157,9 +157,17 @@ export class RoomSandbox implements RoomProcessLauncher {
       holder.kill('SIGKILL');
       await exited;
     }
-    // The namespace's PID 1 dies by its parent-death signal, and the kernel lets it go only once every other
-    // process of the namespace is gone: when it has, so has the whole room.
+    // The namespace's PID 1 would die by its parent-death signal once the chain above it has unwound (well over
+    // a second); killed directly, the kernel ends every process of the namespace with it at once. It is gone only
+    // once all of them are: when it is, so is the whole room.
     const root = this.entry?.pid;
+    if (root !== undefined) {
+      try {
+        process.kill(root, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     for (let waited = 0; root !== undefined && waited < 5000 && (await running(root)); waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

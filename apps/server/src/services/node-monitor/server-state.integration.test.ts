@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TServerState } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../../admin/admin-testing';
 import { createOwner, uniqueRoomName } from '../../rooms/room-test-users';
 import { rest } from '../../testing/rest-client';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
@@ -74,6 +75,15 @@ describe('GET /api/server/getServerState', () => {
     });
     expect(trpc.statusCode, trpc.body).toBe(200);
     expect(trpc.json().result.data.json.regions[0].nodes[0].rooms.running).toBe(1);
+
+    // The summary is everyone's; the room-by-room details are an administrator's alone.
+    expect(during.details).toBeNull();
+    const admin = await createAdmin(server.app);
+    const forAdmin = await rest<TServerState>(server.app, 'GET', '/api/server/getServerState', {
+      token: admin.token,
+    });
+    expect(forAdmin.data.details?.rooms).toMatchObject([{ id: created.data.id, state: 'running' }]);
+    expect(forAdmin.data.details?.process.rssBytes).toBeGreaterThan(0);
 
     await rest(server.app, 'POST', '/api/room/stopRoom', {
       token: owner.token,

@@ -2,7 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { cn } from '@rooms/ui/lib/utils';
 import { Link, useLocation } from '@tanstack/react-router';
 import { forwardRef } from 'react';
-import { activeItem, menuModel } from './menu-model';
+import { useCurrentUser } from '../../hooks/use-current-user';
+import { activeItem, visibleSections } from './menu-model';
 
 export const AppSidebar = forwardRef<
   HTMLElement,
@@ -11,6 +12,7 @@ export const AppSidebar = forwardRef<
   const { i18n, t } = useLingui();
   const pathname = useLocation({ select: (location) => location.pathname });
   const current = activeItem(pathname);
+  const sections = visibleSections(useCurrentUser().role);
   return (
     <aside
       ref={ref}
@@ -25,7 +27,7 @@ export const AppSidebar = forwardRef<
       )}
     >
       <nav className="flex-1 overflow-y-auto px-4 py-4" aria-label={t`Main menu`}>
-        {menuModel.map((section, index) => (
+        {sections.map((section, index) => (
           <div key={section.items[0]?.to ?? index} className="mb-3">
             {section.heading ? (
               <div className="px-3 pt-2 pb-1 font-semibold text-muted-foreground text-xs uppercase tracking-wide">

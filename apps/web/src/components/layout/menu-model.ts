@@ -5,15 +5,33 @@ import type { LucideIcon } from 'lucide-react';
 import {
   CircleHelpIcon,
   CreditCardIcon,
+  FlagIcon,
   GlobeIcon,
   LayoutDashboardIcon,
+  MonitorPlayIcon,
+  PackageIcon,
   ReceiptIcon,
+  ScrollTextIcon,
   UserRoundIcon,
+  UsersIcon,
+  WalletCardsIcon,
 } from 'lucide-react';
 
 export interface TMenuItem {
   label: MessageDescriptor;
-  to: '/dashboard' | '/publicrooms' | '/planlist' | '/bill' | '/help' | '/profile';
+  to:
+    | '/dashboard'
+    | '/publicrooms'
+    | '/planlist'
+    | '/bill'
+    | '/help'
+    | '/profile'
+    | '/admin/users'
+    | '/admin/rooms'
+    | '/admin/reports'
+    | '/admin/plans'
+    | '/admin/payments'
+    | '/admin/audit';
   icon: LucideIcon;
   visible?: boolean;
   disabled?: boolean;
@@ -22,6 +40,8 @@ export interface TMenuItem {
 export interface TMenuSection {
   heading: MessageDescriptor | null;
   items: TMenuItem[];
+  /** Shown to administrators only (the admin area answers anyone else with not-found anyway). */
+  adminOnly?: boolean;
 }
 
 export const menuModel: TMenuSection[] = [
@@ -37,7 +57,24 @@ export const menuModel: TMenuSection[] = [
     heading: msg`User management`,
     items: [{ label: msg`Personal info`, to: '/profile', icon: UserRoundIcon }],
   },
+  {
+    heading: msg`Administration`,
+    adminOnly: true,
+    items: [
+      { label: msg`User management`, to: '/admin/users', icon: UsersIcon },
+      { label: msg`Running rooms`, to: '/admin/rooms', icon: MonitorPlayIcon },
+      { label: msg`Reports`, to: '/admin/reports', icon: FlagIcon },
+      { label: msg`Plans`, to: '/admin/plans', icon: PackageIcon },
+      { label: msg`Payments`, to: '/admin/payments', icon: WalletCardsIcon },
+      { label: msg`Audit log`, to: '/admin/audit', icon: ScrollTextIcon },
+    ],
+  },
 ];
+
+/** The sections this user sees: the administration section only for administrators. */
+export function visibleSections(role: string | undefined): TMenuSection[] {
+  return menuModel.filter((section) => !section.adminOnly || role === 'admin');
+}
 
 /** The entry matching the current path: exact or a parent of it (/bill for /bill/pay). */
 export function activeItem(pathname: string): TMenuItem['to'] | null {

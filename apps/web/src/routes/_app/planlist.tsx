@@ -15,7 +15,9 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { CheckIcon, CrownIcon, WalletIcon } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ImpersonationNote } from '../../components/impersonation-banner';
 import { QueryView } from '../../components/query-view';
+import { useImpersonation } from '../../hooks/use-current-user';
 import { useFailureToast } from '../../hooks/use-failure-toast';
 import { formatMoney, formatRoomTime, toastPlanFailure } from '../../lib/billing';
 import { formatDateTime } from '../../lib/format';
@@ -35,6 +37,7 @@ function PlanListPage() {
   const userPlan = useQuery(trpc.pay.getUserPlan.queryOptions());
   const plans = useQuery(trpc.pay.getPlanList.queryOptions());
   useFailureToast(plans.error, t`Failed to retrieve the plan list`);
+  const impersonated = useImpersonation() !== null;
 
   return (
     <div className="grid gap-6">
@@ -42,6 +45,14 @@ function PlanListPage() {
         <Trans>Subscription</Trans>
       </h1>
       <BillingNotices />
+      {impersonated ? (
+        <ImpersonationNote>
+          <Trans>
+            Buying, renewing, claiming and recharging are not available while an administrator is signed in as
+            this user.
+          </Trans>
+        </ImpersonationNote>
+      ) : null}
       <QueryView query={userPlan} failure={<Trans>Failed to retrieve your plan</Trans>}>
         {(held) => <CurrentPlanCard held={held} />}
       </QueryView>
@@ -150,6 +161,7 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
     }),
   );
   const vip = held.plan.level > 1;
+  const impersonated = useImpersonation() !== null;
   return (
     <Card data-testid="current-plan">
       <CardHeader>
@@ -205,12 +217,14 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
             </dt>
             <dd className="flex items-center gap-2">
               <span data-testid="current-plan-balance">{formatMoney(i18n, held.balance)}</span>
-              <Button asChild size="sm" variant="outline">
-                <Link to="/bill/pay">
-                  <WalletIcon />
-                  <Trans>Recharge</Trans>
-                </Link>
-              </Button>
+              {impersonated ? null : (
+                <Button asChild size="sm" variant="outline">
+                  <Link to="/bill/pay">
+                    <WalletIcon />
+                    <Trans>Recharge</Trans>
+                  </Link>
+                </Button>
+              )}
             </dd>
           </div>
           {held.canAutoRenew ? (
@@ -220,7 +234,7 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
               </span>
               <Checkbox
                 checked={held.autoRenew}
-                disabled={switchRenew.isPending}
+                disabled={switchRenew.isPending || impersonated}
                 onCheckedChange={(checked) => switchRenew.mutate({ flag: checked === true })}
                 data-testid="auto-renew"
               />
@@ -261,6 +275,8 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
     }),
   );
   const pending = buy.isPending || claim.isPending;
+  // An impersonated session may not spend the user's money: the buttons stay, disabled, so the page reads the same.
+  const impersonated = useImpersonation() !== null;
   const after = Math.round((balance - plan.price) * 100) / 100;
   const price = formatMoney(i18n, plan.price);
 
@@ -269,7 +285,7 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
     action = plan.claimable ? (
       <Button
         className="w-full"
-        disabled={pending}
+        disabled={pending || impersonated}
         onClick={() => claim.mutate({})}
         data-testid={`claim-${plan.code}`}
       >
@@ -298,7 +314,7 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
       <Button
         className="w-full"
         variant={plan.current ? 'outline' : 'default'}
-        disabled={pending}
+        disabled={pending || impersonated}
         onClick={() => setConfirming(true)}
         data-testid={`buy-${plan.code}`}
       >

@@ -7,10 +7,11 @@ import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute } from '@tanstack/react-router';
 import { CrownIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { ImpersonationNote } from '../../components/impersonation-banner';
 import { UserAvatar } from '../../components/layout/user-avatar';
 import { PasswordInput } from '../../components/password-input';
 import { PasswordMeter } from '../../components/password-meter';
-import { useUserInfo } from '../../hooks/use-current-user';
+import { useImpersonation, useUserInfo } from '../../hooks/use-current-user';
 import { formatMoney } from '../../lib/billing';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { toastError, toastIssue, toastSuccess } from '../../lib/notify';
@@ -38,6 +39,7 @@ function ProfilePage() {
   const { i18n, t } = useLingui();
   const info = useUserInfo();
   const user = info.data;
+  const impersonated = useImpersonation() !== null;
 
   return (
     <div className="grid gap-6">
@@ -111,7 +113,13 @@ function ProfilePage() {
           ) : null}
         </CardContent>
       </Card>
-      <ChangePasswordCard />
+      {impersonated ? (
+        <ImpersonationNote>
+          <Trans>The password cannot be changed while an administrator is signed in as this user.</Trans>
+        </ImpersonationNote>
+      ) : (
+        <ChangePasswordCard />
+      )}
     </div>
   );
 }

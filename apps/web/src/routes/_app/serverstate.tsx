@@ -2,16 +2,17 @@
 // and how long rooms took to start over the last hour. Polled every few seconds while the page is open.
 import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import type { TServerNode } from '@rooms/api/client';
+import type { TServerNode, TServerState } from '@rooms/api/client';
 import { Badge } from '@rooms/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Progress } from '@rooms/ui/progress';
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { ServerIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { QueryView } from '../../components/query-view';
 import { trpc } from '../../lib/trpc';
+import { formatUptime } from './admin/-components/admin-ui';
 
 /** Often enough to look live, rarely enough to cost nothing (the reading is a few counters). */
 const REFRESH_MS = 5000;
@@ -59,6 +60,7 @@ function ServerStatePage() {
           ))
         }
       </QueryView>
+      {state.data?.details && <AdminDetails details={state.data.details} />}
     </div>
   );
 }
@@ -173,5 +175,53 @@ function Figure(props: { label: ReactNode; value: string }) {
       <dt className="text-muted-foreground text-xs">{props.label}</dt>
       <dd className="font-medium tabular-nums">{props.value}</dd>
     </div>
+  );
+}
+
+/** What only administrators get: this server process and each live room (the server leaves it out for others). */
+function AdminDetails({ details }: { details: NonNullable<TServerState['details']> }) {
+  const { i18n } = useLingui();
+  return (
+    <Card data-testid="server-details">
+      <CardHeader>
+        <CardTitle>
+          <Trans>Details for administrators</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>
+            Server process: {gigabytes(details.process.rssBytes)} GB resident, up{' '}
+            {formatUptime(i18n, details.process.uptimeSeconds)}
+          </Trans>
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-2 text-sm">
+        {details.rooms.length === 0 ? (
+          <p className="text-muted-foreground">
+            <Trans>No room is running.</Trans>
+          </p>
+        ) : (
+          details.rooms.map((room) => (
+            <div
+              key={room.id}
+              className="flex flex-wrap items-baseline gap-x-3 gap-y-1"
+              data-testid="server-room"
+            >
+              <span className="min-w-0 truncate font-medium">{room.name}</span>
+              <span className="min-w-0 truncate text-muted-foreground">{room.owner.email}</span>
+              <Badge variant="secondary">
+                <Plural value={room.members} one="# member" other="# members" />
+              </Badge>
+              <span className="font-mono text-xs">
+                {room.mediaPath ?? '—'}
+                {room.fps === null ? '' : ` · ${i18n.number(room.fps, { maximumFractionDigits: 1 })} fps`}
+              </span>
+            </div>
+          ))
+        )}
+        <Link to="/admin/rooms" className="text-primary text-sm hover:underline">
+          <Trans>Running rooms</Trans>
+        </Link>
+      </CardContent>
+    </Card>
   );
 }

@@ -125,6 +125,41 @@ export function purchasePlan(
   });
 }
 
+/**
+ * An administrator gives a plan for a number of days, free of charge and outside the inventory: like a purchase, the
+ * plan held until now ends at once, and the new period brings the plan's time quota and level. Auto-renew is off, so
+ * a granted plan never starts debiting the balance by itself.
+ */
+export function grantPlan(
+  em: EntityManager,
+  input: { userId: string; planId: string; days: number },
+  now: Date,
+): Promise<{ subscription: Subscription; previous: Subscription | null }> {
+  return em.transactional(async (tx) => {
+    const user = await lockAccount(tx, input.userId);
+    const plan = await tx.findOne(Plan, input.planId);
+    if (!plan) throw new AppError('PLAN_NOT_FOUND');
+    const previous = await currentSubscription(tx, user.id, now);
+    if (previous) {
+      previous.expiresAt = now;
+      previous.closedAt = now;
+    }
+    const subscription = tx.create(Subscription, {
+      user,
+      plan,
+      startsAt: now,
+      expiresAt: new Date(now.getTime() + input.days * DAY_MS),
+      autoRenew: false,
+      timeQuotaSeconds: plan.timeQuotaMinutes * 60,
+      priceCents: 0,
+      closedAt: null,
+    });
+    user.level = plan.level;
+    await tx.flush();
+    return { subscription, previous };
+  });
+}
+
 /** Claims the permanent free plan, once per account, bringing its one-time time quota. */
 export function claimFreePlan(em: EntityManager, userId: string, now: Date): Promise<Subscription> {
   return em.transactional(async (tx) => {

@@ -12,7 +12,7 @@ import {
   toDollars,
 } from '../../domains/billing';
 import { AppError } from '../../errors';
-import { protectedProcedure } from '../../trpc';
+import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
   ZPayInfoRequest,
   ZPayList,
@@ -25,7 +25,7 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const recharge = protectedProcedure
+export const recharge = ownSessionProcedure
   .meta({
     summary:
       'Recharge the balance: creates an unpaid bill with its payment link (method from getPayment, amount in dollars).',

@@ -13,7 +13,7 @@ import {
   switchRenew as setAutoRenew,
   toDollars,
 } from '../../domains/billing';
-import { protectedProcedure } from '../../trpc';
+import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
   ZPayPlanReply,
   ZPayPlanRequest,
@@ -79,7 +79,7 @@ export const getUserPlan = protectedProcedure
     };
   });
 
-export const payPlan = protectedProcedure
+export const payPlan = ownSessionProcedure
   .meta({
     summary:
       'Buy a plan with the balance: the previous plan ends at once; buying the plan held renews it. Refused when the balance is short or the plan is sold out.',
@@ -98,7 +98,7 @@ export const payPlan = protectedProcedure
     };
   });
 
-export const claimFreePlan = protectedProcedure
+export const claimFreePlan = ownSessionProcedure
   .meta({ summary: 'Claim the permanent free plan (once per account) and its one-time time quota.' })
   .input(z.object({}).optional())
   .output(ZPayPlanReply)
@@ -113,7 +113,7 @@ export const claimFreePlan = protectedProcedure
     };
   });
 
-export const switchRenew = protectedProcedure
+export const switchRenew = ownSessionProcedure
   .meta({ summary: 'Turn auto-renew of the paid plan held on (flag=true) or off (flag=false).' })
   .input(ZSwitchRenewRequest)
   .output(ZSwitchRenewReply)

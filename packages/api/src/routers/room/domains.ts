@@ -1,15 +1,16 @@
 // The two addresses of spec §7: where share links point, and the main site.
 import { z } from 'zod';
+import { siteUrls } from '../../site-urls';
 import { publicProcedure } from '../../trpc';
 
 export const getShareDomain = publicProcedure
   .meta({ summary: 'The address share links start with (`{shareDomain}/share/room/{id}`).' })
   .input(z.object({}).optional())
   .output(z.string())
-  .query(({ ctx }) => ctx.services.config.shareUrl);
+  .query(({ ctx }) => siteUrls(ctx).shareUrl);
 
 export const getMainDomain = publicProcedure
   .meta({ summary: 'The main site’s address.' })
   .input(z.object({}).optional())
   .output(z.string())
-  .query(({ ctx }) => ctx.services.config.publicUrl);
+  .query(({ ctx }) => siteUrls(ctx).publicUrl);

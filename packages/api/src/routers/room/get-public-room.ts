@@ -14,7 +14,7 @@ export const getPublicRoom = publicProcedure
     // Private and stopped rooms never show; a room that stops drops out at the next refresh.
     const rooms = await ctx.em.find(
       Room,
-      { isPublic: true, state: 'running' },
+      { isPublic: true, hiddenFromSquare: false, state: 'running' },
       { populate: ['region', 'owner'], orderBy: { lastStartedAt: 'desc', id: 'asc' }, limit: 200 },
     );
     const items = rooms.map((room) => ({

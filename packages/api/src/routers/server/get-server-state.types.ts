@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAdminLiveRoomList } from '../admin/admin.types';
 
 export const ZStartLatency = z.object({
   windowMinutes: z.number().int(),
@@ -27,9 +28,20 @@ export const ZServerRegion = z.object({
   nodes: z.array(ZServerNode),
 });
 
+/** What only an administrator sees on /serverstate: each live room and this server process. */
+export const ZServerDetails = z.object({
+  rooms: ZAdminLiveRoomList,
+  process: z.object({
+    rssBytes: z.number(),
+    heapUsedBytes: z.number(),
+    uptimeSeconds: z.number().int(),
+  }),
+});
+
 export const ZServerState = z.object({
   regions: z.array(ZServerRegion),
   updatedAt: z.string().describe('ISO time of this reading.'),
+  details: ZServerDetails.nullable().describe('Administrators only; null for everyone else.'),
 });
 
 export type TServerNode = z.infer<typeof ZServerNode>;

@@ -1,4 +1,5 @@
 import { router } from '../../trpc';
+import { adminLogin } from './admin-login';
 import { login } from './login';
 import { logout } from './logout';
 import { register } from './register';
@@ -16,4 +17,5 @@ export const userRouter = router({
   sendRegisterCode,
   sendResetPasswordCode,
   resetPassword,
+  adminLogin,
 });

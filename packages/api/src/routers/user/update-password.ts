@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { revokeUserSessions } from '../../account/session';
 import { AppError } from '../../errors';
-import { protectedProcedure } from '../../trpc';
+import { ownSessionProcedure } from '../../trpc';
 import { ZUpdatePasswordRequest } from './update-password.types';
 
-export const updatePassword = protectedProcedure
+export const updatePassword = ownSessionProcedure
   .meta({ summary: 'Change the password (the current one is required); other sessions are ended.' })
   .input(ZUpdatePasswordRequest)
   .output(z.null())

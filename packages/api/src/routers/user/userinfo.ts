@@ -8,7 +8,7 @@ export const userinfo = protectedProcedure
   .input(z.object({}).optional())
   .output(ZUserInfo)
   .query(async ({ ctx }) => {
-    const { user } = ctx.session;
+    const { user, impersonator, expiresAt } = ctx.session;
     return {
       username: user.username,
       avatar: user.avatar,
@@ -19,5 +19,8 @@ export const userinfo = protectedProcedure
       lastLoginIp: user.lastLoginIp ?? null,
       lastLoginTime: user.lastLoginAt ?? null,
       createdAt: user.createdAt,
+      impersonation: impersonator
+        ? { adminEmail: impersonator.email, adminName: impersonator.username, expiresAt }
+        : null,
     };
   });

@@ -10,5 +10,9 @@ export const ZUserInfo = z.object({
   lastLoginIp: z.string().nullable(),
   lastLoginTime: z.date().nullable().describe('ISO 8601 over REST.'),
   createdAt: z.date(),
+  impersonation: z
+    .object({ adminEmail: z.string(), adminName: z.string(), expiresAt: z.date() })
+    .nullable()
+    .describe('Set when an administrator opened this session through a sign-in link.'),
 });
 export type TUserInfo = z.infer<typeof ZUserInfo>;

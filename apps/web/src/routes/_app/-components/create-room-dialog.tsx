@@ -130,6 +130,20 @@ export function CreateRoomDialog({
     );
   }, [open, context]);
 
+  // The dialog works with its defaults: the first zone the plan allows and the first image that needs nothing
+  // more (a `url` image needs an address typed) are chosen until the person picks others.
+  useEffect(() => {
+    if (!open) return;
+    const zone = regions.data?.regions.find((region) => region.allowed)?.code;
+    const allowed = images.data?.images.filter((image) => image.allowed) ?? [];
+    const image = (allowed.find((candidate) => candidate.kind !== 'url') ?? allowed[0])?.code;
+    setForm((current) => ({
+      ...current,
+      region: current.region || (zone ?? ''),
+      image: current.image || (image ?? ''),
+    }));
+  }, [open, regions.data, images.data]);
+
   const chosenImage = images.data?.images.find((image) => image.code === form.image);
   const create = useMutation({
     mutationFn: (input: TCreateRoomInput) => trpcClient.room.createRoom.mutate(input),

@@ -11,7 +11,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { QueryView } from '../../../components/query-view';
-import { useUserInfo } from '../../../hooks/use-current-user';
+import { useImpersonation, useUserInfo } from '../../../hooks/use-current-user';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { formatMoney, paymentMethodLabel } from '../../../lib/billing';
 import { formatDateTime } from '../../../lib/format';
@@ -42,6 +42,7 @@ function BillPage() {
   const bills = useQuery(trpc.pay.getPayList.queryOptions({ page, pageSize: PAGE_SIZE }));
   const user = useUserInfo();
   const [shown, setShown] = useState<TPayment | null>(null);
+  const impersonated = useImpersonation() !== null;
   useFailureToast(bills.error, t`Failed to retrieve the bills`);
 
   const refresh = useMutation(
@@ -95,12 +96,14 @@ function BillPage() {
           <Button variant="outline" size="icon" onClick={() => bills.refetch()} aria-label={t`Refresh`}>
             <RefreshCwIcon className={bills.isFetching ? 'animate-spin' : undefined} />
           </Button>
-          <Button asChild data-testid="recharge">
-            <Link to="/bill/pay">
-              <PlusIcon />
-              <Trans>Recharge</Trans>
-            </Link>
-          </Button>
+          {impersonated ? null : (
+            <Button asChild data-testid="recharge">
+              <Link to="/bill/pay">
+                <PlusIcon />
+                <Trans>Recharge</Trans>
+              </Link>
+            </Button>
+          )}
         </div>
       </div>
       <QueryView query={bills} failure={<Trans>Failed to retrieve the bills</Trans>}>

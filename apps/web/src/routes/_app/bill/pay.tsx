@@ -12,8 +12,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { WalletIcon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
+import { ImpersonationNote } from '../../../components/impersonation-banner';
 import { QueryView } from '../../../components/query-view';
-import { useUserInfo } from '../../../hooks/use-current-user';
+import { useImpersonation, useUserInfo } from '../../../hooks/use-current-user';
 import { formatMoney, paymentMethodLabel } from '../../../lib/billing';
 import { toastError } from '../../../lib/notify';
 import { trpc } from '../../../lib/trpc';
@@ -29,6 +30,7 @@ function RechargePage() {
   const user = useUserInfo();
   const [method, setMethod] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
+  const impersonated = useImpersonation() !== null;
   const recharge = useMutation(
     trpc.pay.recharge.mutationOptions({
       onSuccess: (payment) => {
@@ -59,8 +61,14 @@ function RechargePage() {
       <h1 className="font-semibold text-2xl">
         <Trans>Recharge</Trans>
       </h1>
+      {impersonated ? (
+        <ImpersonationNote>
+          <Trans>Recharging is not available while an administrator is signed in as this user.</Trans>
+        </ImpersonationNote>
+      ) : null}
       <QueryView query={offer} failure={<Trans>Failed to retrieve the payment methods</Trans>}>
         {(data) => {
+          if (impersonated) return null;
           const chosen = method ?? data.methods[0]?.method ?? null;
           return data.methods.length === 0 ? (
             <Card>

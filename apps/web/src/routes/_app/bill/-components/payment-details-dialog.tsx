@@ -14,6 +14,7 @@ import {
 import { Spinner } from '@rooms/ui/spinner';
 import { ExternalLinkIcon, RefreshCwIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useImpersonation } from '../../../../hooks/use-current-user';
 import { formatMoney, paymentMethodLabel } from '../../../../lib/billing';
 import { formatDateTime } from '../../../../lib/format';
 import { PaymentStatusBadge } from './payment-status-badge';
@@ -35,6 +36,8 @@ export function PaymentDetailsDialog(props: {
 }) {
   const { i18n, t } = useLingui();
   const { payment } = props;
+  // An administrator signed in as the user does not pay the user's bills.
+  const payable = useImpersonation() === null;
   return (
     <Dialog open={payment !== null} onOpenChange={(open) => (open ? undefined : props.onClose())}>
       <DialogContent closeLabel={t`Close`} className="md:max-w-xl" data-testid="payment-details">
@@ -77,7 +80,7 @@ export function PaymentDetailsDialog(props: {
           </p>
         ) : null}
         <DialogFooter>
-          {payment?.status === 'unpaid' && payment.paymentUrl ? (
+          {payable && payment?.status === 'unpaid' && payment.paymentUrl ? (
             <Button asChild variant="outline">
               <a href={payment.paymentUrl}>
                 <ExternalLinkIcon />

@@ -1,0 +1,179 @@
+// Prometheus metrics for operators at GET /metrics (prom-client). A scrape needs `Authorization: Bearer
+// <METRICS_TOKEN>`; without a configured token only this machine may scrape. Anyone else gets the answer of a
+// missing path. Request latency is observed as requests end; everything else is read at scrape time from its
+// source (the room engine, the database), so nothing is counted twice and nothing drifts.
+import { timingSafeEqual } from 'node:crypto';
+import { appRouter } from '@rooms/api';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { TConfig } from '../env';
+import { fromThisMachine } from './local-request';
+
+const ROOM_STATES = ['starting', 'running', 'stopping', 'crashed'] as const;
+const MEDIA_PATHS = ['h264', 'screencast'] as const;
+const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));
+
+/** The route a request matched, with a bounded set of values: tRPC calls by procedure, unknown paths as one. */
+function routeOf(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (!pattern) return 'unmatched';
+  if (pattern.startsWith('/trpc/')) {
+    const path = (request.params as { path?: string } | undefined)?.path ?? '';
+    if (path.includes(',')) return '/trpc/(batch)';
+    return PROCEDURES.has(path) ? `/trpc/${path}` : '/trpc/(unknown)';
+  }
+  return pattern;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
+  if (!token) return fromThisMachine(request);
+  const header = request.headers.authorization ?? '';
+  const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+  return given !== '' && sameSecret(given, token);
+}
+
+export const metricsPlugin = fp(
+  async (app, options: { config: TConfig }) => {
+    // One registry per app: tests run several apps in one process.
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, prefix: 'rooms_' });
+
+    const httpDuration = new Histogram({
+      name: 'rooms_http_request_duration_seconds',
+      help: 'HTTP request duration by route, method and status code',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      httpDuration.observe(
+        { method: request.method, route: routeOf(request), status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+
+    const engine = app.roomEngine;
+    new Gauge({
+      name: 'rooms_rooms',
+      help: 'Rooms on this server by state',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const counts = new Map<string, number>(ROOM_STATES.map((state) => [state, 0]));
+        for (const room of engine.roomList()) {
+          if (counts.has(room.state)) counts.set(room.state, (counts.get(room.state) ?? 0) + 1);
+        }
+        for (const [state, count] of counts) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'rooms_participants',
+      help: 'Participants connected to the rooms of this server',
+      registers: [registry],
+      collect() {
+        this.set(engine.roomList().reduce((sum, room) => sum + room.participants, 0));
+      },
+    });
+    const streams = () => {
+      const totals = new Map<string, { fps: number; kbps: number }>(
+        MEDIA_PATHS.map((path) => [path, { fps: 0, kbps: 0 }]),
+      );
+      for (const room of engine.roomList()) {
+        const media = engine.mediaStats(room.roomId);
+        const total = media && totals.get(media.path);
+        if (!total || !media) continue;
+        total.fps += media.fps;
+        total.kbps += media.kbps;
+      }
+      return totals;
+    };
+    new Gauge({
+      name: 'rooms_stream_fps',
+      help: 'Frames per second the rooms send, summed by media path',
+      labelNames: ['path'] as const,
+      registers: [registry],
+      collect() {
+        for (const [path, total] of streams()) this.set({ path }, Math.round(total.fps * 10) / 10);
+      },
+    });
+    new Gauge({
+      name: 'rooms_stream_bitrate_kbps',
+      help: 'Picture bitrate the rooms send, summed by media path, kbit/s',
+      labelNames: ['path'] as const,
+      registers: [registry],
+      collect() {
+        for (const [path, total] of streams()) this.set({ path }, Math.round(total.kbps));
+      },
+    });
+    const crashes = new Counter({
+      name: 'rooms_browser_crashes_total',
+      help: 'Room browsers that exited on their own',
+      registers: [registry],
+    });
+    const unsubscribe = engine.onStateChange((change) => {
+      if (change.state === 'crashed') crashes.inc();
+    });
+    app.addHook('onClose', async () => unsubscribe());
+
+    // Read from PostgreSQL at scrape time; a scrape while the database is away still answers the rest.
+    const query = async <T>(sql: string): Promise<T[] | undefined> => {
+      try {
+        return await app.orm.em.fork().execute<T[]>(sql);
+      } catch {
+        return undefined;
+      }
+    };
+    new Gauge({
+      name: 'rooms_job_queue_depth',
+      help: 'Jobs waiting in the PostgreSQL job queue (billing: expiry, renewals, metering)',
+      registers: [registry],
+      async collect() {
+        const rows = await query<{ depth: number }>(
+          `select count(*)::int as depth from pgboss.job where state in ('created', 'retry')`,
+        );
+        this.set(rows?.[0]?.depth ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'rooms_payments',
+      help: 'Bills by status',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        const rows = await query<{ status: string; count: number }>(
+          'select status, count(*)::int as count from payments group by status',
+        );
+        this.reset();
+        for (const row of rows ?? []) this.set({ status: row.status }, row.count);
+      },
+    });
+    new Gauge({
+      name: 'rooms_payment_notifications',
+      help: 'Payment provider notifications by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+      async collect() {
+        const rows = await query<{ outcome: string; count: number }>(
+          'select outcome, count(*)::int as count from payment_events group by outcome',
+        );
+        this.reset();
+        for (const row of rows ?? []) this.set({ outcome: row.outcome }, row.count);
+      },
+    });
+
+    app.get('/metrics', async (request, reply) => {
+      if (!mayScrape(request, options.config.metricsToken)) {
+        return reply.code(404).send({ msg: 'error', data: 'Not found' });
+      }
+      return reply.type(registry.contentType).send(await registry.metrics());
+    });
+  },
+  { name: 'metrics', dependencies: ['services'] },
+);

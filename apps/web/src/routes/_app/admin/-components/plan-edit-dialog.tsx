@@ -1,0 +1,148 @@
+// Editing a plan: the form checks what the server checks (same texts), and shows what the server still refuses.
+
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Checkbox } from '@rooms/ui/checkbox';
+import { Input } from '@rooms/ui/input';
+import { Label } from '@rooms/ui/label';
+import { Textarea } from '@rooms/ui/textarea';
+import { type ReactNode, useState } from 'react';
+import { trpcClient } from '../../../../lib/trpc';
+import { type TAdminPlan, useAdminMutation, useFailureText } from './admin-api';
+import { Field, FormDialog } from './form-dialog';
+import { checkPlan, type TPlanForm, type TPlanValues } from './validation';
+
+function formOf(plan: TAdminPlan): TPlanForm {
+  return {
+    name: plan.name,
+    description: plan.description,
+    price: plan.price.toFixed(2),
+    inventory: plan.inventory === null ? '' : String(plan.inventory),
+    maxRooms: String(plan.maxRooms),
+    maxConnections: String(plan.maxConnections),
+    maxWidth: String(plan.maxWidth),
+    maxHeight: String(plan.maxHeight),
+    maxFrameRate: String(plan.maxFrameRate),
+    maxBitrateKbps: String(plan.maxBitrateKbps),
+    timeQuotaMinutes: String(plan.timeQuotaMinutes),
+    freeTimeQuotaMinutes: String(plan.freeTimeQuotaMinutes),
+    enabled: plan.enabled,
+    sortOrder: String(plan.sortOrder),
+  };
+}
+
+/** Mounted per plan being edited (keyed by the caller), so the form starts from that plan. */
+export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: () => void }) {
+  const { i18n } = useLingui();
+  const [form, setForm] = useState<TPlanForm>(() => formOf(plan));
+  const [invalid, setInvalid] = useState<{ field: keyof TPlanForm; text: string } | null>(null);
+  const save = useAdminMutation(
+    (values: TPlanValues) => trpcClient.admin.plans.update.mutate({ id: plan.id, ...values }),
+    {
+      success: (saved) => i18n._(msg`The plan “${saved.name}” was saved`),
+      toastFailure: false,
+      onSuccess: onClose,
+    },
+  );
+  const serverError = useFailureText(save.error);
+
+  const set = (field: keyof TPlanForm) => (event: { target: { value: string } }) =>
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+
+  const numberField = (
+    field: Exclude<keyof TPlanForm, 'name' | 'description' | 'enabled'>,
+    label: ReactNode,
+    extra: {
+      step?: number;
+      hint?: ReactNode;
+      placeholder?: string;
+    } = {},
+  ) => (
+    <Field id={`plan-${field}`} label={label} hint={extra.hint}>
+      <Input
+        id={`plan-${field}`}
+        type="number"
+        inputMode={extra.step && extra.step < 1 ? 'decimal' : 'numeric'}
+        step={extra.step ?? 1}
+        value={form[field]}
+        placeholder={extra.placeholder}
+        aria-invalid={invalid?.field === field || undefined}
+        onChange={set(field)}
+      />
+    </Field>
+  );
+
+  return (
+    <FormDialog
+      open
+      testId="plan-edit-dialog"
+      title={<Trans>Edit plan</Trans>}
+      description={
+        plan.isDefault ? (
+          <Trans>Everyone without another plan falls back to this plan; it cannot be disabled.</Trans>
+        ) : undefined
+      }
+      submitLabel={<Trans>Save</Trans>}
+      pending={save.isPending}
+      error={invalid?.text ?? serverError}
+      onSubmit={() => {
+        const checked = checkPlan(form);
+        if ('error' in checked) return setInvalid({ field: checked.field, text: i18n._(checked.error) });
+        setInvalid(null);
+        save.mutate(checked.values);
+      }}
+      onClose={onClose}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <Field id="plan-name" label={<Trans>Name</Trans>}>
+            <Input
+              id="plan-name"
+              value={form.name}
+              maxLength={64}
+              aria-invalid={invalid?.field === 'name' || undefined}
+              onChange={set('name')}
+            />
+          </Field>
+        </div>
+        <div className="sm:col-span-2">
+          <Field id="plan-description" label={<Trans>Description</Trans>}>
+            <Textarea
+              id="plan-description"
+              value={form.description}
+              maxLength={255}
+              aria-invalid={invalid?.field === 'description' || undefined}
+              onChange={set('description')}
+            />
+          </Field>
+        </div>
+        {numberField('price', <Trans>Price (USD)</Trans>, { step: 0.01 })}
+        {numberField('inventory', <Trans>Inventory</Trans>, {
+          hint: <Trans>Empty: unlimited</Trans>,
+          placeholder: i18n._(msg`Unlimited`),
+        })}
+        {numberField('maxRooms', <Trans>Max rooms</Trans>)}
+        {numberField('maxConnections', <Trans>Max connections per room</Trans>)}
+        {numberField('maxWidth', <Trans>Max width (px)</Trans>)}
+        {numberField('maxHeight', <Trans>Max height (px)</Trans>)}
+        {numberField('maxFrameRate', <Trans>Max frame rate (fps)</Trans>)}
+        {numberField('maxBitrateKbps', <Trans>Max bitrate (kbps)</Trans>)}
+        {numberField('timeQuotaMinutes', <Trans>Room time per period (minutes)</Trans>)}
+        {numberField('freeTimeQuotaMinutes', <Trans>Free room time per month (minutes)</Trans>)}
+        {numberField('sortOrder', <Trans>Order</Trans>, {
+          hint: <Trans>Lower comes first in the plan list</Trans>,
+        })}
+        <div className="flex items-center gap-2 self-end pb-2">
+          <Checkbox
+            id="plan-enabled"
+            checked={form.enabled}
+            onCheckedChange={(checked) => setForm((current) => ({ ...current, enabled: checked === true }))}
+          />
+          <Label htmlFor="plan-enabled">
+            <Trans>Offered (enabled)</Trans>
+          </Label>
+        </div>
+      </div>
+    </FormDialog>
+  );
+}

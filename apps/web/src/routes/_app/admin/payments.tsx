@@ -1,0 +1,262 @@
+// Every user's bills: filtered by status or by part of the payer's e-mail or the order number. A bill can be
+// checked with the payment provider again, and a paid one refunded to the balance (with a reason, after a
+// confirmation).
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '@rooms/ui/button';
+import { Card } from '@rooms/ui/card';
+import { Input } from '@rooms/ui/input';
+import { NativeSelect } from '@rooms/ui/native-select';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
+import { Textarea } from '@rooms/ui/textarea';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { RefreshCwIcon, SearchIcon, Undo2Icon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { QueryView } from '../../../components/query-view';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value';
+import { useFailureToast } from '../../../hooks/use-failure-toast';
+import { formatMoney, paymentMethodLabel, type TPaymentStatus } from '../../../lib/billing';
+import { formatDateTime } from '../../../lib/format';
+import { trpc, trpcClient } from '../../../lib/trpc';
+import { PaymentStatusBadge } from '../bill/-components/payment-status-badge';
+import { nextCursor, type TAdminPayment, useAdminMutation, useFailureText } from './-components/admin-api';
+import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
+import { Field, FormDialog } from './-components/form-dialog';
+import { checkReason } from './-components/validation';
+
+const statuses = ['unpaid', 'paid', 'expired', 'unknown'] as const;
+
+export const Route = createFileRoute('/_app/admin/payments')({
+  staticData: { title: msg`Payments` },
+  validateSearch: (search: Record<string, unknown>): { status?: TPaymentStatus; q?: string } => ({
+    ...(statuses.includes(search.status as TPaymentStatus)
+      ? { status: search.status as TPaymentStatus }
+      : {}),
+    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q } : {}),
+  }),
+  component: PaymentsPage,
+});
+
+function PaymentsPage() {
+  const { i18n, t } = useLingui();
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const [text, setText] = useState(search.q ?? '');
+  const query = useDebouncedValue(text.trim(), 300);
+  const [refunding, setRefunding] = useState<TAdminPayment | null>(null);
+
+  useEffect(() => {
+    void navigate({ search: (current) => ({ ...current, q: query || undefined }), replace: true });
+  }, [query, navigate]);
+
+  const payments = useInfiniteQuery(
+    trpc.admin.payments.list.infiniteQueryOptions(
+      { status: search.status, query: query || undefined, limit: 25 },
+      { getNextPageParam: nextCursor },
+    ),
+  );
+  useFailureToast(payments.error, t`Failed to retrieve the bills`);
+  const refresh = useAdminMutation(
+    (paymentId: string) => trpcClient.admin.payments.refresh.mutate({ paymentId }),
+    { success: (payment) => i18n._(msg`Bill ${payment.out_trade_no} refreshed`) },
+  );
+
+  return (
+    <div className="grid gap-6">
+      <AdminPageHeader title={<Trans>Payments</Trans>}>
+        <div className="relative w-72 max-w-full">
+          <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 opacity-50" />
+          <Input
+            type="search"
+            className="pl-8"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder={t`Search by e-mail or order number`}
+            aria-label={t`Search by e-mail or order number`}
+            data-testid="payment-search"
+          />
+        </div>
+        <NativeSelect
+          className="w-40"
+          aria-label={t`Status`}
+          value={search.status ?? ''}
+          data-testid="payment-status-filter"
+          onChange={(event) => {
+            const value = event.target.value as TPaymentStatus | '';
+            void navigate({
+              search: (current) => ({ ...current, status: value === '' ? undefined : value }),
+              replace: true,
+            });
+          }}
+        >
+          <option value="">{t`All statuses`}</option>
+          <option value="paid">{t`Paid`}</option>
+          <option value="unpaid">{t`Unpaid`}</option>
+          <option value="expired">{t`Expired`}</option>
+          <option value="unknown">{t`Unknown`}</option>
+        </NativeSelect>
+      </AdminPageHeader>
+      <QueryView query={payments} failure={<Trans>Failed to retrieve the bills</Trans>}>
+        {(data) => {
+          const rows = data.pages.flatMap((page) => page.items);
+          return (
+            <Card className="gap-0 overflow-hidden py-0">
+              <Table data-testid="admin-payments">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>
+                      <Trans>Order number</Trans>
+                    </TableHead>
+                    <TableHead>
+                      <Trans>User</Trans>
+                    </TableHead>
+                    <TableHead className="text-right">
+                      <Trans>Amount</Trans>
+                    </TableHead>
+                    <TableHead className="max-md:hidden">
+                      <Trans>Payment method</Trans>
+                    </TableHead>
+                    <TableHead>
+                      <Trans>Status</Trans>
+                    </TableHead>
+                    <TableHead className="max-lg:hidden">
+                      <Trans>Created</Trans>
+                    </TableHead>
+                    <TableHead className="max-lg:hidden">
+                      <Trans>Paid</Trans>
+                    </TableHead>
+                    <TableHead className="max-lg:hidden">
+                      <Trans>Refunded</Trans>
+                    </TableHead>
+                    <TableHead />
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.length === 0 ? (
+                    <EmptyRow columns={9}>
+                      <Trans>No bills match.</Trans>
+                    </EmptyRow>
+                  ) : (
+                    rows.map((payment) => (
+                      <TableRow
+                        key={payment.id}
+                        data-testid="admin-payment-row"
+                        data-out-trade-no={payment.out_trade_no}
+                      >
+                        <TableCell className="font-mono text-xs">{payment.out_trade_no}</TableCell>
+                        <TableCell>
+                          <Link
+                            to="/admin/users/$userId"
+                            params={{ userId: payment.user.id }}
+                            className="hover:underline"
+                          >
+                            {payment.user.email}
+                          </Link>
+                        </TableCell>
+                        <TableCell className="text-right">{formatMoney(i18n, payment.amount)}</TableCell>
+                        <TableCell className="max-md:hidden">
+                          {paymentMethodLabel(i18n, payment.method)}
+                        </TableCell>
+                        <TableCell>
+                          <PaymentStatusBadge status={payment.status} />
+                        </TableCell>
+                        <TableCell className="whitespace-nowrap max-lg:hidden">
+                          {formatDateTime(payment.createdAt)}
+                        </TableCell>
+                        <TableCell className="whitespace-nowrap max-lg:hidden">
+                          {payment.paidAt ? formatDateTime(payment.paidAt) : '—'}
+                        </TableCell>
+                        <TableCell className="whitespace-nowrap max-lg:hidden">
+                          {payment.refundedAt ? formatDateTime(payment.refundedAt) : '—'}
+                        </TableCell>
+                        <TableCell>
+                          <div className="flex justify-end gap-1">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              disabled={refresh.isPending && refresh.variables === payment.id}
+                              onClick={() => refresh.mutate(payment.id)}
+                            >
+                              <RefreshCwIcon />
+                              <Trans>Refresh</Trans>
+                            </Button>
+                            {payment.status === 'paid' && payment.refundedAt === null ? (
+                              <Button size="sm" variant="destructive" onClick={() => setRefunding(payment)}>
+                                <Undo2Icon />
+                                <Trans>Refund</Trans>
+                              </Button>
+                            ) : null}
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  )}
+                </TableBody>
+              </Table>
+              <LoadMore
+                hasMore={payments.hasNextPage}
+                loading={payments.isFetchingNextPage}
+                onLoad={() => payments.fetchNextPage()}
+              />
+            </Card>
+          );
+        }}
+      </QueryView>
+      {refunding ? (
+        <RefundDialog key={refunding.id} payment={refunding} onClose={() => setRefunding(null)} />
+      ) : null}
+    </div>
+  );
+}
+
+function RefundDialog({ payment, onClose }: { payment: TAdminPayment; onClose: () => void }) {
+  const { i18n } = useLingui();
+  const [reason, setReason] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const refund = useAdminMutation(
+    (checked: string) => trpcClient.admin.payments.refund.mutate({ paymentId: payment.id, reason: checked }),
+    {
+      success: (refunded) => i18n._(msg`Bill ${refunded.out_trade_no} refunded`),
+      toastFailure: false,
+      onSuccess: onClose,
+    },
+  );
+  const serverError = useFailureText(refund.error);
+  const amount = formatMoney(i18n, payment.amount);
+  const email = payment.user.email;
+  const orderNo = payment.out_trade_no;
+  return (
+    <FormDialog
+      open
+      destructive
+      testId="refund-dialog"
+      title={<Trans>Refund this bill?</Trans>}
+      description={
+        <Trans>
+          {amount} of bill {orderNo} is taken back from the balance of {email}. Return the money itself
+          through the payment provider’s own dashboard.
+        </Trans>
+      }
+      submitLabel={<Trans>Refund</Trans>}
+      pending={refund.isPending}
+      error={invalid ?? serverError}
+      onSubmit={() => {
+        const checked = checkReason(reason);
+        if (typeof checked !== 'string') return setInvalid(i18n._(checked));
+        setInvalid(null);
+        refund.mutate(checked);
+      }}
+      onClose={onClose}
+    >
+      <Field id="refund-reason" label={<Trans>Reason</Trans>}>
+        <Textarea
+          id="refund-reason"
+          value={reason}
+          maxLength={500}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </Field>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,151 @@
+// Every room that is running now, across all servers, refreshed every few seconds; an administrator can stop one.
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '@rooms/ui/button';
+import { Card } from '@rooms/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { RefreshCwIcon, SquareIcon } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { QueryView } from '../../../components/query-view';
+import { useFailureToast } from '../../../hooks/use-failure-toast';
+import { trpc, trpcClient } from '../../../lib/trpc';
+import { RoomStateBadge } from '../-components/room-state-badge';
+import { type TAdminLiveRoom, useAdminMutation } from './-components/admin-api';
+import { AdminPageHeader, EmptyRow, formatUptime } from './-components/admin-ui';
+
+/** Often enough to look live; the list is read from memory on the server. */
+const REFRESH_MS = 5000;
+
+export const Route = createFileRoute('/_app/admin/rooms')({
+  staticData: { title: msg`Running rooms` },
+  component: RoomsPage,
+});
+
+function RoomsPage() {
+  const { i18n, t } = useLingui();
+  const rooms = useQuery({ ...trpc.admin.rooms.list.queryOptions(), refetchInterval: REFRESH_MS });
+  useFailureToast(rooms.error, t`Failed to retrieve the rooms`);
+  const [stopping, setStopping] = useState<TAdminLiveRoom | null>(null);
+  const stop = useAdminMutation((roomId: string) => trpcClient.admin.rooms.stop.mutate({ roomId }), {
+    success: () => i18n._(msg`The room is stopping`),
+  });
+  const stoppingName = stopping?.name ?? '';
+  const stoppingOwner = stopping?.owner.email ?? '';
+
+  return (
+    <div className="grid gap-6">
+      <AdminPageHeader
+        title={<Trans>Running rooms</Trans>}
+        description={<Trans>Refreshed every 5 seconds.</Trans>}
+      >
+        <Button variant="outline" size="icon" onClick={() => rooms.refetch()} aria-label={t`Refresh`}>
+          <RefreshCwIcon className={rooms.isFetching ? 'animate-spin' : undefined} />
+        </Button>
+      </AdminPageHeader>
+      <QueryView query={rooms} failure={<Trans>Failed to retrieve the rooms</Trans>}>
+        {(list) => (
+          <Card className="gap-0 overflow-hidden py-0">
+            <Table data-testid="admin-rooms">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>
+                    <Trans>Name</Trans>
+                  </TableHead>
+                  <TableHead>
+                    <Trans>Owner</Trans>
+                  </TableHead>
+                  <TableHead>
+                    <Trans>Zone</Trans>
+                  </TableHead>
+                  <TableHead>
+                    <Trans>State</Trans>
+                  </TableHead>
+                  <TableHead className="text-right">
+                    <Trans>Members</Trans>
+                  </TableHead>
+                  <TableHead>
+                    <Trans>Uptime</Trans>
+                  </TableHead>
+                  <TableHead className="max-md:hidden">
+                    <Trans>Media path</Trans>
+                  </TableHead>
+                  <TableHead className="text-right max-md:hidden">
+                    <Trans>FPS</Trans>
+                  </TableHead>
+                  <TableHead />
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {list.length === 0 ? (
+                  <EmptyRow columns={9}>
+                    <Trans>No room is running.</Trans>
+                  </EmptyRow>
+                ) : (
+                  list.map((room) => (
+                    <TableRow key={room.id} data-testid="admin-room-row" data-room-name={room.name}>
+                      <TableCell className="font-medium">{room.name}</TableCell>
+                      <TableCell>
+                        <Link
+                          to="/admin/users/$userId"
+                          params={{ userId: room.owner.id }}
+                          className="hover:underline"
+                        >
+                          {room.owner.email}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{room.region}</TableCell>
+                      <TableCell>
+                        <RoomStateBadge state={room.state} />
+                      </TableCell>
+                      <TableCell className="text-right">{room.members}</TableCell>
+                      <TableCell className="whitespace-nowrap">
+                        {formatUptime(i18n, room.uptimeSeconds)}
+                      </TableCell>
+                      <TableCell className="font-mono text-xs max-md:hidden">
+                        {room.mediaPath ?? '—'}
+                      </TableCell>
+                      <TableCell className="text-right max-md:hidden">
+                        {room.fps === null ? '—' : i18n.number(room.fps, { maximumFractionDigits: 1 })}
+                      </TableCell>
+                      <TableCell className="text-right">
+                        <Button
+                          size="sm"
+                          variant="destructive"
+                          disabled={
+                            room.state === 'stopping' || (stop.isPending && stop.variables === room.id)
+                          }
+                          onClick={() => setStopping(room)}
+                        >
+                          <SquareIcon />
+                          <Trans>Stop</Trans>
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                  ))
+                )}
+              </TableBody>
+            </Table>
+          </Card>
+        )}
+      </QueryView>
+      <ConfirmDialog
+        open={stopping !== null}
+        destructive
+        title={<Trans>Stop the room?</Trans>}
+        confirmLabel={<Trans>Stop</Trans>}
+        onCancel={() => setStopping(null)}
+        onConfirm={() => {
+          if (stopping) stop.mutate(stopping.id);
+          setStopping(null);
+        }}
+      >
+        <Trans>
+          Everyone in “{stoppingName}” (owned by {stoppingOwner}) is disconnected and the browser is closed.
+        </Trans>
+      </ConfirmDialog>
+    </div>
+  );
+}

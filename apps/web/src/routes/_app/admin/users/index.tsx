@@ -1,0 +1,172 @@
+// User management: every account, found by part of its e-mail or name, newest sign-up or newest login first, a
+// page at a time (keyset). A row opens the user's page.
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Card } from '@rooms/ui/card';
+import { Input } from '@rooms/ui/input';
+import { NativeSelect } from '@rooms/ui/native-select';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { SearchIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { QueryView } from '../../../../components/query-view';
+import { useDebouncedValue } from '../../../../hooks/use-debounced-value';
+import { useFailureToast } from '../../../../hooks/use-failure-toast';
+import { formatDateTime } from '../../../../lib/format';
+import { trpc } from '../../../../lib/trpc';
+import { nextCursor } from '../-components/admin-api';
+import { AdminPageHeader, DisabledBadge, EmptyRow, LoadMore, RoleBadge } from '../-components/admin-ui';
+
+const sorts = ['createdAt', 'lastLoginAt'] as const;
+type TSort = (typeof sorts)[number];
+
+export const Route = createFileRoute('/_app/admin/users/')({
+  staticData: { title: msg`User management` },
+  validateSearch: (search: Record<string, unknown>): { q?: string; sort?: TSort } => ({
+    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q } : {}),
+    ...(search.sort === 'lastLoginAt' ? { sort: 'lastLoginAt' as const } : {}),
+  }),
+  component: UsersPage,
+});
+
+function UsersPage() {
+  const { t } = useLingui();
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const [text, setText] = useState(search.q ?? '');
+  const query = useDebouncedValue(text.trim(), 300);
+  const sort = search.sort ?? 'createdAt';
+
+  // The settled search goes into the address, so going back from a user's page finds the same list.
+  useEffect(() => {
+    void navigate({ search: (current) => ({ ...current, q: query || undefined }), replace: true });
+  }, [query, navigate]);
+
+  const users = useInfiniteQuery(
+    trpc.admin.users.list.infiniteQueryOptions(
+      { query: query || undefined, sort, limit: 25 },
+      { getNextPageParam: nextCursor },
+    ),
+  );
+  useFailureToast(users.error, t`Failed to retrieve the users`);
+
+  return (
+    <div className="grid gap-6">
+      <AdminPageHeader title={<Trans>User management</Trans>}>
+        <div className="relative w-72 max-w-full">
+          <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 opacity-50" />
+          <Input
+            type="search"
+            className="pl-8"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder={t`Search by e-mail or name`}
+            aria-label={t`Search by e-mail or name`}
+            data-testid="user-search"
+          />
+        </div>
+        <NativeSelect
+          className="w-52"
+          value={sort}
+          aria-label={t`Sort by`}
+          onChange={(event) =>
+            navigate({
+              search: (current) => ({
+                ...current,
+                sort: event.target.value === 'lastLoginAt' ? 'lastLoginAt' : undefined,
+              }),
+              replace: true,
+            })
+          }
+          data-testid="user-sort"
+        >
+          <option value="createdAt">{t`Newest sign-up first`}</option>
+          <option value="lastLoginAt">{t`Newest login first`}</option>
+        </NativeSelect>
+      </AdminPageHeader>
+      <QueryView query={users} failure={<Trans>Failed to retrieve the users</Trans>}>
+        {(data) => {
+          const rows = data.pages.flatMap((page) => page.items);
+          return (
+            <Card className="gap-0 overflow-hidden py-0">
+              <Table data-testid="admin-users">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>
+                      <Trans>Name</Trans>
+                    </TableHead>
+                    <TableHead>
+                      <Trans>E-mail</Trans>
+                    </TableHead>
+                    <TableHead>
+                      <Trans>Level</Trans>
+                    </TableHead>
+                    <TableHead>
+                      <Trans>Role</Trans>
+                    </TableHead>
+                    <TableHead className="max-md:hidden">
+                      <Trans>Signed up</Trans>
+                    </TableHead>
+                    <TableHead className="max-md:hidden">
+                      <Trans>Last login</Trans>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.length === 0 ? (
+                    <EmptyRow columns={6}>
+                      {query ? <Trans>No user matches “{query}”.</Trans> : <Trans>No users yet.</Trans>}
+                    </EmptyRow>
+                  ) : (
+                    rows.map((user) => (
+                      <TableRow
+                        key={user.id}
+                        data-testid="admin-user-row"
+                        data-user-id={user.id}
+                        className="cursor-pointer"
+                        onClick={(event) => {
+                          if ((event.target as HTMLElement).closest('a')) return;
+                          void navigate({ to: '/admin/users/$userId', params: { userId: user.id } });
+                        }}
+                      >
+                        <TableCell className="font-medium">
+                          <Link
+                            to="/admin/users/$userId"
+                            params={{ userId: user.id }}
+                            className="hover:underline"
+                          >
+                            {user.username}
+                          </Link>
+                        </TableCell>
+                        <TableCell>
+                          <span className="flex flex-wrap items-center gap-2">
+                            {user.email}
+                            <DisabledBadge disabled={user.disabled} />
+                          </span>
+                        </TableCell>
+                        <TableCell>{user.level}</TableCell>
+                        <TableCell>
+                          <RoleBadge role={user.role} />
+                        </TableCell>
+                        <TableCell className="max-md:hidden">{formatDateTime(user.createdAt)}</TableCell>
+                        <TableCell className="max-md:hidden">
+                          {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : '—'}
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  )}
+                </TableBody>
+              </Table>
+              <LoadMore
+                hasMore={users.hasNextPage}
+                loading={users.isFetchingNextPage}
+                onLoad={() => users.fetchNextPage()}
+              />
+            </Card>
+          );
+        }}
+      </QueryView>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import type { TSessionUser } from '../../account/session';
+import type { TContext } from '../../context';
+import type { TActor, TAdminDeps } from '../../domains/admin';
+
+/** The administrator behind an admin call, and what the domain functions need from the request. */
+export function adminDeps(ctx: TContext & { session: TSessionUser }): TAdminDeps {
+  const actor: TActor = { id: ctx.session.user.id, label: ctx.session.user.email, ip: ctx.request.ip };
+  return {
+    em: ctx.em,
+    actor,
+    now: ctx.services.now(),
+    sessionEvents: ctx.services.sessionEvents,
+    rooms: ctx.services.rooms,
+  };
+}

@@ -1,0 +1,33 @@
+// admin.payments.*: bills across users, refresh and refund.
+import { listPayments, refreshPaymentAsAdmin, refundPayment } from '../../domains/admin';
+import { adminProcedure, router } from '../../trpc';
+import {
+  ZAdminPayment,
+  ZAdminPaymentList,
+  ZAdminPaymentListRequest,
+  ZPaymentTarget,
+  ZRefundRequest,
+} from './admin.types';
+import { adminDeps } from './admin-deps';
+
+export const adminPaymentsRouter = router({
+  list: adminProcedure
+    .meta({ summary: 'Administrator: bills of all users by status, e-mail or order number, newest first.' })
+    .input(ZAdminPaymentListRequest)
+    .output(ZAdminPaymentList)
+    .query(({ ctx, input }) => listPayments(ctx.em, input)),
+
+  refresh: adminProcedure
+    .meta({ summary: 'Administrator: ask the payment provider about a bill again and store its answer.' })
+    .input(ZPaymentTarget)
+    .output(ZAdminPayment)
+    .mutation(({ ctx, input }) =>
+      refreshPaymentAsAdmin({ ...adminDeps(ctx), payments: ctx.services.payments }, input.paymentId),
+    ),
+
+  refund: adminProcedure
+    .meta({ summary: 'Administrator: refund a paid bill; the amount leaves the balance through the ledger.' })
+    .input(ZRefundRequest)
+    .output(ZAdminPayment)
+    .mutation(({ ctx, input }) => refundPayment(adminDeps(ctx), input)),
+});

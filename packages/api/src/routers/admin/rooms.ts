@@ -1,0 +1,32 @@
+// admin.rooms.*: every running room, and a stop for any of them.
+import { z } from 'zod';
+import { liveRoomViews, stopRoomAsAdmin } from '../../domains/admin';
+import { adminProcedure, router } from '../../trpc';
+import { ZAdminLiveRoomList, ZDone, ZRoomTargetById } from './admin.types';
+import { adminDeps } from './admin-deps';
+
+export const adminRoomsRouter = router({
+  list: adminProcedure
+    .meta({
+      summary: 'Administrator: running rooms with owner, region, members, uptime, media path and fps.',
+    })
+    .input(z.object({}).optional())
+    .output(ZAdminLiveRoomList)
+    .query(({ ctx }) =>
+      liveRoomViews({
+        em: ctx.em,
+        rooms: ctx.services.rooms,
+        presence: ctx.services.presence,
+        now: ctx.services.now(),
+      }),
+    ),
+
+  stop: adminProcedure
+    .meta({ summary: 'Administrator: stop any room; its participants are disconnected.' })
+    .input(ZRoomTargetById)
+    .output(ZDone)
+    .mutation(async ({ ctx, input }) => {
+      await stopRoomAsAdmin({ ...adminDeps(ctx), rooms: ctx.services.rooms }, input.roomId);
+      return { ok: true } as const;
+    }),
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { redeemLoginLink } from '../../domains/admin';
+import { publicProcedure } from '../../trpc';
+import { sessionResponse } from './login';
+import { ZSessionResponse } from './login.types';
+
+const invalid = 'This sign-in link is invalid or has expired';
+
+export const adminLogin = publicProcedure
+  .meta({
+    summary:
+      'Open an administrator’s one-time sign-in link (spec §2 /admintologinuser/{token}): a short-lived session as that user.',
+  })
+  .input(
+    z.object({
+      token: z.string({ error: invalid }).trim().min(1, { error: invalid }).max(256, { error: invalid }),
+    }),
+  )
+  .output(ZSessionResponse)
+  .mutation(async ({ ctx, input }) => {
+    const { sessionToken, user } = await redeemLoginLink(
+      { em: ctx.em, now: ctx.services.now(), request: ctx.request },
+      input.token,
+    );
+    return sessionResponse(user, sessionToken);
+  });
