@@ -14,6 +14,7 @@ import {
   enterRoom,
   expectMovingPicture,
   expectSound,
+  passEntry,
   servePages,
   soundLevel,
   stopAndDeleteRoom,
@@ -193,9 +194,7 @@ describe('room media from a recording', () => {
     await streamRecording(strict, joins);
     const late = await strict.newPage();
     await late.goto(new URL(page.url()).pathname);
-    await late.getByTestId('confirm-yes').click();
-    await late.getByTestId('nickname-submit').click();
-    await late.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await passEntry(late, 'Late');
     await late.getByTestId('room-unmute').waitFor({ timeout: 30_000 });
     expect(await late.getByTestId('room-sound').count()).toBe(0);
     await expectMovingPicture(late);

@@ -86,14 +86,23 @@ export function roomCard(page: Page, name: string) {
   return page.locator(`[data-testid="room-card"][data-room-name="${name}"]`);
 }
 
-/** From the dashboard into the room: confirm, nickname, joined. */
+/** From the dashboard into the room: the owner goes straight in (the nickname is used if the room asks). */
 export async function enterRoom(page: Page, name: string, nickname: string): Promise<void> {
   await roomCard(page, name).getByTestId('room-enter').click();
   await page.waitForURL('**/room/*');
-  await page.getByTestId('confirm-yes').click();
+  await passEntry(page, nickname);
+}
+
+/** Through the entry if the room asks for one (a nickname, and a confirmation with others inside), to joined. */
+export async function passEntry(page: Page, nickname: string): Promise<'asked' | 'straight'> {
+  const joined = page.locator('[data-testid="room-page"][data-status="joined"]');
+  const dialog = page.getByTestId('nickname-dialog');
+  await joined.or(dialog).first().waitFor({ timeout: 30_000 });
+  if (!(await dialog.isVisible())) return 'straight';
   await page.getByTestId('nickname-input').fill(nickname);
   await page.getByTestId('nickname-submit').click();
-  await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+  await joined.waitFor({ timeout: 30_000 });
+  return 'asked';
 }
 
 export async function stopAndDeleteRoom(page: Page, name: string): Promise<void> {

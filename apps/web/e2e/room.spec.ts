@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRESS_ME_PAGE, servePages, type TPages } from './room-support';
+import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import {
   login,
   type Page,
@@ -116,17 +116,10 @@ describe('rooms', () => {
     }
     await screenshots(page, 'dashboard-running');
 
+    // The owner goes straight into their own room: no confirmation, no nickname (their account name).
     await card.getByTestId('room-enter').click();
     await page.waitForURL('**/room/*');
-    await page.getByTestId('enter-confirm').waitFor();
-    await screenshots(page, 'room-confirm');
-    await page.getByTestId('confirm-yes').click();
-    const nickname = page.getByTestId('nickname-input');
-    await nickname.fill('');
-    await page.getByTestId('nickname-submit').click();
-    await toast(page, 'Please enter your nickname');
-    await nickname.fill('Driver');
-    await page.getByTestId('nickname-submit').click();
+    expect(await passEntry(page, 'unused')).toBe('straight');
 
     // Joined as the owner, who starts in control.
     await page.locator('[data-testid="room-page"][data-status="joined"][data-controlling="true"]').waitFor({
@@ -209,9 +202,7 @@ describe('rooms', () => {
     });
     await screenshots(page, 'dashboard-running-zh');
     await card.getByTestId('room-enter').click();
-    await page.getByTestId('confirm-yes').click();
-    await page.getByTestId('nickname-submit').click();
-    await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await passEntry(page, 'unused');
     await expect
       .poll(async () => (await canvasSample(page))?.frames ?? 0, { timeout: 30_000 })
       .toBeGreaterThan(2);

@@ -9,7 +9,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
-import { PRESS_ME_PAGE, servePages, type TPages } from './room-support';
+import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
 
 let kit: TJourneyKit;
@@ -74,15 +74,26 @@ async function frames(page: Page): Promise<number> {
     .evaluate((canvas) => Number((canvas as HTMLCanvasElement).dataset.frames ?? 0));
 }
 
-/** The confirmation, then the nickname, then the joined room with a moving picture. */
+/** The entry when the room asks for one, then the joined room with a moving picture. */
 async function enterRoom(page: Page, nickname: string) {
-  await page.getByTestId('enter-confirm').waitFor();
-  await page.getByTestId('confirm-yes').click();
-  await page.getByTestId('nickname-input').fill(nickname);
-  await page.getByTestId('nickname-submit').click();
-  await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+  await passEntry(page, nickname);
   await expect.poll(() => frames(page), { timeout: 30_000 }).toBeGreaterThan(2);
 }
+
+/** Keeps every text the away cover shows (a restart's can be gone in a second). */
+async function recordAwayTexts(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { awayTexts: string[] }).awayTexts = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="room-away-text"]')?.textContent;
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+const awayTexts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { awayTexts: string[] }).awayTexts);
 
 const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('data-controlling');
 
@@ -120,6 +131,8 @@ describe('sharing', () => {
     // The guest: no account, the link (on this server: the test server's public URL is not its listening port).
     const guestContext = await kit.newContext();
     const guest = await guestContext.newPage();
+    const requested: string[] = [];
+    guest.on('request', (request) => requested.push(request.url()));
     await guest.goto(new URL(link).pathname);
     await guest.getByTestId('share-password').waitFor();
     await guest.getByTestId('share-password-input').fill('wrong');
@@ -130,10 +143,17 @@ describe('sharing', () => {
       .waitFor();
     await guest.getByTestId('share-password-input').fill('sesame');
     await guest.getByTestId('share-password-submit').click();
+    // One step: who invites and who is inside, the nickname, and the warning that the owner is inside.
     await guest.getByTestId('share-lobby').waitFor();
-    expect(await guest.getByTestId('share-room-name').textContent()).toBe(room.name);
+    expect(await guest.getByTestId('entry-room-name').textContent()).toBe(room.name);
+    await guest.getByTestId('enter-confirm').waitFor();
     await screenshots(guest, 'share-lobby');
-    await guest.getByTestId('share-enter').click();
+    // The password never travels in a URL: not in the address bar, not in any request the page made.
+    expect(guest.url()).not.toContain('sesame');
+    // An empty nickname is refused with the spec's words.
+    await guest.getByTestId('nickname-input').fill('');
+    await guest.getByTestId('nickname-submit').click();
+    await toast(guest, 'Please enter your nickname');
     await enterRoom(guest, 'Gus');
     await screenshots(guest, 'share-guest-live');
 
@@ -165,6 +185,58 @@ describe('sharing', () => {
     await ownerPage.getByTestId('control-take').click();
     await expect.poll(() => controlling(ownerPage), { timeout: 15_000 }).toBe('true');
     await expect.poll(() => controlling(guest), { timeout: 15_000 }).toBe('false');
+
+    // A reload brings the guest straight back: no password, no nickname, no confirmation.
+    await guest.reload();
+    expect(await passEntry(guest, 'unused')).toBe('straight');
+    expect(requested.filter((url) => url.includes('sesame'))).toEqual([]);
+
+    // The owner restarts the room from the dashboard with both inside: asked first, then both pages say who is
+    // restarting it and show the picture again by themselves.
+    const people = [ownerPage, guest];
+    for (const page of people) await recordAwayTexts(page);
+    const dashboard = await ownerContext.newPage();
+    await dashboard.goto('/dashboard');
+    const liveCard = dashboard.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    await liveCard.getByTestId('room-restart').click();
+    const ask = dashboard.getByTestId('room-interrupt-dialog');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('People inside now: 2');
+    await screenshots(dashboard, 'room-restart-confirm');
+    const clickedAt = Date.now();
+    await dashboard.getByTestId('confirm-yes').click();
+    await liveCard.and(dashboard.locator('[data-state="starting"]')).waitFor();
+    await liveCard.and(dashboard.locator('[data-state="running"]')).waitFor({ timeout: 60_000 });
+    const runningAt = Date.now();
+    for (const page of people) {
+      await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 5_000 });
+      const shown = await frames(page);
+      await expect.poll(() => frames(page), { timeout: 5_000 }).toBeGreaterThan(shown);
+    }
+    expect(await awayTexts(guest)).toContain(`${owner.username} is restarting the room…`);
+    expect(await awayTexts(ownerPage)).toContain('You are restarting the room…');
+    console.log(
+      `[restart] picture back for both ${Date.now() - runningAt} ms after the room ran again ` +
+        `(${Date.now() - clickedAt} ms after the click)`,
+    );
+
+    // Stopping says who stopped it; the owner starts it again from the room page and both are back.
+    await liveCard.getByTestId('room-stop').click();
+    await ask.waitFor();
+    await dashboard.getByTestId('confirm-yes').click();
+    await guest
+      .getByTestId('room-away-text')
+      .filter({ hasText: `${owner.username} stopped the room.` })
+      .waitFor({ timeout: 30_000 });
+    await ownerPage.getByTestId('room-away-text').filter({ hasText: 'You stopped the room.' }).waitFor();
+    expect(await guest.getByTestId('room-away-start').count()).toBe(0);
+    await screenshots(guest, 'room-stopped-guest');
+    await ownerPage.getByTestId('room-away-start').click();
+    for (const page of people) {
+      await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+      const shown = await frames(page);
+      await expect.poll(() => frames(page), { timeout: 15_000 }).toBeGreaterThan(shown);
+    }
 
     await guestContext.close();
     await ownerContext.close();
@@ -213,7 +285,6 @@ describe('sharing', () => {
     // A logged-in user who follows a share link joins as themselves, not as a guest.
     const second = await context.newPage();
     await second.goto(`/share/room/${room.id}`);
-    await second.getByTestId('share-enter').click();
     await enterRoom(second, 'Vera too');
     const row = second.getByTestId('member').filter({ hasText: 'Vera too' });
     await row.waitFor();

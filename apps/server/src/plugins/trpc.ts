@@ -9,6 +9,8 @@ export const trpcPlugin = fp(
       prefix: '/trpc',
       trpcOptions: {
         router: appRouter,
+        // Queries may come as POST: the web app sends those carrying a share password that way, out of URLs.
+        allowMethodOverride: true,
         createContext: ({ req }) => createRequestContext(app, req),
         onError({ error, path }) {
           const { status } = describeError(error);

@@ -2,7 +2,7 @@
 // sockets): the shared room's calls with their password and its budget of wrong tries, the owner's share
 // settings, the square and its thumbnails, guests kept away from owner actions on every path, bans and reports.
 // Each running room's browser is played by a LocalRoomSession (see ws/local-room-session.ts).
-import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Region, Room, RoomReport, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
@@ -17,7 +17,7 @@ const SHARE_URL = 'https://share.rooms.example';
 let server: TTestServer;
 let origin: string;
 const sessions = new Map<string, LocalRoomSession>();
-let endSession: (roomId: string) => void = () => {};
+let endSession: (roomId: string, ending?: TRoomEnding) => void = () => {};
 
 beforeAll(async () => {
   server = await startTestServer({ env: { SHARE_URL: `${SHARE_URL}/` } });
@@ -26,7 +26,7 @@ beforeAll(async () => {
     session: (roomId) => sessions.get(roomId),
     participantsChanged: () => {},
     onSessionEnded(listener) {
-      endSession = listener;
+      endSession = (roomId, ending = { reason: 'stopped', by: null }) => listener(roomId, ending);
       return () => {};
     },
   };

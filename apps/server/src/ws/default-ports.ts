@@ -1,6 +1,7 @@
 // The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TRoomStateChange } from '@rooms/api';
+import type { TRoomEnding } from '@rooms/api/room-protocol';
 import { Room, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
 import type { RoomDirectory, RoomLink } from './relay-ports';
@@ -40,9 +41,17 @@ export function engineLink(engine: TSessionEngine): RoomLink {
     participantsChanged: (roomId, count) => engine.participantsChanged(roomId, count),
     onSessionEnded: (listener) =>
       engine.onStateChange((change) => {
-        if (change.state !== 'running') listener(change.roomId);
+        if (change.state !== 'running') listener(change.roomId, endingOf(change));
       }),
   };
+}
+
+/** What members are told: the stopper's own words when a person stopped it, else the engine's reason. */
+function endingOf(change: TRoomStateChange): TRoomEnding {
+  if (change.ending) return change.ending;
+  if (change.reason === 'crashed' || change.state === 'crashed') return { reason: 'crashed', by: null };
+  if (change.reason === 'auto-close') return { reason: 'idle', by: null };
+  return { reason: 'stopped', by: null };
 }
 
 /** Of these sessions, the ones still live: not revoked, not expired, their account not disabled. */

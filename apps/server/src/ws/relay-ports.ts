@@ -1,6 +1,7 @@
 // What the relay needs from the rest of the server, as two small ports: the room's data (who owns it, how many
 // may connect) and the running room's live session (from the engine). The defaults read the database and the
 // engine; a test or another engine plugs in its own through RoomRelay.use().
+import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { RoomSession } from '../rooms/room-session';
 
 export interface TRelayRoom {
@@ -27,6 +28,6 @@ export interface RoomLink {
   session(roomId: string): RoomSession | undefined;
   /** How many participants are connected, on every change (the engine's auto-close counts on it). */
   participantsChanged(roomId: string, count: number): void;
-  /** When given, the relay closes a room's sockets as soon as its browser goes away. */
-  onSessionEnded?(listener: (roomId: string) => void): () => void;
+  /** When given, the relay closes a room's sockets as soon as its browser goes away, telling members why. */
+  onSessionEnded?(listener: (roomId: string, ending: TRoomEnding) => void): () => void;
 }

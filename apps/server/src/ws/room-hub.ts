@@ -9,6 +9,7 @@ import {
   type TClientMessage,
   type TMediaCodecName,
   type TMember,
+  type TRoomEnding,
   type TRoomErrorCode,
   type TServerMessage,
 } from '@rooms/api/room-protocol';
@@ -216,11 +217,12 @@ export class RoomHub {
     }
   }
 
-  /** The room's browser went away: everyone is told and disconnected. */
-  close(code: 'ROOM_NOT_RUNNING' | 'ROOM_NOT_FOUND' = 'ROOM_NOT_RUNNING'): void {
+  /** The room's browser went away: everyone is told why and disconnected; their pages follow the room back. */
+  close(code: 'ROOM_NOT_RUNNING' | 'ROOM_NOT_FOUND' = 'ROOM_NOT_RUNNING', ending?: TRoomEnding): void {
     if (this.closed) return;
     this.closed = true;
     for (const member of this.members.values()) {
+      if (ending) member.peer.send({ type: 'system/room-ended', ...ending });
       member.peer.send(errorMessage(code));
       member.peer.close(ROOM_CLOSE_CODES[code], ROOM_ERROR_MESSAGES[code]);
     }

@@ -1,5 +1,6 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type RateLimiter } from '@rooms/api';
+import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { RoomSession } from '../rooms/room-session';
 import { ConnectionBook } from './connection-book';
 import { GuestIds } from './guest-id';
@@ -126,18 +127,18 @@ export class RoomRelay {
     this.closeAll();
   }
 
-  private retireIfStale(roomId: string, current: RoomSession | undefined): void {
+  private retireIfStale(roomId: string, current: RoomSession | undefined, ending?: TRoomEnding): void {
     const hub = this.hubs.get(roomId);
     if (hub && hub.session !== current) {
-      hub.close();
+      hub.close('ROOM_NOT_RUNNING', ending);
       this.hubs.delete(roomId);
     }
   }
 
   private watch(): void {
     this.stopWatching?.();
-    this.stopWatching = this.link.onSessionEnded?.((roomId) => {
-      this.retireIfStale(roomId, this.link.session(roomId));
+    this.stopWatching = this.link.onSessionEnded?.((roomId, ending) => {
+      this.retireIfStale(roomId, this.link.session(roomId), ending);
     });
   }
 }

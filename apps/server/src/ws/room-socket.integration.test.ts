@@ -1,7 +1,7 @@
 // The room WebSocket against the real server (real PostgreSQL, real sockets, tickets, Origin checks), with each
 // room's browser played by a LocalRoomSession: a timer-driven page whose picture shows its own click count.
 import { createHash, randomBytes } from 'node:crypto';
-import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TTestServer } from '../testing/test-server';
@@ -13,7 +13,7 @@ let server: TTestServer;
 let origin: string;
 const sessions = new Map<string, LocalRoomSession>();
 const participants = new Map<string, number[]>();
-let endSession: (roomId: string) => void = () => {};
+let endSession: (roomId: string, ending?: TRoomEnding) => void = () => {};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -23,7 +23,7 @@ beforeAll(async () => {
     participantsChanged: (roomId, count) =>
       participants.set(roomId, [...(participants.get(roomId) ?? []), count]),
     onSessionEnded(listener) {
-      endSession = listener;
+      endSession = (roomId, ending = { reason: 'stopped', by: null }) => listener(roomId, ending);
       return () => {};
     },
   };
@@ -354,7 +354,9 @@ describe('room limits and the owner’s powers', () => {
     const olga = await enter(roomId, 'Olga', { token: owner.token });
     sessions.get(roomId)?.stop();
     sessions.delete(roomId);
-    endSession(roomId);
+    endSession(roomId, { reason: 'restarting', by: 'olga' });
+    // Members learn why before the close, so their pages can say so and follow the room back.
+    expect(await olga.next('system/room-ended')).toMatchObject({ reason: 'restarting', by: 'olga' });
     expect(await olga.next('system/error')).toMatchObject({ code: 'ROOM_NOT_RUNNING' });
     expect((await olga.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
   });

@@ -30,7 +30,7 @@ import {
   ZMemberList,
 } from './member';
 import { ZStreamConfig, ZStreamStats } from './stream';
-import { ZSystemError, ZSystemPing, ZSystemPong } from './system';
+import { ZSystemError, ZSystemPing, ZSystemPong, ZSystemRoomEnded } from './system';
 
 export const ZClientMessage = z.discriminatedUnion('type', [
   ZMemberJoin,
@@ -70,6 +70,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZStreamStats,
   ZSystemPong,
   ZSystemError,
+  ZSystemRoomEnded,
 ]);
 
 export type TClientMessage = z.infer<typeof ZClientMessage>;

@@ -77,6 +77,21 @@ export const ROOM_CLOSE_CODES = {
   SESSION_ENDED: 4014,
 } as const satisfies Partial<Record<TRoomErrorCode, number>>;
 
+/**
+ * Why a room's browser went away, told to its members just before their sockets close, so their pages can say
+ * so and follow the room back: `restarting` comes back by itself, `stopped` when the owner starts it again.
+ */
+export const ZRoomEndReason = z.enum([
+  'stopped',
+  'restarting',
+  'crashed',
+  'idle',
+  'time-up',
+  'moderation',
+  'server-restart',
+]);
+export type TRoomEndReason = z.infer<typeof ZRoomEndReason>;
+
 // Client → server
 
 /** `t` is any number of the client's choosing (e.g. its performance.now()), echoed back. */
@@ -99,3 +114,11 @@ export const ZSystemError = z.object({
 });
 
 export type TSystemError = z.infer<typeof ZSystemError>;
+
+export const ZSystemRoomEnded = z.object({
+  type: z.literal('system/room-ended'),
+  reason: ZRoomEndReason,
+  /** Who stopped or restarted it (their account name), when a person did. */
+  by: z.string().nullable(),
+});
+export type TRoomEnding = Omit<z.infer<typeof ZSystemRoomEnded>, 'type'>;

@@ -1,6 +1,8 @@
 // The room engine as the API sees it: it runs one Chromium per room on this server. apps/server implements it
 // (playwright-core); procedures start, stop and query rooms through it and never touch a browser themselves.
 
+import type { TRoomEnding } from '../room-protocol/system';
+
 export type TRoomRuntimeState = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed';
 
 /** Everything the engine needs to run a room, resolved from the room, its system image and its plan. */
@@ -24,6 +26,8 @@ export interface TRoomStateChange {
   state: TRoomRuntimeState;
   /** Why it changed when the engine decided on its own (crash, auto-close). */
   reason?: 'crashed' | 'auto-close' | 'requested';
+  /** What the members are told when someone stopped it (stop(roomId, ending)). */
+  ending?: TRoomEnding;
 }
 
 /** What a running room is sending its participants right now, for the admin's room list. */
@@ -40,7 +44,7 @@ export interface RoomEngine {
   /** Resolves once the browser runs. Throws AppError SERVER_FULL beyond capacity, ROOM_START_FAILED on failure. */
   start(spec: TRoomLaunchSpec): Promise<void>;
   /** Resolves once the browser is gone; stopping a stopped room is a no-op. */
-  stop(roomId: string): Promise<void>;
+  stop(roomId: string, ending?: TRoomEnding): Promise<void>;
   state(roomId: string): TRoomRuntimeState;
   /** Deletes the room's kept profile directory (when the room is deleted). */
   deleteData(roomId: string): Promise<void>;

@@ -13,6 +13,7 @@ import {
   type TRoomRuntimeState,
   type TRoomStateChange,
 } from '@rooms/api';
+import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { BrowserContext } from 'playwright-core';
 import type { TRoomMediaMode } from '../../env';
 import { probeMediaTools } from '../media/media-tools';
@@ -129,8 +130,8 @@ export class ChromiumRoomEngine implements RoomEngine {
     });
   }
 
-  stop(roomId: string): Promise<void> {
-    return this.stopFor(roomId, 'requested');
+  stop(roomId: string, ending?: TRoomEnding): Promise<void> {
+    return this.stopFor(roomId, 'requested', ending);
   }
 
   state(roomId: string): TRoomRuntimeState {
@@ -230,15 +231,16 @@ export class ChromiumRoomEngine implements RoomEngine {
   /** Stops every room and the egress proxy; later starts are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.rooms.keys()].map((roomId) => this.stopFor(roomId, 'requested')));
+    const ending: TRoomEnding = { reason: 'server-restart', by: null };
+    await Promise.all([...this.rooms.keys()].map((roomId) => this.stopFor(roomId, 'requested', ending)));
     const proxy = await this.proxy?.catch(() => undefined);
     await proxy?.close();
   }
 
-  private stopFor(roomId: string, reason: 'requested' | 'auto-close'): Promise<void> {
+  private stopFor(roomId: string, reason: 'requested' | 'auto-close', ending?: TRoomEnding): Promise<void> {
     const entry = this.rooms.get(roomId);
     if (!entry) return Promise.resolve();
-    return this.enqueue(entry, () => this.stopNow(entry, reason));
+    return this.enqueue(entry, () => this.stopNow(entry, reason, ending));
   }
 
   private async startNow(entry: TRoomEntry, spec: TRoomLaunchSpec): Promise<void> {
@@ -299,17 +301,21 @@ export class ChromiumRoomEngine implements RoomEngine {
     }
   }
 
-  private async stopNow(entry: TRoomEntry, reason: 'requested' | 'auto-close'): Promise<void> {
+  private async stopNow(
+    entry: TRoomEntry,
+    reason: 'requested' | 'auto-close',
+    ending?: TRoomEnding,
+  ): Promise<void> {
     const run = entry.run;
     if (!run) {
       // A crashed room has already been cleaned up; stopping it acknowledges the crash.
-      if (entry.state === 'crashed') this.setState(entry, 'stopped', reason);
+      if (entry.state === 'crashed') this.setState(entry, 'stopped', reason, ending);
       return;
     }
-    this.setState(entry, 'stopping', reason);
+    this.setState(entry, 'stopping', reason, ending);
     await this.teardown(run);
     entry.run = undefined;
-    this.setState(entry, 'stopped', reason);
+    this.setState(entry, 'stopped', reason, ending);
   }
 
   private async crashed(entry: TRoomEntry, run: TRun): Promise<void> {
@@ -459,12 +465,17 @@ export class ChromiumRoomEngine implements RoomEngine {
     return result;
   }
 
-  private setState(entry: TRoomEntry, state: TRoomRuntimeState, reason?: TRoomStateChange['reason']): void {
+  private setState(
+    entry: TRoomEntry,
+    state: TRoomRuntimeState,
+    reason?: TRoomStateChange['reason'],
+    ending?: TRoomEnding,
+  ): void {
     if (entry.state === state) return;
     entry.state = state;
-    const change: TRoomStateChange = reason
-      ? { roomId: entry.roomId, state, reason }
-      : { roomId: entry.roomId, state };
+    const change: TRoomStateChange = { roomId: entry.roomId, state };
+    if (reason) change.reason = reason;
+    if (ending) change.ending = ending;
     for (const listener of this.listeners) {
       try {
         listener(change);

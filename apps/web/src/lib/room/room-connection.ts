@@ -12,6 +12,7 @@ import {
   type TMediaCodecName,
   type TMediaFrame,
   type TMember,
+  type TRoomEnding,
   type TRoomErrorCode,
   type TServerMessage,
   type TServerMessageOf,
@@ -20,7 +21,11 @@ import {
 import { apiFetch, RestError } from '../http';
 import { detectDecoders, onDecodersChanged } from './decoders';
 
-export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'closed';
+/**
+ * `reconnecting`: the connection dropped (network, server restart) and comes back with backoff; `waiting`: the
+ * room's browser is not running (stopped, restarting) and the page joins again as soon as it runs.
+ */
+export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'waiting' | 'closed';
 
 export interface TRoomSnapshot {
   status: TConnectionStatus;
@@ -31,7 +36,11 @@ export interface TRoomSnapshot {
   chat: TChatEntry[];
   tabs: TBrowserTabInfo[];
   stream: TServerMessageOf<'stream/config'> | null;
-  /** Why the connection ended for good (kicked, room full, stopped…), as the server's code and text. */
+  /** Why the room is away while `waiting` (who stopped it, whether it is restarting); null when not known. */
+  away: TRoomEnding | null;
+  /** When the next attempt to reconnect starts (performance.now()), while `reconnecting`. */
+  retryAt: number | null;
+  /** Why the connection ended for good (kicked, banned, wrong password…), as the server's code and text. */
   ended: { code: TRoomErrorCode | 'CLOSED'; message: string } | null;
 }
 
@@ -44,9 +53,18 @@ export interface TRoomConnectionEvents {
 
 const CHAT_KEEP = 200;
 const PING_EVERY_MS = 2000;
-const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+/** Backoff after a dropped connection; the last delay repeats for as long as the page stays open. */
+const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 10_000];
+/** How often a page asks whether a room that went away runs again: soon after a restart, calmly after a stop. */
+const RESTART_POLL_MS = 700;
+const STOPPED_POLL_MS = 3000;
+/** After this long a restart that has not come back is polled like a stop. */
+const RESTART_PATIENCE_MS = 30_000;
+/** A room that is not running is waited for, never a reason to give up; the other close codes are final. */
 const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
-  Object.entries(ROOM_CLOSE_CODES).map(([code, value]) => [value, code as TRoomErrorCode]),
+  Object.entries(ROOM_CLOSE_CODES)
+    .filter(([code]) => code !== 'ROOM_NOT_RUNNING')
+    .map(([code, value]) => [value, code as TRoomErrorCode]),
 );
 
 /** Before the first message: also what the page shows while no connection exists yet. */
@@ -59,8 +77,13 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   chat: [],
   tabs: [],
   stream: null,
+  away: null,
+  retryAt: null,
   ended: null,
 };
+
+/** The ticket endpoint's answer for a room whose browser is not running (ticket-route.ts). */
+const NOT_RUNNING_STATUS = 409;
 
 export async function fetchRoomTicket(roomId: string, password?: string): Promise<string> {
   const response = await apiFetch(ROOM_TICKET_PATH, {
@@ -90,7 +113,11 @@ export class RoomConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private disposed = false;
+  /** What the last system/room-ended said, kept for the close that follows it. */
+  private ending: TRoomEnding | null = null;
+  private waitingSince = 0;
   private readonly unwatchDecoders: (() => void) | undefined;
+  private readonly onOnline = () => this.retryNow();
 
   constructor(
     private readonly roomId: string,
@@ -99,6 +126,7 @@ export class RoomConnection {
     private readonly options: TRoomConnectionOptions = {},
   ) {
     if (!options.decoders) this.unwatchDecoders = onDecodersChanged(() => this.rejoin());
+    if (typeof window !== 'undefined') window.addEventListener('online', this.onOnline);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -109,6 +137,7 @@ export class RoomConnection {
   getSnapshot = (): TRoomSnapshot => this.snapshot;
 
   async connect(): Promise<void> {
+    this.retryTimer = undefined;
     let ticket: string;
     let decoders: readonly TMediaCodecName[];
     try {
@@ -117,8 +146,17 @@ export class RoomConnection {
         this.options.decoders ?? detectDecoders(),
       ]);
     } catch (error) {
-      // A refusal at the ticket (not running, not found, wrong password) is final; a network glitch is retried.
-      if (error instanceof RestError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+      if (this.disposed) return;
+      // A room that is not running is waited for; a refusal (not found, wrong password, banned) is final; a
+      // network glitch, a busy server or a server restarting is retried.
+      if (error instanceof RestError && error.status === NOT_RUNNING_STATUS) {
+        this.waitForRoom();
+      } else if (
+        error instanceof RestError &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.status !== 429
+      ) {
         this.end('CLOSED', error.message);
       } else {
         this.retry();
@@ -149,9 +187,18 @@ export class RoomConnection {
     return true;
   }
 
+  /** Tries at once instead of waiting for the backoff (the "Try now" button, the browser coming back online). */
+  retryNow(): void {
+    if (this.disposed || this.snapshot.ended || this.socket || this.retryTimer === undefined) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    void this.connect();
+  }
+
   dispose(): void {
     this.disposed = true;
     this.unwatchDecoders?.();
+    if (typeof window !== 'undefined') window.removeEventListener('online', this.onOnline);
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
     this.socket?.close(1000, 'left');
@@ -182,7 +229,14 @@ export class RoomConnection {
     switch (message.type) {
       case 'member/list':
         this.attempts = 0;
-        return this.update({ status: 'joined', you: message.you, members: message.members });
+        this.ending = null;
+        return this.update({
+          status: 'joined',
+          you: message.you,
+          members: message.members,
+          away: null,
+          retryAt: null,
+        });
       case 'member/joined':
         return this.update({
           members: [...now.members.filter((member) => member.id !== message.member.id), message.member],
@@ -209,7 +263,12 @@ export class RoomConnection {
       case 'system/pong':
         return this.events.pong(message.t, message.serverTime, performance.now());
       case 'system/error':
+        // The close that follows says it all; a toast on top of the room's notice would repeat it.
+        if (message.code === 'ROOM_NOT_RUNNING') return;
         return this.events.error(message);
+      case 'system/room-ended':
+        this.ending = { reason: message.reason, by: message.by };
+        return;
     }
   }
 
@@ -231,15 +290,38 @@ export class RoomConnection {
     if (this.disposed || this.snapshot.ended) return;
     const final = FINAL_CLOSE_CODES[code];
     if (final) return this.end(final, reason);
+    if (code === ROOM_CLOSE_CODES.ROOM_NOT_RUNNING) return this.waitForRoom();
     this.retry();
   }
 
+  /** The connection dropped: try again with backoff, for as long as the page is open. */
   private retry() {
-    const delay = RECONNECT_DELAYS_MS[this.attempts];
-    if (delay === undefined || this.disposed)
-      return this.end('CLOSED', 'The connection to the room was lost');
+    if (this.disposed) return;
+    const delay = RECONNECT_DELAYS_MS[Math.min(this.attempts, RECONNECT_DELAYS_MS.length - 1)] ?? 10_000;
     this.attempts += 1;
-    this.update({ status: 'reconnecting' });
+    this.update({ status: 'reconnecting', retryAt: performance.now() + delay });
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  /** The room's browser is away: the people, tabs and control go with it; ask again until it runs. */
+  private waitForRoom() {
+    if (this.disposed) return;
+    const away = this.ending ?? this.snapshot.away ?? { reason: 'stopped', by: null };
+    if (this.snapshot.status !== 'waiting') this.waitingSince = performance.now();
+    this.attempts = 0;
+    this.update({
+      status: 'waiting',
+      away,
+      retryAt: null,
+      members: [],
+      controllerId: null,
+      queue: [],
+      tabs: [],
+    });
+    const soon =
+      (away.reason === 'restarting' || away.reason === 'server-restart') &&
+      performance.now() - this.waitingSince < RESTART_PATIENCE_MS;
+    const delay = soon ? RESTART_POLL_MS : STOPPED_POLL_MS;
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 

@@ -10,6 +10,7 @@ import { useFailureToast } from '../../hooks/use-failure-toast';
 import { requireLogin } from '../../lib/guard';
 import { describeError } from '../../lib/messages';
 import { appCodeOf, trpc } from '../../lib/trpc';
+import { StartRoomButton } from './-components/room-away';
 import { Notice, RoomExperience, type TRoomHome } from './-components/room-experience';
 
 export const Route = createFileRoute('/room/$id')({
@@ -28,6 +29,8 @@ function RoomPage() {
     ...trpc.room.getPublicRoomConfig.queryOptions({ id }),
     staleTime: 0,
     retry: false,
+    // A room that is not running yet is watched, and entered as soon as it runs.
+    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'running' ? 3000 : false),
   });
   const needsPassword = appCodeOf(config.error) === 'ROOM_PASSWORD_REQUIRED';
 
@@ -49,11 +52,19 @@ function RoomPage() {
   }
   if (config.data.state !== 'running') {
     return (
-      <Notice title={config.data.name} home={HOME}>
+      <Notice
+        title={config.data.name}
+        home={HOME}
+        action={
+          config.data.isOwner ? (
+            <StartRoomButton roomId={id} onStarted={() => void config.refetch()} />
+          ) : undefined
+        }
+      >
         {config.data.isOwner ? (
-          <Trans>This room is not running. Its owner can start it from the dashboard.</Trans>
-        ) : (
           <Trans>This room is not running.</Trans>
+        ) : (
+          <Trans>This room is not running. You will be let in as soon as its owner starts it.</Trans>
         )}
       </Notice>
     );

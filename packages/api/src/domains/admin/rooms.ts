@@ -25,7 +25,7 @@ export async function stopRooms(deps: TStopDeps, roomIds: readonly string[]): Pr
         // Best effort, as for the owner's stop: metering never keeps a room from stopping.
         await chargeRoomStop(deps.em, room, deps.now, METER_MAX_SECONDS).catch(() => {});
       }
-      await deps.rooms.stop(id);
+      await deps.rooms.stop(id, { reason: 'moderation', by: null });
       stopped += 1;
     } catch (error) {
       deps.log?.warn({ err: error, roomId: id }, 'could not stop a room');

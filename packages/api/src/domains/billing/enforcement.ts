@@ -22,7 +22,7 @@ async function stopRooms({ em, rooms, log }: TEnforcementDeps, roomIds: string[]
   let stopped = 0;
   for (const id of roomIds) {
     try {
-      await rooms.stop(id);
+      await rooms.stop(id, { reason: 'time-up', by: null });
       stopped += 1;
     } catch (error) {
       log?.warn({ err: error, roomId: id }, 'billing could not stop a room');

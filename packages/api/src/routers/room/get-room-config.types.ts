@@ -23,5 +23,9 @@ export const ZRoomConfig = z.object({
   keepData: z.boolean(),
   autoClose: z.boolean(),
   autoCloseMinutes: z.number().int(),
+  memberCount: z
+    .number()
+    .int()
+    .describe('People in the room now (entering asks first when others are inside).'),
 });
 export type TRoomConfig = z.infer<typeof ZRoomConfig>;

@@ -14,5 +14,5 @@ export const getRoomList = protectedProcedure
       { owner: ctx.session.user.id },
       { populate: ['region', 'image', 'owner'], orderBy: { createdAt: 'desc', id: 'asc' } },
     );
-    return rooms.map(toListItem);
+    return rooms.map((room) => toListItem(room, ctx.services.presence.memberCount(room.id)));
   });

@@ -9,7 +9,7 @@ export const restartRoom = protectedProcedure
   .output(ZRoomStateReply)
   .mutation(async ({ ctx, input }) => {
     const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
-    await haltRoom(ctx, room);
+    await haltRoom(ctx, room, { reason: 'restarting', by: ctx.session.user.username });
     await launchRoom(ctx, room);
     return stateReply(room);
   });

@@ -46,8 +46,10 @@ export async function findRoomByName(em: EntityManager, name: string): Promise<R
   return em.findOne(Room, { name: roomNameFilter(name) }, { populate });
 }
 
-export function toListItem(room: Room): TRoomListItem {
+/** `memberCount`: people inside now (the dashboard asks before stopping a room with people in it). */
+export function toListItem(room: Room, memberCount: number): TRoomListItem {
   return {
+    memberCount,
     id: room.id,
     name: room.name,
     remark: room.remark,
@@ -72,6 +74,9 @@ export function toListItem(room: Room): TRoomListItem {
 }
 
 /** The owner's view: with the share password, read back from its sealed copy. */
-export function toRoomInfo(room: Room, services: Pick<TServices, 'secretBox'>): TRoomInfo {
-  return { ...toListItem(room), password: ownersSharePassword(room, services) };
+export function toRoomInfo(room: Room, services: Pick<TServices, 'secretBox' | 'presence'>): TRoomInfo {
+  return {
+    ...toListItem(room, services.presence.memberCount(room.id)),
+    password: ownersSharePassword(room, services),
+  };
 }

@@ -16,5 +16,6 @@ export async function roomConfigOf(ctx: TContext, room: Room, isOwner: boolean):
     region: { code: room.region.code, name: room.region.name },
     image: { code: room.image.code, name: room.image.name, kind: room.image.kind },
     ...settings,
+    memberCount: ctx.services.presence.memberCount(room.id),
   };
 }

@@ -4,6 +4,7 @@ import { planOf, type Room } from '@rooms/db';
 import type { TContext } from '../../context';
 import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../../domains/billing';
 import { AppError } from '../../errors';
+import type { TRoomEnding } from '../../room-protocol/system';
 import type { TRoomStateReply } from './room.types';
 import { launchSpecOf } from './room-settings';
 
@@ -39,14 +40,15 @@ export async function launchRoom(ctx: TContext, room: Room): Promise<void> {
   }
 }
 
-export async function haltRoom(ctx: TContext, room: Room): Promise<void> {
+/** Stops the room; `ending` is what its members are told (who stopped it, whether it comes back at once). */
+export async function haltRoom(ctx: TContext, room: Room, ending?: TRoomEnding): Promise<void> {
   if (room.state === 'running' || room.state === 'starting') {
     // Billing: the time since the last metering tick is charged now. Best effort: metering never keeps a room
     // from stopping (the next tick would not charge a stopped room, so at most a minute goes unbilled).
     await chargeRoomStop(ctx.em, room, ctx.services.now(), METER_MAX_SECONDS).catch(() => {});
   }
   try {
-    await ctx.services.rooms.stop(room.id);
+    await ctx.services.rooms.stop(room.id, ending);
   } finally {
     await recordState(ctx, room);
   }

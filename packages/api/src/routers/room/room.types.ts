@@ -75,6 +75,7 @@ export const ZRoomListItem = z.object({
   owner: z.string().describe('The owner’s username.'),
   createdAt: z.date(),
   lastStartedAt: z.date().nullable(),
+  memberCount: z.number().int().describe('People in the room now.'),
 });
 export type TRoomListItem = z.infer<typeof ZRoomListItem>;
 

@@ -9,6 +9,6 @@ export const stopRoom = protectedProcedure
   .output(ZRoomStateReply)
   .mutation(async ({ ctx, input }) => {
     const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
-    await haltRoom(ctx, room);
+    await haltRoom(ctx, room, { reason: 'stopped', by: ctx.session.user.username });
     return stateReply(room);
   });

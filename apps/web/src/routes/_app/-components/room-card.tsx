@@ -34,6 +34,8 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
   const queryClient = useQueryClient();
   const listKey = trpc.room.getRoomList.queryKey();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  /** A stop or restart waiting for the owner's yes, with how many people it would interrupt. */
+  const [interrupting, setInterrupting] = useState<{ kind: 'stop' | 'restart'; inside: number } | null>(null);
 
   const setState = (state: TRoomState) =>
     queryClient.setQueryData(listKey, (rooms) =>
@@ -88,6 +90,16 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
     if (state.data.state !== room.state) setState(state.data.state);
   });
 
+  // Stopping or restarting with people inside asks first; the count is asked fresh, the list may be old.
+  const stopOrRestart = async (kind: 'stop' | 'restart') => {
+    const inside = await trpcClient.room.getRoomInfo
+      .query({ name: room.name })
+      .then((info) => info.memberCount)
+      .catch(() => room.memberCount);
+    if (inside > 0) setInterrupting({ kind, inside });
+    else action.mutate(kind);
+  };
+
   const busy = action.isPending || polling;
   const running = room.state === 'running';
 
@@ -134,7 +146,7 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
               size="sm"
               variant="outline"
               disabled={busy}
-              onClick={() => action.mutate('stop')}
+              onClick={() => void stopOrRestart('stop')}
               data-testid="room-stop"
             >
               {action.isPending && action.variables === 'stop' ? <Spinner /> : <SquareIcon />}
@@ -156,7 +168,7 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
             size="sm"
             variant="outline"
             disabled={busy || room.state === 'stopped'}
-            onClick={() => action.mutate('restart')}
+            onClick={() => void stopOrRestart('restart')}
             data-testid="room-restart"
           >
             <RotateCwIcon />
@@ -192,6 +204,36 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
         }}
       >
         <Trans>The room {room.name} and its browser data will be deleted. This cannot be undone.</Trans>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={interrupting !== null}
+        title={
+          interrupting?.kind === 'restart' ? (
+            <Trans>Restart this room?</Trans>
+          ) : (
+            <Trans>Stop this room?</Trans>
+          )
+        }
+        confirmLabel={interrupting?.kind === 'restart' ? <Trans>Restart</Trans> : <Trans>Stop</Trans>}
+        destructive={interrupting?.kind === 'stop'}
+        testId="room-interrupt-dialog"
+        onCancel={() => setInterrupting(null)}
+        onConfirm={() => {
+          if (interrupting) action.mutate(interrupting.kind);
+          setInterrupting(null);
+        }}
+      >
+        {interrupting?.kind === 'restart' ? (
+          <Trans>
+            People inside now: {interrupting.inside}. They see the room restart and are back in by themselves
+            a moment later.
+          </Trans>
+        ) : (
+          <Trans>
+            People inside now: {interrupting?.inside ?? 0}. They are told you stopped the room, and are let
+            back in when you start it again.
+          </Trans>
+        )}
       </ConfirmDialog>
     </Card>
   );

@@ -1,6 +1,7 @@
-// The room experience every entrance shares (the room page, public rooms, shared links): confirm that entering
-// may disturb the others, choose a nickname, then the live browser with its controls, the members and control
-// queue, chat, fullscreen, the quality indicator and reporting. Owner actions show only to the owner.
+// The room experience every entrance shares (the room page, public rooms, shared links): the entry when needed
+// (room-entry.tsx), then the live browser with its controls, the members and control queue, chat, fullscreen,
+// the quality indicator and reporting, following the room through stops and restarts (room-away.tsx). Owner
+// actions show only to the owner.
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
@@ -12,13 +13,21 @@ import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 
 import { StandalonePage } from '../../../components/standalone-page';
 import { useRoomConnection } from '../../../hooks/use-room-connection';
 import { translateServerText } from '../../../lib/messages';
+import {
+  enteredInThisTab,
+  forgetNickname,
+  rememberEntry,
+  rememberedNickname,
+  suggestedNickname,
+} from '../../../lib/room/entry-memory';
 import type { TRoomConfig } from '../../../lib/room/room-types';
 import { storedUser } from '../../../lib/session';
 import { BrowserBar } from './browser-bar';
 import { ChatPanel } from './chat-panel';
 import { MembersPanel } from './members-panel';
 import { ReportRoomButton } from './report-room';
-import { EnterConfirmDialog, NicknameDialog } from './room-entry';
+import { RoomAway } from './room-away';
+import { EntryDialog } from './room-entry';
 import { RoomStage } from './room-stage';
 
 /** Where leaving the room goes: the dashboard for members, the site's home for guests of a shared link. */
@@ -26,8 +35,6 @@ export interface TRoomHome {
   to: '/dashboard' | '/publicrooms' | '/';
   label: MessageDescriptor;
 }
-
-const NICKNAME_KEY = 'rooms.nickname';
 
 export function Notice({
   title,
@@ -62,39 +69,40 @@ export function Notice({
   );
 }
 
-/** Confirm, nickname, then the live room; `password` is the share password a guest entered with. */
+/**
+ * The entry when it is needed, then the live room. The owner goes straight in; anyone else is asked for a nickname
+ * (prefilled, remembered per room) and, with others inside, to confirm; a reload of this tab asks nothing again.
+ * `password` is the share password a guest entered with.
+ */
 export function RoomExperience({
   room,
   password,
   home,
+  details,
   onLeave,
 }: {
   room: TRoomConfig;
   password?: string | undefined;
   home: TRoomHome;
+  /** More about the room for the entry (who invites, the zone, the remark), on a shared link. */
+  details?: ReactNode;
   onLeave: () => void;
 }) {
-  const [step, setStep] = useState<'confirm' | 'nickname' | 'live'>('confirm');
-  const [nickname, setNickname] = useState<string | null>(null);
+  const account = storedUser().username;
+  const [nickname, setNickname] = useState<string | null>(() => nicknameWithoutAsking(room, account));
+  const [refusal, setRefusal] = useState<string | undefined>();
 
-  if (step === 'confirm') {
+  if (!nickname) {
     return (
       <StandalonePage>
-        <EnterConfirmDialog onEnter={() => setStep('nickname')} onLeave={onLeave} />
-      </StandalonePage>
-    );
-  }
-  if (step === 'nickname' || !nickname) {
-    return (
-      <StandalonePage>
-        <NicknameDialog
-          initial={localStorage.getItem(NICKNAME_KEY) ?? storedUser().username}
+        <EntryDialog
+          roomName={room.name}
+          othersInside={room.memberCount}
+          details={details}
+          initial={suggestedNickname(room.id, account)}
+          refusal={refusal}
           onLeave={onLeave}
-          onJoin={(chosen) => {
-            localStorage.setItem(NICKNAME_KEY, chosen);
-            setNickname(chosen);
-            setStep('live');
-          }}
+          onJoin={setNickname}
         />
       </StandalonePage>
     );
@@ -105,9 +113,21 @@ export function RoomExperience({
       nickname={nickname}
       password={password}
       home={home}
-      onChooseNickname={() => setStep('nickname')}
+      onNicknameRefused={(reason) => {
+        forgetNickname(room.id);
+        setRefusal(reason);
+        setNickname(null);
+      }}
     />
   );
+}
+
+/** The nickname to enter with at once, or null when the entry must ask. */
+function nicknameWithoutAsking(room: TRoomConfig, account: string): string | null {
+  const remembered = rememberedNickname(room.id);
+  if (room.isOwner) return remembered ?? (account || null);
+  if (!remembered) return null;
+  return room.memberCount === 0 || enteredInThisTab(room.id) ? remembered : null;
 }
 
 function LiveRoom({
@@ -115,17 +135,17 @@ function LiveRoom({
   nickname,
   password,
   home,
-  onChooseNickname,
+  onNicknameRefused,
 }: {
   room: TRoomConfig;
   nickname: string;
   password: string | undefined;
   home: TRoomHome;
-  /** Back to the nickname step, when the room refused this one. */
-  onChooseNickname: () => void;
+  /** Back to the entry with the room's reason, when it refused this nickname. */
+  onNicknameRefused: (reason: string) => void;
 }) {
   const { i18n, t } = useLingui();
-  const root = useRef<HTMLDivElement>(null);
+  const stageBox = useRef<HTMLDivElement>(null);
   const { connection, snapshot, meter, player, canvas } = useRoomConnection(i18n, room.id, nickname, {
     password,
   });
@@ -136,39 +156,41 @@ function LiveRoom({
   // Whoever drives sees their input at once; watchers get picture and sound in step (lib/room/av-sync.ts).
   useEffect(() => player?.setDriving(controlling), [player, controlling]);
 
+  // Entered: this tab asks nothing again on a reload, and the nickname is this room's from now on.
+  const joined = snapshot.status === 'joined';
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement === root.current);
+    if (joined) rememberEntry(room.id, nickname);
+  }, [joined, room.id, nickname]);
+
+  const ended = snapshot.ended;
+  const nicknameRefused = ended?.code === 'NICKNAME_RESERVED' || ended?.code === 'NICKNAME_TAKEN';
+  useEffect(() => {
+    if (ended && nicknameRefused) onNicknameRefused(translateServerText(i18n, ended.message));
+  }, [ended, nicknameRefused, onNicknameRefused, i18n]);
+
+  // Fullscreen shows the picture alone, as large as the screen allows (the stage keeps its aspect ratio).
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === stageBox.current);
     document.addEventListener('fullscreenchange', onChange);
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
-    else void root.current?.requestFullscreen().catch(() => undefined);
+    else void stageBox.current?.requestFullscreen().catch(() => undefined);
   };
 
-  if (snapshot.ended) {
-    const { code } = snapshot.ended;
+  if (ended) {
+    if (nicknameRefused) return null;
     return (
-      <Notice
-        title={room.name}
-        home={home}
-        action={
-          code === 'NICKNAME_RESERVED' || code === 'NICKNAME_TAKEN' ? (
-            <Button onClick={onChooseNickname} data-testid="room-choose-nickname">
-              {t`Choose another nickname`}
-            </Button>
-          ) : undefined
-        }
-      >
-        {translateServerText(i18n, snapshot.ended.message || 'The connection to the room was lost')}
+      <Notice title={room.name} home={home}>
+        {translateServerText(i18n, ended.message || 'The connection to the room was lost')}
       </Notice>
     );
   }
 
   return (
     <div
-      ref={root}
       className="flex h-dvh flex-col bg-background"
       data-testid="room-page"
       data-status={snapshot.status}
@@ -196,7 +218,11 @@ function LiveRoom({
               : t`Watching`
             : snapshot.status === 'reconnecting'
               ? t`Reconnecting…`
-              : t`Connecting…`}
+              : snapshot.status === 'waiting'
+                ? snapshot.away?.reason === 'restarting' || snapshot.away?.reason === 'server-restart'
+                  ? t`Restarting…`
+                  : t`Not running`
+                : t`Connecting…`}
         </span>
         <ReportRoomButton roomId={room.id} password={password} className="ml-auto" />
         <Button
@@ -218,8 +244,13 @@ function LiveRoom({
       />
       <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
         <div
-          className="flex max-h-[60dvh] shrink-0 max-lg:aspect-(--picture-ratio) lg:max-h-none lg:min-w-0 lg:flex-1"
+          ref={stageBox}
+          className={cn(
+            'relative flex max-h-[60dvh] shrink-0 max-lg:aspect-(--picture-ratio) lg:max-h-none lg:min-w-0 lg:flex-1',
+            fullscreen && 'bg-black',
+          )}
           style={{ '--picture-ratio': `${picture.width} / ${picture.height}` } as CSSProperties}
+          data-testid="room-stage-box"
         >
           <RoomStage
             canvasRef={canvas}
@@ -228,8 +259,28 @@ function LiveRoom({
             send={send}
             meter={meter}
             player={player}
-            waiting={snapshot.status !== 'joined'}
+            waiting={snapshot.status === 'connecting'}
           />
+          <RoomAway
+            status={snapshot.status}
+            away={snapshot.away}
+            retryAt={snapshot.retryAt}
+            roomId={room.id}
+            isOwner={room.isOwner}
+            onRetry={() => connection?.retryNow()}
+          />
+          {fullscreen ? (
+            <Button
+              variant="secondary"
+              size="icon"
+              className="absolute top-2 right-2 z-20 size-8 opacity-60 hover:opacity-100"
+              onClick={toggleFullscreen}
+              aria-label={t`Exit fullscreen`}
+              data-testid="room-exit-fullscreen"
+            >
+              <MinimizeIcon />
+            </Button>
+          ) : null}
         </div>
         <aside className="flex min-h-0 flex-1 flex-col border-t lg:w-80 lg:flex-none lg:border-t-0 lg:border-l">
           <MembersPanel

@@ -1,6 +1,7 @@
 // A room shared by link (spec §2, §6), open without an account: the room password when it has one (or the one the
-// link carries in its fragment), then the same entry as the room page (the 'may disturb' confirmation, the
-// nickname) and the same room. A guest joins with a guest ticket; someone logged in joins as themselves.
+// link carries in its fragment; asked once per tab and sent only in request bodies), then the same entry as the
+// room page (the nickname, and the 'may disturb' confirmation when others are inside) and the same room. A guest
+// joins with a guest ticket; someone logged in joins as themselves.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
@@ -11,10 +12,11 @@ import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { LockIcon, RefreshCwIcon } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { passwordFromHash } from '../../../components/layout/share-links';
 import { StandaloneLoading, StandalonePage } from '../../../components/standalone-page';
 import { describeError } from '../../../lib/messages';
+import { rememberedSharePassword, rememberSharePassword } from '../../../lib/room/entry-memory';
 import { isLoggedIn } from '../../../lib/session';
 import { appCodeOf, trpc } from '../../../lib/trpc';
 import { Notice, RoomExperience, type TRoomHome } from '../../room/-components/room-experience';
@@ -38,97 +40,92 @@ function SharedRoomPage() {
   const { i18n } = useLingui();
   const navigate = useNavigate();
   const home = homeOf();
+  // The link's fragment, else what this tab entered before: a reload goes straight back in.
   const [password, setPassword] = useState<string | undefined>(
-    () => passwordFromHash(typeof location === 'undefined' ? '' : location.hash) ?? undefined,
+    () =>
+      passwordFromHash(typeof location === 'undefined' ? '' : location.hash) ??
+      rememberedSharePassword(id) ??
+      undefined,
   );
-  const [entering, setEntering] = useState(false);
 
-  const info = useQuery({
-    ...trpc.room.getRoomInfo_share.queryOptions({ id, password }),
-    staleTime: 0,
-    retry: false,
-  });
   const config = useQuery({
     ...trpc.room.getPublicRoomConfig.queryOptions({ id, password }),
-    enabled: entering,
     staleTime: 0,
+    retry: false,
+    // A room that is not running yet is watched, and entered as soon as it runs.
+    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'running' ? 3000 : false),
+  });
+  const info = useQuery({
+    ...trpc.room.getRoomInfo_share.queryOptions({ id, password }),
+    enabled: config.isSuccess,
+    staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
 
-  const code = appCodeOf(info.error);
-  if (info.isError && code && PASSWORD_CODES.includes(code)) {
+  const opened = config.isSuccess;
+  useEffect(() => {
+    if (!opened) return;
+    rememberSharePassword(id, password ?? null);
+    // The password has done its work: it leaves the address bar (and so the history) once the room opened.
+    if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
+  }, [opened, id, password]);
+
+  const code = appCodeOf(config.error);
+  if (config.isError && code && PASSWORD_CODES.includes(code)) {
     return (
       <PasswordForm
-        error={code === 'ROOM_PASSWORD_REQUIRED' ? null : describeError(i18n, info.error).text}
-        pending={info.isFetching}
+        error={code === 'ROOM_PASSWORD_REQUIRED' ? null : describeError(i18n, config.error).text}
+        pending={config.isFetching}
         onSubmit={setPassword}
       />
     );
   }
-  if (info.isPending || (entering && config.isPending)) {
+  if (config.isPending) {
     return <StandaloneLoading />;
   }
-  const failure = info.error ?? config.error;
-  if (failure) {
+  if (config.isError) {
     return (
       <Notice title={<Trans>Failed to retrieve room information</Trans>} home={home}>
-        {describeError(i18n, failure).text}
+        {describeError(i18n, config.error).text}
       </Notice>
     );
   }
-  const room = info.data;
-  if (!room) return null;
+  const room = config.data;
   if (room.state !== 'running') {
     return (
       <Notice
         title={room.name}
         home={home}
         action={
-          <Button variant="secondary" onClick={() => info.refetch()} data-testid="share-retry">
+          <Button variant="secondary" onClick={() => config.refetch()} data-testid="share-retry">
             <RefreshCwIcon />
             <Trans>Try again</Trans>
           </Button>
         }
       >
-        <Trans>This room is not running. Please try again once its owner has started it.</Trans>
+        <Trans>This room is not running. You will be let in as soon as its owner starts it.</Trans>
       </Notice>
     );
   }
-  if (!entering || !config.data) {
-    return (
-      <StandalonePage>
-        <Card className="mx-auto w-full max-w-md" data-testid="share-lobby">
-          <CardHeader>
-            <CardTitle data-testid="share-room-name">{room.name}</CardTitle>
-            <CardDescription>
-              <Trans>
-                {room.owner} invites you to this room · {room.region.name} · {room.memberCount} inside
-              </Trans>
-            </CardDescription>
-          </CardHeader>
-          {room.remark ? (
-            <CardContent>
-              <p className="text-muted-foreground text-sm">{room.remark}</p>
-            </CardContent>
-          ) : null}
-          <CardFooter className="justify-end">
-            <Button onClick={() => setEntering(true)} data-testid="share-enter">
-              <Trans>Enter the room</Trans>
-            </Button>
-          </CardFooter>
-        </Card>
-      </StandalonePage>
-    );
-  }
+  const owner = room.owner;
+  const region = room.region.name;
+  const inside = room.memberCount;
   return (
     <RoomExperience
-      room={config.data}
+      room={room}
       password={password}
       home={home}
-      onLeave={() => {
-        setEntering(false);
-        void navigate({ to: '/share/room/$id', params: { id }, hash: location.hash.slice(1) });
-      }}
+      details={
+        <span className="grid gap-1" data-testid="share-lobby">
+          <span>
+            <Trans>
+              {owner} invites you to this room · {region} · {inside} inside
+            </Trans>
+          </span>
+          {info.data?.remark ? <span>{info.data.remark}</span> : null}
+        </span>
+      }
+      onLeave={() => void navigate({ to: home.to })}
     />
   );
 }
