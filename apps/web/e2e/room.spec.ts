@@ -154,6 +154,22 @@ describe('rooms', () => {
       )
       .toBeGreaterThan(80);
 
+    // Ctrl+F opens the room's own find bar (Chromium's would never get the typing); it finds in the room's page.
+    await page.keyboard.press('Control+f');
+    const find = page.getByTestId('room-find-input');
+    await find.fill('press');
+    await find.press('Enter');
+    await page.locator('[data-testid="room-find-bar"][data-found="true"]').waitFor();
+    await find.fill('no such words here');
+    await find.press('Enter');
+    await page.getByTestId('room-find-missing').waitFor();
+    await find.fill('press');
+    await find.press('Shift+Enter');
+    await page.locator('[data-testid="room-find-bar"][data-found="true"]').waitFor();
+    await screenshots(page, 'room-find');
+    await find.press('Escape');
+    await page.getByTestId('room-find-bar').waitFor({ state: 'detached' });
+
     // Chat reaches the room and comes back.
     await page.getByTestId('chat-input').fill('hello room');
     await page.getByTestId('chat-send').click();

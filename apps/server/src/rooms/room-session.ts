@@ -66,6 +66,8 @@ export interface RoomSession {
   openTab(url?: string): Promise<void>;
   activateTab(tabId: string): Promise<void>;
   closeTab(tabId: string): Promise<void>;
+  /** Selects and scrolls to the next (or previous) match of `text` in the active tab; whether there was one. */
+  find(text: string, backwards: boolean): Promise<boolean>;
   onTabsChanged(listener: (tabs: TBrowserTab[]) => void): () => void;
   /**
    * A small JPEG still of the active tab, at most `maxWidth` pixels wide, for the public square's thumbnails:

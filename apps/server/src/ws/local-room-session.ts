@@ -98,6 +98,11 @@ export class LocalRoomSession implements RoomSession {
 
   async forward(): Promise<void> {}
 
+  /** The local page is its address: a find matches in the current URL. */
+  async find(text: string): Promise<boolean> {
+    return this.picture.url.toLowerCase().includes(text.toLowerCase());
+  }
+
   async reload(): Promise<void> {}
 
   tabs(): TBrowserTab[] {

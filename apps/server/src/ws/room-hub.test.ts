@@ -325,6 +325,23 @@ describe('driving the browser', () => {
     expect(guest.peer.errors()).toEqual([]);
   });
 
+  it("answers the controller's find in the page to the controller alone, and refuses a watcher's", async () => {
+    const { hub, join } = setup();
+    const owner = join('owner-user');
+    const guest = join(null);
+    hub.handle(owner.id, { type: 'browser/navigate', url: 'https://example.com/press-me' });
+    hub.handle(owner.id, { type: 'browser/find', text: 'PRESS', backwards: false });
+    hub.handle(owner.id, { type: 'browser/find', text: 'absent', backwards: true });
+    hub.handle(guest.id, { type: 'browser/find', text: 'press', backwards: false });
+    await settle();
+    expect(owner.peer.of('browser/found')).toEqual([
+      { type: 'browser/found', text: 'PRESS', found: true },
+      { type: 'browser/found', text: 'absent', found: false },
+    ]);
+    expect(guest.peer.of('browser/found')).toEqual([]);
+    expect(guest.peer.errors()).toEqual(['NOT_CONTROLLER']);
+  });
+
   it('shows every control change to everyone', () => {
     const { hub, join } = setup();
     const owner = join('owner-user');

@@ -307,6 +307,16 @@ export class RoomHub {
       case 'browser/tab-close':
         this.enqueue(() => session.closeTab(message.tabId), member, message.type);
         return;
+      case 'browser/find':
+        this.enqueue(
+          async () => {
+            const found = await session.find(message.text, message.backwards);
+            member.peer.send({ type: 'browser/found', text: message.text, found });
+          },
+          member,
+          message.type,
+        );
+        return;
       default:
         return;
     }

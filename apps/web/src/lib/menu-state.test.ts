@@ -71,6 +71,12 @@ describe('menu state machine (spec §4)', () => {
     expect(chosen.activeMenuItem).toBe('/help');
   });
 
+  it('closes the floating menu on Escape, keeping the desktop menu as it was', () => {
+    const dismissed = run([{ type: 'toggle', windowWidth: 390 }, { type: 'dismiss' }]);
+    expect(isSidebarActive(dismissed)).toBe(false);
+    expect(dismissed.staticMenuDesktopInactive).toBe(false);
+  });
+
   it('closes the overlay or mobile menu on a click outside', () => {
     const mobile = run([{ type: 'toggle', windowWidth: 390 }, { type: 'outside-click' }]);
     expect(isSidebarActive(mobile)).toBe(false);

@@ -32,6 +32,8 @@ export type TMenuAction =
   | { type: 'choose'; item: string; windowWidth: number }
   /** A click landed outside the sidebar and the top bar's toggle. */
   | { type: 'outside-click' }
+  /** Escape was pressed, or the window grew past the phone layout the floating menu was opened in. */
+  | { type: 'dismiss' }
   | { type: 'set-mode'; mode: TMenuMode };
 
 export function isDesktop(windowWidth: number): boolean {
@@ -65,6 +67,7 @@ export function menuReducer(state: TMenuState, action: TMenuAction): TMenuState 
       return isDesktop(action.windowWidth) && state.menuMode === 'static' ? chosen : closeFloating(chosen);
     }
     case 'outside-click':
+    case 'dismiss':
       return closeFloating(state);
     case 'set-mode':
       return { ...closeFloating(state), menuMode: action.mode };

@@ -9,5 +9,7 @@ export const CHAT_RATE_WINDOW_MS = 5000;
 /** Joiners see this many of the latest chat messages. */
 export const CHAT_HISTORY_SIZE = 100;
 export const URL_MAX_LENGTH = 2048;
+/** Find in page (Ctrl+F in the room) looks for at most this many characters. */
+export const FIND_MAX_LENGTH = 200;
 /** Tickets for the room WebSocket are valid this long and only once. */
 export const ROOM_TICKET_TTL_MS = 60_000;

@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import {
   ZBrowserBack,
+  ZBrowserFind,
   ZBrowserForward,
+  ZBrowserFound,
   ZBrowserNavigate,
   ZBrowserReload,
   ZBrowserTabActivate,
@@ -49,6 +51,7 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZBrowserTabOpen,
   ZBrowserTabActivate,
   ZBrowserTabClose,
+  ZBrowserFind,
   ZPointerInput,
   ZWheelInput,
   ZKeyInput,
@@ -66,6 +69,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZChatMessage,
   ZChatHistory,
   ZBrowserTabs,
+  ZBrowserFound,
   ZStreamConfig,
   ZStreamStats,
   ZSystemPong,

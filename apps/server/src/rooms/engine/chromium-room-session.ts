@@ -98,6 +98,22 @@ export class ChromiumRoomSession implements RoomSession {
     );
   }
 
+  async find(text: string, backwards: boolean): Promise<boolean> {
+    const tab = this.tabSet.active();
+    if (!tab) return false;
+    try {
+      // window.find: case-insensitive, wrapping, the page's own selection marks the match for everyone.
+      return await tab.page.evaluate(
+        ([query, back]) =>
+          Boolean((window as { find?: (...args: unknown[]) => boolean }).find?.(query, false, back, true)),
+        [text, backwards] as const,
+      );
+    } catch (error) {
+      if (isTargetGone(error)) return false;
+      throw error;
+    }
+  }
+
   reload(): Promise<void> {
     return this.onActivePage((page) => page.reload({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS }));
   }

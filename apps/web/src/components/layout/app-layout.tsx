@@ -32,9 +32,22 @@ export function AppLayout() {
       if (sidebar.current?.contains(target) || toggle.current?.contains(target)) return;
       dispatch({ type: 'outside-click' });
     };
+    // Escape closes it as it closes a dialog.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') dispatch({ type: 'dismiss' });
+    };
     document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [floating]);
+
+  // The phone menu does not outlive the phone layout: grown to desktop width, its mask would block every click.
+  useEffect(() => {
+    if (desktop && menu.staticMenuMobileActive) dispatch({ type: 'dismiss' });
+  }, [desktop, menu.staticMenuMobileActive]);
 
   return (
     <TooltipProvider delayDuration={300}>

@@ -12,6 +12,7 @@ import {
   PackageIcon,
   ReceiptIcon,
   ScrollTextIcon,
+  ServerIcon,
   UserRoundIcon,
   UsersIcon,
   WalletCardsIcon,
@@ -25,6 +26,7 @@ export interface TMenuItem {
     | '/planlist'
     | '/bill'
     | '/help'
+    | '/serverstate'
     | '/profile'
     | '/admin/users'
     | '/admin/rooms'
@@ -52,7 +54,13 @@ export const menuModel: TMenuSection[] = [
     items: [{ label: msg`Subscription`, to: '/planlist', icon: CreditCardIcon }],
   },
   { heading: null, items: [{ label: msg`Bill management`, to: '/bill', icon: ReceiptIcon }] },
-  { heading: msg`Help documentation`, items: [{ label: msg`Help`, to: '/help', icon: CircleHelpIcon }] },
+  {
+    heading: msg`Help documentation`,
+    items: [
+      { label: msg`Help`, to: '/help', icon: CircleHelpIcon },
+      { label: msg`Server state`, to: '/serverstate', icon: ServerIcon },
+    ],
+  },
   {
     heading: msg`User management`,
     items: [{ label: msg`Personal info`, to: '/profile', icon: UserRoundIcon }],

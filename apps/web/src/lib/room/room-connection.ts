@@ -36,6 +36,8 @@ export interface TRoomSnapshot {
   chat: TChatEntry[];
   tabs: TBrowserTabInfo[];
   stream: TServerMessageOf<'stream/config'> | null;
+  /** The answer to this participant's last find in the page. */
+  found: { text: string; found: boolean } | null;
   /** Why the room is away while `waiting` (who stopped it, whether it is restarting); null when not known. */
   away: TRoomEnding | null;
   /** When the next attempt to reconnect starts (performance.now()), while `reconnecting`. */
@@ -77,6 +79,7 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   chat: [],
   tabs: [],
   stream: null,
+  found: null,
   away: null,
   retryAt: null,
   ended: null,
@@ -256,6 +259,8 @@ export class RoomConnection {
         return this.update({ chat: [...now.chat, message.message].slice(-CHAT_KEEP) });
       case 'browser/tabs':
         return this.update({ tabs: message.tabs });
+      case 'browser/found':
+        return this.update({ found: { text: message.text, found: message.found } });
       case 'stream/config':
         return this.update({ stream: message });
       case 'stream/stats':

@@ -24,6 +24,7 @@ import type { TRoomConfig } from '../../../lib/room/room-types';
 import { storedUser } from '../../../lib/session';
 import { BrowserBar } from './browser-bar';
 import { ChatPanel } from './chat-panel';
+import { FindBar } from './find-bar';
 import { MembersPanel } from './members-panel';
 import { ReportRoomButton } from './report-room';
 import { RoomAway } from './room-away';
@@ -150,6 +151,7 @@ function LiveRoom({
     password,
   });
   const [fullscreen, setFullscreen] = useState(false);
+  const [finding, setFinding] = useState(false);
   const send = connection ? connection.send.bind(connection) : () => false;
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
   const picture = snapshot.stream?.viewport ?? { width: room.width, height: room.height };
@@ -251,6 +253,15 @@ function LiveRoom({
           )}
           style={{ '--picture-ratio': `${picture.width} / ${picture.height}` } as CSSProperties}
           data-testid="room-stage-box"
+          onKeyDownCapture={(event) => {
+            // Ctrl/⌘+F and F3 open the room's find bar instead of reaching the room browser (which drops them).
+            const findKey =
+              ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') || event.key === 'F3';
+            if (!controlling || !findKey || finding) return;
+            event.preventDefault();
+            event.stopPropagation();
+            setFinding(true);
+          }}
         >
           <RoomStage
             canvasRef={canvas}
@@ -269,11 +280,14 @@ function LiveRoom({
             isOwner={room.isOwner}
             onRetry={() => connection?.retryNow()}
           />
+          {finding && controlling ? (
+            <FindBar found={snapshot.found} send={send} onClose={() => setFinding(false)} />
+          ) : null}
           {fullscreen ? (
             <Button
               variant="secondary"
               size="icon"
-              className="absolute top-2 right-2 z-20 size-8 opacity-60 hover:opacity-100"
+              className="absolute top-2 left-2 z-20 size-8 opacity-60 hover:opacity-100"
               onClick={toggleFullscreen}
               aria-label={t`Exit fullscreen`}
               data-testid="room-exit-fullscreen"
