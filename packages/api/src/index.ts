@@ -32,6 +32,7 @@ export {
   ZRoomStateReply,
   ZRoomTarget,
 } from './routers/room/room.types';
+export { resumeRoom } from './routers/room/room-lifecycle';
 export { ROOM_DEFAULTS } from './routers/room/room-settings';
 export {
   publicRoomThumbnailPath,

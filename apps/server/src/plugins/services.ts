@@ -1,6 +1,13 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
 // hands them to the request contexts.
-import { admin, type Mailer, type RoomEngine, setSharePasswordHasher, type TServices } from '@rooms/api';
+import {
+  admin,
+  type Mailer,
+  type RoomEngine,
+  resumeRoom,
+  setSharePasswordHasher,
+  type TServices,
+} from '@rooms/api';
 import { User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -81,9 +88,13 @@ export const servicesPlugin = fp(
     // ROOM_SANDBOX=on and no way to isolate, the server does not start.
     await rooms.sandboxSupport();
     // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
-    // the rooms stopped at shutdown are stored as stopped.
+    // every change is stored, except that rooms stopped by the shutdown stay stored as running, to be resumed.
     const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });
     app.addHook('onClose', async () => roomStates.close());
+    // Rooms that ran when this server went down start again once it serves (their members' pages wait for them).
+    app.addHook('onReady', async () => {
+      void resumeInterruptedRooms(app, rooms, roomStates.interrupted);
+    });
     // No browser may outlive the server: every room stops (and keep-data profiles flush) before exit.
     app.addHook('onClose', async () => rooms.close());
     app.decorate('roomEngine', rooms);
@@ -145,6 +156,24 @@ export const servicesPlugin = fp(
   },
   { name: 'services', dependencies: ['database'] },
 );
+
+async function resumeInterruptedRooms(
+  app: FastifyInstance,
+  rooms: RoomEngine,
+  roomIds: readonly string[],
+): Promise<void> {
+  for (const roomId of roomIds) {
+    try {
+      const running = await resumeRoom(
+        { em: app.orm.em.fork(), services: { rooms, now: () => new Date() } },
+        roomId,
+      );
+      app.log.info({ roomId, running }, 'room resumed after the server restarted');
+    } catch (error) {
+      app.log.warn({ err: error, roomId }, 'could not resume a room after the server restarted');
+    }
+  }
+}
 
 async function stopRoomsIfDisabled(app: FastifyInstance, rooms: RoomEngine, userId: string): Promise<void> {
   try {

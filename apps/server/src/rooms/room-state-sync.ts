@@ -1,6 +1,7 @@
 // Keeps each room's stored state equal to what this server's engine says about its browser. The dashboard reads
 // the database, so without this a crash or an auto-close would go unseen, and a node that restarted would still
-// show the rooms it ran before as "running".
+// show the rooms it ran before as "running". Those rooms are the ones it resumes (services.ts): the stops of a
+// shutdown are not stored, so a restarted server finds its rooms as it left them.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RoomEngine, TRoomRuntimeState } from '@rooms/api';
 import { Room } from '@rooms/db';
@@ -22,6 +23,11 @@ export interface TRoomStateSyncOptions {
 }
 
 export interface RoomStateSync {
+  /**
+   * The rooms this node ran when it last went down (stored as running, a restart's stops left as they were, or
+   * a crash): at start they are stored as stopped, and the server starts them again (resumeRoom).
+   */
+  readonly interrupted: readonly string[];
   /** Resolves once every state change seen so far is stored (tests, shutdown). */
   settled(): Promise<void>;
   /** Stops listening after the pending writes are stored. */
@@ -37,6 +43,7 @@ export interface RoomStateSync {
 export async function startRoomStateSync(options: TRoomStateSyncOptions): Promise<RoomStateSync> {
   const { orm, engine, logger } = options;
   let tail: Promise<void> = Promise.resolve();
+  const interrupted: string[] = [];
   const enqueue = (label: string, write: () => Promise<void>) => {
     tail = tail
       .then(write)
@@ -46,6 +53,8 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
 
   // Listening before reconciling, and reconciling on the same queue, leaves no gap for a change to slip through.
   const unsubscribe = engine.onStateChange((change) => {
+    // A room stopped because this server shuts down stays stored as running: it comes back with the server.
+    if (change.ending?.reason === 'server-restart' && change.state !== 'running') return;
     void enqueue(`storing ${change.state} for room ${change.roomId}`, async () => {
       await orm.em.fork().nativeUpdate(Room, { id: change.roomId }, { state: change.state });
     });
@@ -63,6 +72,7 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
     );
     const corrections = new Map<TRoomRuntimeState, string[]>();
     for (const room of live) {
+      if (room.state === 'running' || room.state === 'starting') interrupted.push(room.id);
       const truth = engine.state(room.id);
       if (truth !== room.state) corrections.set(truth, [...(corrections.get(truth) ?? []), room.id]);
     }
@@ -73,6 +83,7 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
   });
 
   return {
+    interrupted,
     settled: () => tail,
     async close() {
       unsubscribe();

@@ -1,14 +1,18 @@
 // Starting and stopping a room's browser through the engine. After each step the room row takes the engine's
 // own answer (not what was asked for), so a start that failed or a browser that died shows as it is.
-import { planOf, type Room } from '@rooms/db';
-import type { TContext } from '../../context';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { planOf, Room } from '@rooms/db';
+import type { TContext, TServices } from '../../context';
 import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../../domains/billing';
 import { AppError } from '../../errors';
 import type { TRoomEnding } from '../../room-protocol/system';
 import type { TRoomStateReply } from './room.types';
 import { launchSpecOf } from './room-settings';
 
-async function recordState(ctx: TContext, room: Room): Promise<void> {
+/** What starting a room needs: a request's context, or the server's own at start-up (resumeRoom). */
+type TLaunchContext = { em: EntityManager; services: Pick<TServices, 'rooms' | 'now'> };
+
+async function recordState(ctx: TLaunchContext, room: Room): Promise<void> {
   room.state = ctx.services.rooms.state(room.id);
   await ctx.em.flush();
 }
@@ -18,7 +22,7 @@ export function stateReply(room: Room): TRoomStateReply {
 }
 
 /** Starts the room unless it already runs. Engine errors (SERVER_FULL, ROOM_START_FAILED) pass through as they are. */
-export async function launchRoom(ctx: TContext, room: Room): Promise<void> {
+export async function launchRoom(ctx: TLaunchContext, room: Room): Promise<void> {
   const engine = ctx.services.rooms;
   const current = engine.state(room.id);
   if (current === 'running' || current === 'starting') return recordState(ctx, room);
@@ -57,4 +61,16 @@ export async function haltRoom(ctx: TContext, room: Room, ending?: TRoomEnding):
 /** Asks the engine for the truth and stores it (the dashboard's refresh). */
 export function refreshRoomState(ctx: TContext, room: Room): Promise<void> {
   return recordState(ctx, room);
+}
+
+/**
+ * Starts again a room that was running when its server went down (a restart or a crash), as its owner's start
+ * would, room time and plan included; its members' pages are waiting and join as soon as it runs. Resolves to
+ * whether it runs.
+ */
+export async function resumeRoom(ctx: TLaunchContext, roomId: string): Promise<boolean> {
+  const room = await ctx.em.findOne(Room, { id: roomId }, { populate: ['region', 'image', 'owner'] });
+  if (!room || room.owner.disabled) return false;
+  await launchRoom(ctx, room);
+  return room.state === 'running';
 }
