@@ -170,6 +170,14 @@ describe('rooms', () => {
     await find.press('Escape');
     await page.getByTestId('room-find-bar').waitFor({ state: 'detached' });
 
+    // Fullscreen shows the picture alone, not the whole page; the way out is on the picture.
+    await page.getByTestId('room-fullscreen').click();
+    await expect
+      .poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid') ?? null))
+      .toBe('room-stage-box');
+    await page.getByTestId('room-exit-fullscreen').click();
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
+
     // Chat reaches the room and comes back.
     await page.getByTestId('chat-input').fill('hello room');
     await page.getByTestId('chat-send').click();
