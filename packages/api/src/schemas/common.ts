@@ -1,6 +1,14 @@
 // Field rules shared by several procedures (spec §5). The texts are the ones a person sees.
 import { z } from 'zod';
 
+/**
+ * Row ids are UUIDs: an id that is not one names nothing, and must be answered as "not found" before it reaches
+ * PostgreSQL, which would refuse the query itself.
+ */
+export function isUuid(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}
+
 /** Spec §5: non-space text, @, text, dot, text. */
 export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
 export const MIN_PASSWORD_LENGTH = 6;

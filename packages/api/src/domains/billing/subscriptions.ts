@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plan, Subscription, type User } from '@rooms/db';
 import { AppError } from '../../errors';
+import { isUuid } from '../../schemas/common';
 import { defaultPlan } from './catalog';
 import { appendEntry, balanceCents, lockAccount } from './ledger';
 import { formatDollars } from './money';
@@ -83,6 +84,7 @@ export function purchasePlan(
   planId: string,
   now: Date,
 ): Promise<TPurchase> {
+  if (!isUuid(planId)) return Promise.reject(new AppError('PLAN_NOT_FOUND'));
   return em.transactional(async (tx) => {
     const user = await lockAccount(tx, userId);
     const plan = await tx.findOne(Plan, { id: planId, enabled: true });

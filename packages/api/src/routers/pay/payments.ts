@@ -12,6 +12,7 @@ import {
   toDollars,
 } from '../../domains/billing';
 import { AppError } from '../../errors';
+import { isUuid } from '../../schemas/common';
 import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
   ZPayInfoRequest,
@@ -22,8 +23,6 @@ import {
   ZRechargeRequest,
   ZRefreshRequest,
 } from './pay.types';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const recharge = ownSessionProcedure
   .meta({
@@ -75,7 +74,7 @@ async function ownBill(
   ctx: { em: import('@mikro-orm/postgresql').EntityManager; userId: string },
   where: { id?: string; outTradeNo?: string },
 ) {
-  if (where.id !== undefined && !UUID.test(where.id)) throw new AppError('PAYMENT_NOT_FOUND');
+  if (where.id !== undefined && !isUuid(where.id)) throw new AppError('PAYMENT_NOT_FOUND');
   const payment = await ctx.em.findOne(Payment, { ...where, user: ctx.userId });
   if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
   return payment;

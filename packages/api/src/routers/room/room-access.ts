@@ -3,10 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Room } from '@rooms/db';
 import type { TServices } from '../../context';
 import { AppError } from '../../errors';
+import { isUuid } from '../../schemas/common';
 import type { TRoomInfo, TRoomListItem, TRoomTarget } from './room.types';
 import { ownersSharePassword } from './share-password';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A case-insensitive exact match: names are unique regardless of case, and `_` is a LIKE wildcard. */
 export function roomNameFilter(name: string) {
@@ -20,7 +19,7 @@ const populate = ['region', 'image', 'owner'] as const;
  * ROOM_NOT_FOUND exactly like a missing room, so probing tells nothing.
  */
 export async function findOwnedRoom(em: EntityManager, ownerId: string, target: TRoomTarget): Promise<Room> {
-  if (target.id !== undefined && !UUID_PATTERN.test(target.id)) throw new AppError('ROOM_NOT_FOUND');
+  if (target.id !== undefined && !isUuid(target.id)) throw new AppError('ROOM_NOT_FOUND');
   const room = await em.findOne(
     Room,
     {
@@ -36,7 +35,7 @@ export async function findOwnedRoom(em: EntityManager, ownerId: string, target: 
 
 /** Any room by id, for the participant's view; the caller decides who may see it. */
 export async function findRoomById(em: EntityManager, id: string): Promise<Room | null> {
-  if (!UUID_PATTERN.test(id)) return null;
+  if (!isUuid(id)) return null;
   return em.findOne(Room, { id }, { populate });
 }
 
