@@ -62,7 +62,19 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(databasePlugin, { config });
   await app.register(servicesPlugin, { config });
   // Room messages are small; refuse anything bigger before it is buffered (the library's default is 100 MiB).
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // A client breaking the WebSocket protocol (an oversized or malformed frame) is the client's mistake: the
+    // library has already sent the close code that says why (1009, 1002…), so it is noted, not logged as ours.
+    errorHandler(error, socket, request) {
+      if (String((error as { code?: unknown }).code ?? '').startsWith('WS_ERR_')) {
+        request.log.debug({ err: error }, 'room socket: protocol error from the client');
+        return;
+      }
+      request.log.error({ err: error }, 'room socket failed');
+      socket.terminate();
+    },
+  });
   await app.register(roomRelayPlugin, { config });
   await app.register(healthPlugin);
   await app.register(trpcPlugin);

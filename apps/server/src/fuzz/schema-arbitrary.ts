@@ -58,7 +58,8 @@ function stringOf(schema: TJsonSchema): fc.Arbitrary<string> {
   const minLength = Math.min(schema.minLength ?? 0, maxLength);
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'uuid') return fc.uuid();
-  if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((date) => date.toISOString());
+  if (schema.format === 'date-time')
+    return fc.date({ noInvalidDate: true }).map((date) => date.toISOString());
   if (schema.format === 'uri') return fc.webUrl();
   return fc.string({ minLength, maxLength, unit: 'grapheme' });
 }
@@ -118,7 +119,9 @@ export function broken(schema: TJsonSchema | undefined): fc.Arbitrary<unknown> {
     const field = fc.constantFrom(...properties);
     variants.push(
       fc.tuple(base, field, anyJson).map(([value, name, wrong]) => ({ ...asObject(value), [name]: wrong })),
-      fc.tuple(base, field, edgeString).map(([value, name, wrong]) => ({ ...asObject(value), [name]: wrong })),
+      fc
+        .tuple(base, field, edgeString)
+        .map(([value, name, wrong]) => ({ ...asObject(value), [name]: wrong })),
       fc.tuple(base, field).map(([value, name]) => {
         const copy = { ...asObject(value) };
         delete copy[name];
@@ -138,7 +141,9 @@ export function fuzzValue(schema: TJsonSchema | undefined): fc.Arbitrary<unknown
 }
 
 function asObject(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** A query string's values are strings: objects are flattened to their JSON, the rest to their text. */
