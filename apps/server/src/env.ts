@@ -43,6 +43,8 @@ const ZEnv = z
     GEETEST_KEY: optionalString,
     GEETEST_API_SERVER: optionalString.pipe(z.url().optional()),
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // Rate limits and throttles shared by every process pointing at this Redis; unset: this process's memory.
+    REDIS_URL: optionalString.pipe(z.url().optional()),
     // Prometheus scrapes /metrics with `Authorization: Bearer <token>`; without a token only this machine may.
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -217,6 +219,8 @@ export interface TConfig {
   };
   /** Signs the self-hosted captcha. */
   appSecret: string;
+  /** Where rate limits are counted when several processes serve; undefined: in memory. */
+  redisUrl: string | undefined;
   /** The bearer token /metrics asks for; unset: /metrics answers only requests from this machine. */
   metricsToken: string | undefined;
   logLevel: string;
@@ -300,6 +304,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       geetestApiServer: env.GEETEST_API_SERVER,
     },
     appSecret: env.APP_SECRET ?? developmentSecret(resolve(env.DATA_DIR)),
+    redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

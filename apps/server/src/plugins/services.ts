@@ -25,6 +25,7 @@ import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
 import { hashPlainSharePasswords } from '../services/passwords/plain-share-passwords';
 import { createPayments, type TPaymentServices } from '../services/payments/create-gateway';
 import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limiter';
+import { createRedisRateLimiter } from '../services/rate-limit/redis-rate-limiter';
 import { createSecretBox } from '../services/secret-box/secret-box';
 import { startSessionEvents, type TSessionEventBus } from '../services/session-events/session-events';
 
@@ -109,6 +110,12 @@ export const servicesPlugin = fp(
       if ('userId' in end) void stopRoomsIfDisabled(app, rooms, end.userId);
     });
 
+    // Counted in Redis when several processes serve (REDIS_URL), else in this process.
+    const redisLimiter = config.redisUrl ? createRedisRateLimiter(config.redisUrl) : null;
+    if (redisLimiter) app.addHook('onClose', async () => redisLimiter.close());
+    const rateLimiter = redisLimiter ?? createMemoryRateLimiter();
+    app.log.info({ store: config.redisUrl ? 'redis' : 'memory' }, 'rate limits');
+
     const passwords = createArgon2Hasher();
     const secretBox = createSecretBox(config.appSecret, 'share-password');
     // The room socket's ticket checks share passwords with the rate limiter alone; it hashes with this one.
@@ -142,7 +149,7 @@ export const servicesPlugin = fp(
       selfHostedCaptcha: captcha.selfHosted,
       passwords,
       secretBox,
-      rateLimiter: createMemoryRateLimiter(),
+      rateLimiter,
       now,
       rooms,
       node,

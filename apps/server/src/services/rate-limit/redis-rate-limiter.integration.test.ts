@@ -1,0 +1,75 @@
+// The Redis limiter against a real Redis (TEST_REDIS_URL or REDIS_URL, else this machine's on 6379): the same
+// rules as the memory limiter, and one budget shared by two processes' limiters.
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import { ROOM_TICKET_PATH } from '@rooms/api/room-protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TTestServer } from '../../testing/test-server';
+import { createRedisRateLimiter, type TRedisRateLimiter } from './redis-rate-limiter';
+
+const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function reachable(address: string): Promise<boolean> {
+  const { hostname, port } = new URL(address);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => resolve(true));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(false));
+  }).finally(() => undefined) as Promise<boolean>;
+}
+
+const available = await reachable(url);
+const limiters: TRedisRateLimiter[] = [];
+afterAll(async () => {
+  await Promise.all(limiters.map((limiter) => limiter.close()));
+});
+
+function limiter(): TRedisRateLimiter {
+  const created = createRedisRateLimiter(url);
+  limiters.push(created);
+  return created;
+}
+
+describe.skipIf(!available)('redis rate limiter', () => {
+  it('allows the limit, then answers how long to wait; peeking counts nothing', async () => {
+    const key = `test:${randomBytes(6).toString('hex')}`;
+    const one = limiter();
+    for (let hit = 0; hit < 3; hit++) expect(await one.hit(key, 3, 60)).toBe(0);
+    expect(await one.peek(key, 3)).toBe(60);
+    expect(await one.hit(key, 3, 60)).toBe(60);
+    expect(await one.peek(`${key}:other`, 3)).toBe(0);
+  });
+
+  it('shares one budget between the limiters of two processes, and opens a new window when it expires', async () => {
+    const key = `test:${randomBytes(6).toString('hex')}`;
+    const [first, second] = [limiter(), limiter()];
+    expect(await first.hit(key, 2, 1)).toBe(0);
+    expect(await second.hit(key, 2, 1)).toBe(0);
+    expect(await first.hit(key, 2, 1)).toBe(1);
+    expect(await second.peek(key, 2)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await second.hit(key, 2, 1)).toBe(0);
+  });
+
+  it('holds one budget across two servers: room tickets from one address, 30 a minute in all', async () => {
+    const servers = await Promise.all([
+      startTestServer({ listen: false, env: { REDIS_URL: url } }),
+      startTestServer({ listen: false, env: { REDIS_URL: url } }),
+    ]);
+    try {
+      const address = `10.77.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+      const ask = (server: TTestServer) =>
+        server.app.inject({ method: 'POST', url: ROOM_TICKET_PATH, payload: {}, remoteAddress: address });
+      for (let index = 0; index < 30; index++) {
+        expect((await ask(servers[index % 2]!)).statusCode, `ticket ${index + 1}`).toBe(400);
+      }
+      const refused = await ask(servers[0]!);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ data: expect.stringContaining('Too many attempts') });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  }, 60_000);
+});
