@@ -61,6 +61,11 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(securityHeadersPlugin, { config });
   await app.register(databasePlugin, { config });
   await app.register(servicesPlugin, { config });
+  // Registered before the WebSocket library, whose own pre-close shuts every socket without a word: the relay first
+  // tells its participants that the server is restarting, so their pages wait and join the room when it is back.
+  app.addHook('preClose', async () => {
+    if (app.hasDecorator('roomRelay')) app.roomRelay.dispose({ reason: 'server-restart', by: null });
+  });
   // Room messages are small; refuse anything bigger before it is buffered (the library's default is 100 MiB).
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },

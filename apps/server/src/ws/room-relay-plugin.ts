@@ -87,6 +87,7 @@ export const roomRelayPlugin = fp(
       clearInterval(heartbeat);
       clearInterval(recheck);
       stopListening();
+      // Already told and closed by app.ts's earlier pre-close when the server shuts down; this stops the rest.
       relay.dispose();
     });
   },

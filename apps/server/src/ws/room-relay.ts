@@ -117,14 +117,15 @@ export class RoomRelay {
     return this.hubs.get(roomId);
   }
 
-  closeAll(): void {
-    for (const hub of this.hubs.values()) hub.close();
+  closeAll(ending?: TRoomEnding): void {
+    for (const hub of this.hubs.values()) hub.close('ROOM_NOT_RUNNING', ending);
     this.hubs.clear();
   }
 
-  dispose(): void {
+  /** `ending`: what the members are told (the server shutting down says it is restarting). */
+  dispose(ending?: TRoomEnding): void {
     this.stopWatching?.();
-    this.closeAll();
+    this.closeAll(ending);
   }
 
   private retireIfStale(roomId: string, current: RoomSession | undefined, ending?: TRoomEnding): void {

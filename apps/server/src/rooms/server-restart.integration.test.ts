@@ -1,0 +1,207 @@
+// The server as its operator runs it (`tsx src/server.ts`, a real process) through SIGTERM and a new start: the
+// drain tells every participant the server is restarting and closes their sockets with the code that means
+// "wait for the room", stops every room process, and exits 0; the next start runs the room again by itself and
+// a participant sees its picture without anyone pressing Start.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import { LOCAL_REGION_CODE, Plan, Region, Room, Session, Subscription, SystemImage, User } from '@rooms/db';
+import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../ws/room-client';
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+let database: TestDatabase;
+let page: Server;
+let pageHost: string;
+let dataDir: string;
+let running: ChildProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  page = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end(
+      `<!doctype html><title>moving</title><canvas id=c width=64 height=64></canvas><script>
+        let n = 0; const c = document.getElementById('c').getContext('2d');
+        (function f() { c.fillStyle = 'hsl(' + (n++ % 360) + ',80%,50%)'; c.fillRect(0, 0, 64, 64); requestAnimationFrame(f); })();
+      </script>`,
+    );
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  const address = page.address();
+  if (!address || typeof address !== 'object') throw new Error('no page port');
+  pageHost = `127.0.0.1:${address.port}`;
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-restart-'));
+}, 60_000);
+
+afterAll(async () => {
+  running?.kill('SIGKILL');
+  await new Promise((resolve) => page?.close(resolve));
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `tsx src/server.ts` with this test's database; resolves once it serves. */
+async function startServer(port: number): Promise<{ process: ChildProcess; exited: Promise<number | null> }> {
+  // tsx itself (not npx, which would not pass SIGTERM on), from the PATH the test runs with.
+  const child = spawn('tsx', ['src/server.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      ROOMS_DATA_DIR: join(dataDir, 'rooms'),
+      ROOM_EGRESS_ALLOW: pageHost,
+      APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
+      BILLING_JOBS: 'off',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running = child;
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not start:\n${output.slice(-2000)}`)),
+      60_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('cloud-browser rooms is serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output.slice(-2000)}`));
+    });
+  });
+  return { process: child, exited };
+}
+
+/** Processes whose command line names the room (its browser's profile directory carries the room id). */
+async function roomProcesses(roomId: string): Promise<number> {
+  let count = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(roomId)) count += 1;
+  }
+  return count;
+}
+
+async function ownerWithRoom(): Promise<{ token: string; roomId: string }> {
+  const em = database.orm.em.fork();
+  const suffix = randomBytes(4).toString('hex');
+  const user = em.create(User, {
+    username: `restart-${suffix}`,
+    email: `restart-${suffix}@example.test`,
+    passwordHash: 'not-used',
+  });
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  em.create(Subscription, {
+    user,
+    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
+    startsAt: new Date(Date.now() - 60_000),
+    expiresAt: null,
+  });
+  const room = em.create(Room, {
+    name: `restart-${suffix}`,
+    password: null,
+    isPublic: false,
+    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
+    image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
+    startUrl: `http://${pageHost}/`,
+    maxConnections: 5,
+    width: 1280,
+    height: 720,
+    videoBitrateKbps: 2000,
+    maxFrameRate: 30,
+    owner: user,
+  });
+  await em.flush();
+  return { token, roomId: room.id };
+}
+
+async function joinRoom(port: number, roomId: string, token: string): Promise<RoomClient> {
+  const client = await RoomClient.connect(
+    `ws://127.0.0.1:${port}${roomSocketPath(roomId)}?token=${encodeURIComponent(token)}`,
+  );
+  client.send({ type: 'member/join', nickname: 'Olga' });
+  await client.next('member/list');
+  return client;
+}
+
+describe('a server restarted by its operator', () => {
+  it('drains on SIGTERM, telling participants to wait, and runs the room again on its next start', async () => {
+    const { token, roomId } = await ownerWithRoom();
+    const port = await freePort();
+    const first = await startServer(port);
+    const started = await fetch(`http://127.0.0.1:${port}/api/room/startRoom?id=${roomId}`, {
+      method: 'POST',
+      headers: { authorization: token },
+    });
+    expect(((await started.json()) as { data: { state: string } }).data.state).toBe('running');
+    const participant = await joinRoom(port, roomId, token);
+    await participant.until(() => participant.frames.length > 3, 'the picture before the restart', 20_000);
+    expect(await roomProcesses(roomId)).toBeGreaterThan(0);
+
+    first.process.kill('SIGTERM');
+    expect(await participant.next('system/room-ended')).toMatchObject({ reason: 'server-restart', by: null });
+    expect((await participant.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    expect(await first.exited).toBe(0);
+    expect(await roomProcesses(roomId)).toBe(0);
+    // Stored as it ran: the next start resumes it.
+    const stored = await database.orm.em.fork().findOneOrFail(Room, roomId);
+    expect(stored.state).toBe('running');
+
+    const startedAt = performance.now();
+    const second = await startServer(port);
+    let back: RoomClient | undefined;
+    await expect
+      .poll(
+        async () => {
+          back = await joinRoom(port, roomId, token).catch(() => undefined);
+          return back !== undefined;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
+    const rejoined = back!;
+    await rejoined.until(() => rejoined.frames.length > 3, 'the picture after the restart', 20_000);
+    console.log(
+      `[restart] picture again ${Math.round(performance.now() - startedAt)} ms after the new process started`,
+    );
+    rejoined.close();
+    second.process.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 180_000);
+});
