@@ -88,6 +88,12 @@ const catalogue = {
     trpc: 'INTERNAL_SERVER_ERROR',
   },
   ROOM_START_FAILED: { message: 'The room could not be started', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+  /** The server cannot run rooms at all now (its browser is missing, its disk is full): the log says which. */
+  ROOMS_UNAVAILABLE: {
+    message: 'Rooms cannot start on this server right now; please try again later',
+    status: 503,
+    trpc: 'INTERNAL_SERVER_ERROR',
+  },
 
   // Throttling
   TOO_MANY_REQUESTS: {

@@ -88,6 +88,9 @@ export const servicesPlugin = fp(
     // Said at start-up, not at the first room: an operator must see at once whether rooms are isolated. With
     // ROOM_SANDBOX=on and no way to isolate, the server does not start.
     await rooms.sandboxSupport();
+    const roomsProblem = await rooms.preflight();
+    if (roomsProblem)
+      app.log.error({ problem: roomsProblem }, 'rooms cannot start on this server until this is fixed');
     // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
     // every change is stored, except that rooms stopped by the shutdown stay stored as running, to be resumed.
     const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });

@@ -1,12 +1,14 @@
 // Starting, stopping, restarting and deleting rooms over REST with the real engine (one Chromium per room),
 // and the stored state following the browser: crashes, stops the engine makes on its own, a node restart.
 // The rooms open a page served here on loopback, which the egress guard lets through for this test only.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Room } from '@rooms/db';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { rest } from '../testing/rest-client';
@@ -238,5 +240,57 @@ describe('a node that restarts', () => {
     // Stopped by the shutdown, it stays stored as running: the next start of the server resumes it.
     expect(await storedState(owner, ran)).toBe('running');
     await em.nativeUpdate(Room, { id: ran.id }, { state: 'stopped' });
+  });
+});
+
+describe('a server that cannot run rooms', () => {
+  /** The same server with other room settings: a second app on the same database. */
+  async function withRooms(
+    rooms: Partial<TTestServer['config']['rooms']>,
+    check: (app: FastifyInstance) => Promise<void>,
+  ) {
+    const app = await buildApp(
+      { ...server.config, rooms: { ...server.config.rooms, ...rooms } },
+      { logger: false },
+    );
+    try {
+      await app.ready();
+      await check(app);
+    } finally {
+      await app.close();
+    }
+  }
+
+  async function refusedStart(app: FastifyInstance) {
+    const owner = await createOwner(app, { plan: 'pro' });
+    const room = await createRoom(owner);
+    const started = performance.now();
+    const answer = await rest(app, 'POST', '/api/room/startRoom', {
+      token: owner.token,
+      query: { id: room.id },
+    });
+    expect(answer).toEqual({
+      status: 503,
+      msg: 'error',
+      data: 'Rooms cannot start on this server right now; please try again later',
+    });
+    // Refused at once, not after a launch that hangs or fails deep inside.
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(app.roomEngine.state(room.id)).toBe('stopped');
+  }
+
+  it('refuses a start clearly when its browser is missing', async () => {
+    await withRooms({ chromiumPath: '/nonexistent/chromium' }, refusedStart);
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a start clearly when the rooms' disk is full", async () => {
+    const full = await mkdtemp(join(tmpdir(), 'rooms-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', full]);
+    try {
+      await withRooms({ dataDir: full }, refusedStart);
+    } finally {
+      execFileSync('umount', [full]);
+      await rm(full, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,8 @@
 // configured capacity. Operations on one room run one after another; different rooms proceed in parallel.
 // Each room streams on one of two paths, chosen once per engine: H.264 + Opus from a headful browser on a virtual
 // display (../media) when the server has Xvfb, pulseaudio and ffmpeg, else the headless browser's CDP screencast.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AppError,
@@ -87,6 +88,8 @@ interface TRoomEntry {
   run?: TRun;
 }
 
+/** Below this much free space in the rooms' data directory no room starts (profiles, media sockets, logs). */
+const MIN_FREE_DISK_MB = 200;
 // Room ids become directory names; anything else is a bug upstream, not a path to follow.
 const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const LIVE_STATES: ReadonlySet<TRoomRuntimeState> = new Set(['starting', 'running', 'stopping']);
@@ -237,6 +240,29 @@ export class ChromiumRoomEngine implements RoomEngine {
     await proxy?.close();
   }
 
+  /**
+   * Why no room can start here now, in words for the operator, or null: a missing browser or a full disk would
+   * otherwise fail each start somewhere deep (or wait on it), and say nothing useful to the owner.
+   */
+  async preflight(): Promise<string | null> {
+    try {
+      await access(this.options.chromiumPath, constants.X_OK);
+    } catch {
+      return `Chromium is missing or not executable at ${this.options.chromiumPath} (CHROMIUM_PATH)`;
+    }
+    try {
+      await mkdir(this.options.roomsDataDir, { recursive: true });
+      const disk = await statfs(this.options.roomsDataDir);
+      const freeMb = (disk.bavail * disk.bsize) / 1024 / 1024;
+      if (freeMb < MIN_FREE_DISK_MB) {
+        return `The rooms' disk (${this.options.roomsDataDir}) has ${Math.floor(freeMb)} MB free; rooms need ${MIN_FREE_DISK_MB} MB`;
+      }
+    } catch (error) {
+      return `The rooms' data directory ${this.options.roomsDataDir} cannot be used: ${(error as Error).message}`;
+    }
+    return null;
+  }
+
   private stopFor(roomId: string, reason: 'requested' | 'auto-close', ending?: TRoomEnding): Promise<void> {
     const entry = this.rooms.get(roomId);
     if (!entry) return Promise.resolve();
@@ -248,6 +274,12 @@ export class ChromiumRoomEngine implements RoomEngine {
     if (entry.state === 'running') return;
     this.setState(entry, 'starting', 'requested');
     let run: TRun | undefined;
+    const problem = await this.preflight();
+    if (problem) {
+      this.logger.error({ roomId: spec.roomId, problem }, 'rooms cannot start on this server');
+      this.setState(entry, 'stopped');
+      throw new AppError('ROOMS_UNAVAILABLE');
+    }
     try {
       if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
       const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
