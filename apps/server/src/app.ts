@@ -1,6 +1,7 @@
 // The whole server as one Fastify plugin tree; server.ts listens, tests call buildApp() and inject or listen on
 // port 0.
 import websocket from '@fastify/websocket';
+import { describeError, isDatabaseOutage } from '@rooms/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TConfig } from './env';
@@ -50,6 +51,11 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
 
   // Fastify's own rejections (bad JSON, oversized body) answer in the API's envelope with the right status.
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    // The database out of reach (a route's session lookup, the ticket route…): 503, try again, not a bug.
+    if (isDatabaseOutage(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).send({ msg: 'error', data: describeError(error).message });
+    }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     const data =

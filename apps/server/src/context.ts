@@ -1,6 +1,6 @@
 // The tRPC context of one HTTP request, shared by the tRPC endpoint and the REST layer.
 import { RequestContext } from '@mikro-orm/postgresql';
-import { resolveSession, type TContext } from '@rooms/api';
+import { AppError, isDatabaseOutage, resolveSession, type TContext } from '@rooms/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The token comes raw in the Authorization header; a `Bearer ` prefix is tolerated. */
@@ -23,8 +23,18 @@ export async function createRequestContext(app: FastifyInstance, request: Fastif
       token,
       origin: originOf(request),
     },
-    session: token ? await resolveSession(em as TContext['em'], token, services.now()) : null,
+    session: token ? await resolveSessionOrUnavailable(em as TContext['em'], token, services.now()) : null,
   };
+}
+
+/** The session lookup runs before any procedure: a database out of reach answers 503 here already. */
+async function resolveSessionOrUnavailable(em: TContext['em'], token: string, now: Date) {
+  try {
+    return await resolveSession(em, token, now);
+  } catch (error) {
+    if (isDatabaseOutage(error)) throw new AppError('SERVICE_UNAVAILABLE', { cause: error });
+    throw error;
+  }
 }
 
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;

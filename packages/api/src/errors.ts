@@ -1,7 +1,9 @@
 // One error type for the whole API. Each code has a stable machine name, the text a person reads (the spec's
 // error catalogue where it names one) and the HTTP status the REST layer answers with. The tRPC error formatter
 // and the REST envelope both read this table, so a text is written exactly once.
+
 import { TRPCError } from '@trpc/server';
+import { isDatabaseOutage } from './database-outage';
 
 type TrpcCode = TRPCError['code'];
 
@@ -88,6 +90,12 @@ const catalogue = {
     trpc: 'INTERNAL_SERVER_ERROR',
   },
   ROOM_START_FAILED: { message: 'The room could not be started', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+  /** PostgreSQL is out of reach for a moment (database-outage.ts): nothing was done, trying again is safe. */
+  SERVICE_UNAVAILABLE: {
+    message: 'The service is briefly unavailable; please try again in a moment',
+    status: 503,
+    trpc: 'SERVICE_UNAVAILABLE',
+  },
   /** The server cannot run rooms at all now (its browser is missing, its disk is full): the log says which. */
   ROOMS_UNAVAILABLE: {
     message: 'Rooms cannot start on this server right now; please try again later',
@@ -281,6 +289,9 @@ export function describeError(error: unknown): { appCode: TAppErrorCode; status:
       return { appCode: 'BAD_INPUT', status: 405, message: error.message };
     if (error.code === 'PAYLOAD_TOO_LARGE')
       return { appCode: 'BAD_INPUT', status: 413, message: error.message };
+  }
+  if (isDatabaseOutage(error)) {
+    return { appCode: 'SERVICE_UNAVAILABLE', status: 503, message: catalogue.SERVICE_UNAVAILABLE.message };
   }
   return { appCode: 'INTERNAL', status: 500, message: catalogue.INTERNAL.message };
 }

@@ -1,5 +1,6 @@
 export { resolveSession, type TSessionUser } from './account/session';
 export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
+export { isDatabaseOutage } from './database-outage';
 export * as admin from './domains/admin';
 export * as billing from './domains/billing';
 export { AppError, describeError, errorSpec, type TAppErrorCode } from './errors';

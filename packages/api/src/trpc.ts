@@ -2,6 +2,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { TContext } from './context';
+import { isDatabaseOutage } from './database-outage';
 import { AppError, describeError, type TAppErrorCode } from './errors';
 import { hasControlCharacters } from './schemas/common';
 
@@ -48,7 +49,16 @@ const refuseControlCharacters = t.middleware(async ({ getRawInput, meta, next })
   return next();
 });
 
-export const publicProcedure = t.procedure.use(refuseControlCharacters);
+/** A database out of reach answers 503 over tRPC too (its adapter takes the status from the error's code). */
+const databaseOutage = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseOutage(result.error)) {
+    throw new AppError('SERVICE_UNAVAILABLE', { cause: result.error });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(databaseOutage).use(refuseControlCharacters);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new AppError('NOT_LOGGED_IN');

@@ -25,6 +25,9 @@ export function createOrmConfig({ clientUrl, debug = false, logger }: OrmOptions
     allowGlobalContext: false,
     debug,
     ...(logger ? { logger } : {}),
+    // A database out of reach fails a request in seconds (503, try again) instead of holding it: connecting
+    // gives up after 3 s, a query that gets no answer after 15 s.
+    driverOptions: { connectionTimeoutMillis: 3000, query_timeout: 15_000 },
     migrations: {
       path: migrationsPath,
       pathTs: migrationsPath,

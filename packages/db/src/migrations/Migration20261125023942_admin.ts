@@ -43,8 +43,8 @@ export class Migration20261125023942_admin extends Migration {
     this.addSql(
       `alter table "audit_entries" add constraint "audit_entries_actor_id_foreign" foreign key ("actor_id") references "users" ("id") on delete set null;`,
     );
-    this.addSql(`create or replace function "audit_entries_append_only_fn"() returns trigger as \$\$ begin if tg_op = 'UPDATE' and (to_jsonb(new) - 'actor_id') = (to_jsonb(old) - 'actor_id') then
-    return new;   end if;   raise exception 'audit entries are append-only'; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "audit_entries_append_only_fn"() returns trigger as $$ begin if tg_op = 'UPDATE' and (to_jsonb(new) - 'actor_id') = (to_jsonb(old) - 'actor_id') then
+    return new;   end if;   raise exception 'audit entries are append-only'; end; $$ language plpgsql;`);
     this.addSql(
       `create trigger "append_only" BEFORE UPDATE OR DELETE on "audit_entries" for each ROW execute function "audit_entries_append_only_fn"();`,
     );
