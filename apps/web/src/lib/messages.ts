@@ -57,6 +57,7 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'This server is running as many rooms as it can; please try again later': msg`This server is running as many rooms as it can; please try again later`,
   'The room could not be started': msg`The room could not be started`,
   'Rooms cannot start on this server right now; please try again later': msg`Rooms cannot start on this server right now; please try again later`,
+  'The service is briefly unavailable; please try again in a moment': msg`The service is briefly unavailable; please try again in a moment`,
   'An image and a zone must be chosen': msg`An image and a zone must be chosen`,
   'Please enter a room name': msg`Please enter a room name`,
   'Please choose a room': msg`Please choose a room`,
