@@ -154,13 +154,32 @@ describe('a room’s browser', () => {
     await call(second, 'POST', 'stopRoom', { query: { id: refused.id } });
   });
 
-  it('shows as crashed when it dies, and restart brings it back', async () => {
+  it('starts again by itself within 5 s when its browser dies, and stays crashed when it keeps dying', async () => {
     const owner = await createOwner(server.app);
     const room = await createRoom(owner);
     await call(owner, 'POST', 'startRoom', { query: { id: room.id } });
-    const pid = server.app.roomEngine.browserPid(room.id);
+    let pid = server.app.roomEngine.browserPid(room.id);
     expect(pid).toBeTypeOf('number');
 
+    // Three deaths within a minute: each time a new browser runs the room within 5 s.
+    for (let death = 1; death <= 3; death++) {
+      const killedAt = performance.now();
+      process.kill(pid!, 'SIGKILL');
+      await expect
+        .poll(() => server.app.roomEngine.browserPid(room.id), { timeout: 5_000, interval: 100 })
+        .not.toBe(pid);
+      await expect
+        .poll(() => server.app.roomEngine.state(room.id), { timeout: 5_000, interval: 100 })
+        .toBe('running');
+      console.log(
+        `[crash] death ${death}: running again after ${Math.round(performance.now() - killedAt)} ms`,
+      );
+      pid = server.app.roomEngine.browserPid(room.id);
+      expect(processAlive(pid!)).toBe(true);
+    }
+    await expect.poll(() => storedState(owner, room)).toBe('running');
+
+    // The fourth within the minute: it keeps dying, so it is left crashed for its owner to see.
     process.kill(pid!, 'SIGKILL');
     await expect.poll(() => storedState(owner, room), { timeout: 20_000 }).toBe('crashed');
     expect(await call(owner, 'GET', 'updateState', { query: { name: room.name } })).toMatchObject({

@@ -86,8 +86,13 @@ interface TRoomEntry {
   reserved: number;
   participants: number;
   run?: TRun;
+  /** When its browser died lately (performance.now()): a room that keeps dying is left crashed. */
+  crashes: number[];
 }
 
+/** A room whose browser dies starts again by itself, unless it died this often within this window. */
+const CRASH_RESTARTS = 3;
+const CRASH_WINDOW_MS = 60_000;
 /** Below this much free space in the rooms' data directory no room starts (profiles, media sockets, logs). */
 const MIN_FREE_DISK_MB = 200;
 // Room ids become directory names; anything else is a bug upstream, not a path to follow.
@@ -354,11 +359,16 @@ export class ChromiumRoomEngine implements RoomEngine {
     await this.enqueue(entry, async () => {
       // A start still in progress sees the failure itself; a later run is not this browser.
       if (entry.run !== run || entry.state !== 'running') return;
-      this.logger.warn({ roomId: entry.roomId }, 'room browser exited unexpectedly');
+      const now = performance.now();
+      entry.crashes = [...entry.crashes.filter((at) => now - at < CRASH_WINDOW_MS), now];
+      const again = entry.crashes.length <= CRASH_RESTARTS && !this.closed;
+      this.logger.warn({ roomId: entry.roomId, restarting: again }, 'room browser exited unexpectedly');
       await this.teardown(run);
       entry.run = undefined;
-      this.setState(entry, 'crashed', 'crashed');
-    }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash cleanup failed'));
+      // Members are told it restarts (their pages wait and come back), unless it keeps dying.
+      this.setState(entry, 'crashed', 'crashed', again ? { reason: 'restarting', by: null } : undefined);
+      if (again) await this.startNow(entry, run.spec);
+    }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash recovery failed'));
   }
 
   private async teardown(run: TRun): Promise<void> {
@@ -477,7 +487,14 @@ export class ChromiumRoomEngine implements RoomEngine {
   private entry(roomId: string): TRoomEntry {
     let entry = this.rooms.get(roomId);
     if (!entry) {
-      entry = { roomId, state: 'stopped', queue: Promise.resolve(), reserved: 0, participants: 0 };
+      entry = {
+        roomId,
+        state: 'stopped',
+        queue: Promise.resolve(),
+        reserved: 0,
+        participants: 0,
+        crashes: [],
+      };
       this.rooms.set(roomId, entry);
     }
     return entry;

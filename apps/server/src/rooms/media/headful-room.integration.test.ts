@@ -147,7 +147,7 @@ describe('a headful room browser', () => {
     }
   });
 
-  it('reports the room crashed when its display dies, and leaves none of its processes behind', async () => {
+  it("starts the room again when its display dies, and leaves none of the dead run's processes behind", async () => {
     const session = await running({ startUrl: pages.url('/tone') });
     session.video.subscribe(() => {});
     session.audio!.subscribe(() => {});
@@ -155,7 +155,8 @@ describe('a headful room browser', () => {
     const processes = await liveDescendants(process.pid);
     const xvfb = processes.find((info) => info.name === 'Xvfb')!;
     process.kill(xvfb.pid, 'SIGKILL');
-    await expect.poll(() => engine.state(session.roomId), { timeout: 15_000 }).toBe('crashed');
+    await expect.poll(() => engine.session(session.roomId), { timeout: 15_000 }).not.toBe(session);
+    await expect.poll(() => engine.state(session.roomId), { timeout: 15_000 }).toBe('running');
     await expect
       .poll(async () => stillRunning(processes.map((info) => info.pid)), { timeout: 10_000 })
       .toEqual([]);
