@@ -1,18 +1,38 @@
-// API speed over real HTTP: the session-checked read every page makes (userinfo) under concurrency, and the
-// login call, whose cost is dominated by argon2id. Runs the real server on a throw-away embedded PostgreSQL.
+// API speed over real HTTP: the signed-in reads every page makes (userinfo, the room list) over REST and tRPC
+// under concurrency, each beside a bare Fastify route as the yardstick (the table's last column), and the login
+// call, whose cost is dominated by argon2id. Runs the real server on a throw-away embedded PostgreSQL.
 //   npm run bench:api [-- seconds concurrency]
+
+import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { solveChallenge } from '@rooms/api/captcha';
 import { startEmbeddedPostgres, User } from '@rooms/db';
+import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app';
 import { parseEnv } from '../apps/server/src/env';
 import { createArgon2Hasher } from '../apps/server/src/services/passwords/argon2-hasher';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 16);
+const run = promisify(execFile);
+
+/** Load from another process (autocannon), so the load generator does not share the server's CPU time. */
+async function load(url: string, token: string | null): Promise<{ rps: number; p50: number; p99: number }> {
+  const args = ['autocannon', '-c', String(concurrency), '-d', String(seconds), '-j'];
+  if (token) args.push('-H', `authorization=${token}`);
+  const { stdout } = await run('npx', [...args, url]);
+  const result = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+  };
+  if (result.non2xx > 0) throw new Error(`${url} answered ${result.non2xx} non-2xx responses`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -80,31 +100,53 @@ async function main() {
   }
   logins.sort((a, b) => a - b);
 
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const reply = await fetch(`${base}/api/user/userinfo`, { headers: { authorization: token } });
-        await reply.arrayBuffer();
-        if (reply.status !== 200) throw new Error(`userinfo answered ${reply.status}`);
-        latencies.push(performance.now() - started);
-      }
+  // A room for getRoomList to find.
+  await fetch(`${base}/api/room/createRoom`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: token },
+    body: JSON.stringify({
+      name: 'bench-room',
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: 'http://127.0.0.1:9/',
     }),
-  );
-  latencies.sort((a, b) => a - b);
-  const rss = process.memoryUsage().rss / 1024 / 1024;
+  });
+
+  // The yardstick: a bare Fastify route on the same machine and Node, with nothing of ours in the way.
+  const bare = Fastify({ logger: false });
+  bare.get('/bare', async () => ({ msg: 'success', data: { ok: true } }));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const bareAddress = bare.server.address();
+  const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}/bare`;
+
+  const routes: [string, string, boolean][] = [
+    ['bare Fastify route', bareUrl, false],
+    ['GET /healthz', `${base}/healthz`, false],
+    ['REST userinfo', `${base}/api/user/userinfo`, true],
+    ['REST getRoomList', `${base}/api/room/getRoomList`, true],
+    ['tRPC user.userinfo', `${base}/trpc/user.userinfo`, true],
+    ['tRPC room.getRoomList', `${base}/trpc/room.getRoomList`, true],
+  ];
+  const rows: { route: string; rps: number; p50: number; p99: number }[] = [];
+  for (const [route, url, signedIn] of routes) {
+    const result = await load(url, signedIn ? token : null);
+    rows.push({ route, ...result });
+  }
+  const bareRps = rows[0]?.rps ?? 1;
 
   console.log(
     `login (argon2id m=19MiB t=2), ${logins.length} calls: median ${percentile(logins, 50).toFixed(1)} ms, p95 ${percentile(logins, 95).toFixed(1)} ms`,
   );
-  console.log(
-    `userinfo, ${concurrency} concurrent clients for ${seconds} s: ${(latencies.length / seconds).toFixed(0)} req/s, ` +
-      `median ${percentile(latencies, 50).toFixed(2)} ms, p95 ${percentile(latencies, 95).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms`,
-  );
-  console.log(`server + client process RSS after the run: ${rss.toFixed(0)} MiB`);
+  console.log(`\n${concurrency} connections for ${seconds} s each (autocannon in its own process):\n`);
+  console.log('| route | req/s | p50 ms | p99 ms | of bare |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const row of rows) {
+    console.log(
+      `| ${row.route} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${((row.rps / bareRps) * 100).toFixed(0)} % |`,
+    );
+  }
 
+  await bare.close();
   await app.close();
   await pg.stop();
   await rm(dir, { recursive: true, force: true });
