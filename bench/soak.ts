@@ -1,0 +1,164 @@
+// Soak: rooms start, stream to a participant, restart and stop over and over on the real server (REST, the
+// relay, the engine with its sandbox and media), while the server's memory, heap, handles and open files are
+// sampled after every cycle, and any process a stopped room leaves behind is counted. Prints the samples and
+// the growth between the first cycles (after warm-up) and the last.
+//   npm run bench:soak [-- minutes=30 hold=5]
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { roomSocketPath } from '@rooms/api/room-protocol';
+import { Plan, Session, Subscription, startEmbeddedPostgres, User } from '@rooms/db';
+import { buildApp } from '../apps/server/src/app';
+import { parseEnv } from '../apps/server/src/env';
+import { startTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+import { RoomClient } from '../apps/server/src/ws/room-client';
+
+const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
+const minutes = Number(args.minutes ?? 30);
+const holdSeconds = Number(args.hold ?? 5);
+
+interface TSample {
+  cycle: number;
+  minute: number;
+  rssMb: number;
+  heapMb: number;
+  handles: number;
+  fds: number;
+  leftovers: number;
+}
+
+/** Processes whose command line names the rooms' data directory (a stopped room must leave none). */
+async function processesUnder(path: string): Promise<number> {
+  let count = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(path)) count += 1;
+  }
+  return count;
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'rooms-soak-'));
+  await chmod(dir, 0o755);
+  const roomsDir = join(dir, 'rooms');
+  const pg = await startEmbeddedPostgres({
+    dataDir: join(dir, 'pg'),
+    port: 5596,
+    postgresFlags: ['-c', 'fsync=off'],
+  });
+  const pages = await startTestPages();
+  const app = await buildApp(
+    parseEnv({
+      DATABASE_URL: pg.url,
+      APP_SECRET: 's'.repeat(40),
+      LOG_LEVEL: 'silent',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      ROOMS_DATA_DIR: roomsDir,
+      ROOM_EGRESS_ALLOW: pages.hostPort,
+      BILLING_JOBS: 'off',
+    }),
+    { logger: false },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+
+  const em = app.orm.em.fork();
+  const user = em.create(User, { username: 'soak', email: 'soak@example.test', passwordHash: 'not-used' });
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 48 * 3600_000),
+  });
+  em.create(Subscription, {
+    user,
+    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
+    startsAt: new Date(),
+    expiresAt: null,
+  });
+  await em.flush();
+
+  const call = async (path: string, body: unknown) => {
+    const reply = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify(body),
+    });
+    const json = (await reply.json()) as { msg: string; data: unknown };
+    if (json.msg !== 'success') throw new Error(`${path}: ${JSON.stringify(json.data)}`);
+    return json.data as { id: string; state: string };
+  };
+  const rooms = await Promise.all(
+    ['a', 'b'].map((name) =>
+      call('/api/room/createRoom', {
+        name: `soak-${name}`,
+        region: 'local',
+        image: 'chromium-url',
+        startUrl: pages.url('/animated'),
+      }),
+    ),
+  );
+
+  const samples: TSample[] = [];
+  const started = performance.now();
+  const deadline = started + minutes * 60_000;
+  let cycle = 0;
+  console.log('| cycle | minute | RSS MB | heap MB | handles | fds | leftover processes |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  while (performance.now() < deadline) {
+    cycle += 1;
+    const room = rooms[cycle % rooms.length]!;
+    await call('/api/room/startRoom', { id: room.id });
+    const client = await RoomClient.connect(
+      `ws://127.0.0.1:${port}${roomSocketPath(room.id)}?token=${encodeURIComponent(token)}`,
+    );
+    client.send({ type: 'member/join', nickname: `soak-${cycle}` });
+    await client.next('member/list');
+    await client.until(() => client.frames.length > 10, 'frames', 20_000);
+    // Every third cycle restarts with the participant inside (it is told and the socket closes).
+    if (cycle % 3 === 0) await call('/api/room/restartRoom', { id: room.id });
+    await new Promise((resolve) => setTimeout(resolve, holdSeconds * 1000));
+    client.close();
+    await call('/api/room/stopRoom', { id: room.id });
+
+    global.gc?.();
+    const memory = process.memoryUsage();
+    const sample: TSample = {
+      cycle,
+      minute: (performance.now() - started) / 60_000,
+      rssMb: memory.rss / 1024 / 1024,
+      heapMb: memory.heapUsed / 1024 / 1024,
+      handles: process.getActiveResourcesInfo().length,
+      fds: (await readdir('/proc/self/fd')).length,
+      leftovers: await processesUnder(roomsDir),
+    };
+    samples.push(sample);
+    console.log(
+      `| ${cycle} | ${sample.minute.toFixed(1)} | ${sample.rssMb.toFixed(0)} | ${sample.heapMb.toFixed(1)} | ${sample.handles} | ${sample.fds} | ${sample.leftovers} |`,
+    );
+  }
+
+  // Growth from the first cycles after warm-up to the last, so start-up allocations do not count.
+  const warm = samples[Math.min(3, samples.length - 1)];
+  const last = samples.at(-1);
+  if (warm && last) {
+    const hours = Math.max((last.minute - warm.minute) / 60, 1 / 60);
+    console.log(
+      `\n${samples.length} cycles in ${last.minute.toFixed(1)} min. From cycle ${warm.cycle} to ${last.cycle}: ` +
+        `RSS ${(last.rssMb - warm.rssMb).toFixed(1)} MB (${((last.rssMb - warm.rssMb) / hours).toFixed(0)} MB/h), ` +
+        `heap ${(last.heapMb - warm.heapMb).toFixed(1)} MB, handles ${last.handles - warm.handles}, ` +
+        `fds ${last.fds - warm.fds}; leftover processes at the end: ${last.leftovers}`,
+    );
+  }
+
+  await app.close();
+  await pages.close();
+  await pg.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+await main();
