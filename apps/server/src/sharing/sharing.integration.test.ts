@@ -362,6 +362,42 @@ describe('the owner’s share settings', () => {
     expect(await square()).not.toContain(room.id);
   });
 
+  it('keeps the password through public and back to private: invited guests still need it, and it still works', async () => {
+    const owner = await createOwner(server.app);
+    const room = await createRoom(owner, { password: null });
+    await api('POST', 'updateRoomShare', { body: { id: room.id, password: 'sesame' }, token: owner.token });
+
+    // Public and private are one switch; the password is another, which the switch never touches.
+    const madePublic = await api<{ isPublic: boolean; password: string | null }>('POST', 'updateRoomShare', {
+      body: { id: room.id, isPublic: true },
+      token: owner.token,
+    });
+    expect(madePublic).toMatchObject({ status: 200, data: { isPublic: true, password: 'sesame' } });
+    const { ip } = uniqueCaller();
+    expect((await ticket(room.id, { ip, token: (await createOwner(server.app)).token })).status).toBe(200);
+
+    // The same over tRPC, as the web app sends it (the field absent, not null).
+    const madePrivate = await trpc(
+      'mutation',
+      'room.updateRoomShare',
+      { id: room.id, isPublic: false },
+      owner.token,
+    );
+    expect(madePrivate).toMatchObject({ status: 200, data: { isPublic: false, password: 'sesame' } });
+    const info = await api<{ isPublic: boolean; password: string | null; hasPassword: boolean }>(
+      'GET',
+      'getRoomInfo',
+      { query: { name: room.name }, token: owner.token },
+    );
+    expect(info.data).toMatchObject({ isPublic: false, password: 'sesame', hasPassword: true });
+
+    // A guest is asked for it again, and the invited friends' password lets them in.
+    expect((await ticket(room.id, { ip })).status).toBe(403);
+    expect((await ticket(room.id, { ip, password: 'wrong' })).status).toBe(403);
+    const { client: friend } = await enter(room.id, 'Fran', { ip, password: 'sesame' });
+    friend.close();
+  });
+
   it('is the owner’s alone: another user’s change answers as a missing room', async () => {
     const owner = await createOwner(server.app);
     const other = await createOwner(server.app);

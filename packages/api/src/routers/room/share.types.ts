@@ -67,26 +67,30 @@ export const publicRoomThumbnailPath = (roomId: string) =>
 
 export const MIN_ROOM_PASSWORD_LENGTH = 4;
 
-/** A share password as the owner sets it; empty (or null) means none. Short ones are guessed in a few tries. */
-export const ZRoomSharePassword = z
+/** A share password's text as the owner types it; empty means none. Short ones are guessed in a few tries. */
+const ZRoomSharePasswordText = z
   .string()
   .trim()
   .max(32, { error: 'The room password cannot be longer than 32 characters' })
   .regex(/^[^\p{C}]*$/u, { error: 'The room password contains characters that are not allowed' })
   .refine((password) => password === '' || password.length >= MIN_ROOM_PASSWORD_LENGTH, {
     error: 'The room password must have at least 4 characters',
-  })
-  .nullish()
-  .transform((password) => password || null);
+  });
+
+/** A new room's share password; empty, null or absent means none. */
+export const ZRoomSharePassword = ZRoomSharePasswordText.nullish().transform((password) => password || null);
 
 /** The owner changes or clears the password, and lists or unlists the room in the square. */
 export const ZUpdateRoomShareRequest = z
   .object({
     id: optionalText(64).describe('The room id; give this or the name.'),
     name: optionalText(64).describe('The room name; give this or the id.'),
-    password: ZRoomSharePassword.optional().describe(
-      'The new share password; empty or null clears it, absent keeps it.',
-    ),
+    // Not ZRoomSharePassword.optional(): zod runs an optional schema's inner transform on a missing key too, so
+    // absent became null and listing a room in the square cleared its password. Absent must stay undefined.
+    password: ZRoomSharePasswordText.nullable()
+      .optional()
+      .transform((password) => (password === undefined ? undefined : password || null))
+      .describe('The new share password; empty or null clears it, absent keeps it.'),
     isPublic: z.boolean().optional().describe('Listed in the public square, open to anyone.'),
   })
   .refine((target) => target.id !== undefined || target.name !== undefined, {

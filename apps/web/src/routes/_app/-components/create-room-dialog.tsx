@@ -400,6 +400,7 @@ export function CreateRoomDialog({
                 checked={form.isPublic}
                 onChange={(isPublic) => set('isPublic')(isPublic)}
                 testId="room-public"
+                hasPassword={form.password.trim() !== ''}
               />
             </div>
             {upgradeHint ? (

@@ -1,5 +1,6 @@
 // "Show in the public square" for the create dialog and the share section: turning it on asks first with the
-// danger warning of spec §6; while it is on, the warning stays in view.
+// danger warning of spec §6; while it is on, the warning stays in view. Public and the share password are two
+// settings: the switch never touches the password, and says so while both are set.
 import { Trans } from '@lingui/react/macro';
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Label } from '@rooms/ui/label';
@@ -12,6 +13,8 @@ export function PublicRoomSwitch(props: {
   disabled?: boolean;
   onChange: (isPublic: boolean) => void;
   testId: string;
+  /** The room has (or will have) a share password, which stays for when it is private again. */
+  hasPassword?: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
   return (
@@ -30,6 +33,14 @@ export function PublicRoomSwitch(props: {
         <p className="flex items-start gap-2 rounded-md bg-destructive/15 p-2 text-destructive text-sm">
           <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
           <Trans>A public room is open to anyone, without a password.</Trans>
+        </p>
+      ) : null}
+      {props.checked && props.hasPassword ? (
+        <p className="text-muted-foreground text-xs" data-testid={`${props.testId}-password-kept`}>
+          <Trans>
+            The room password is kept: nobody is asked for it while the room is public, and invited guests
+            need it again once the room is private.
+          </Trans>
         </p>
       ) : null}
       <ConfirmDialog

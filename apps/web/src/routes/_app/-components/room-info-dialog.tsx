@@ -57,7 +57,9 @@ export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose
               <Row label={<Trans>Room password</Trans>} testId="room-info-password">
                 {room.password ?? <span className="text-muted-foreground">{t`None`}</span>}
               </Row>
-              <Row label={<Trans>Public square</Trans>}>{room.isPublic ? t`Yes` : t`No`}</Row>
+              <Row label={<Trans>Public square</Trans>} testId="room-info-public">
+                {room.isPublic ? t`Yes` : t`No`}
+              </Row>
               <Row label={<Trans>Zone</Trans>}>{room.region.name}</Row>
               <Row label={<Trans>Image</Trans>}>{room.image.name}</Row>
               {room.startUrl ? <Row label={<Trans>Start address</Trans>}>{room.startUrl}</Row> : null}

@@ -37,6 +37,13 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
   });
   const [withPassword, setWithPassword] = useState(true);
   const [password, setPassword] = useState(room.password ?? '');
+  // The field follows the stored password whenever the server's answer changes it, so it never shows one the
+  // room no longer has (or hides one it still has).
+  const [stored, setStored] = useState(room.password);
+  if (stored !== room.password) {
+    setStored(room.password);
+    setPassword(room.password ?? '');
+  }
 
   const shareDomain = domain.data ?? location.origin;
   const link = roomShareLink(shareDomain, room.id, withPassword ? room.password : null);
@@ -164,6 +171,7 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
         disabled={update.isPending}
         onChange={(isPublic) => update.mutate({ isPublic })}
         testId="room-share-public"
+        hasPassword={!!room.password}
       />
 
       <div className="flex justify-center">

@@ -1,0 +1,122 @@
+// The owner's share settings in real Chromium against the real server: public and the share password are two
+// settings, so listing a room in the square and taking it off again leaves the password as it was; the dialogs
+// show both, and a guest is asked for the password again once the room is private.
+import { COOKIES } from '@rooms/i18n';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
+import { rest } from '../../server/src/testing/rest-client';
+import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
+
+let kit: TJourneyKit;
+let owner: TTestOwner;
+let room: { id: string; name: string };
+
+beforeAll(async () => {
+  kit = await startJourneys();
+  owner = await createOwner(kit.server.app);
+  // Made through the API and left stopped: the share settings are the owner's whether the room runs or not.
+  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
+    token: owner.token,
+    body: {
+      name: uniqueRoomName('invite'),
+      password: 'sesame',
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: 'https://example.com/',
+    },
+  });
+  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
+  room = created.data;
+});
+
+afterAll(async () => {
+  await kit?.close();
+});
+
+/** A browser context signed in as this user, the way a login leaves the cookies. */
+async function signedIn(user: TTestOwner): Promise<BrowserContext> {
+  const context = await kit.newContext();
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  await context.addCookies(
+    [
+      [COOKIES.token, user.token],
+      [COOKIES.tokenExpires, String(expires)],
+      [COOKIES.username, user.username],
+      [COOKIES.avatar, ''],
+    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
+  );
+  return context;
+}
+
+async function openInfo(page: Page) {
+  await page.goto('/dashboard');
+  await page
+    .locator(`[data-testid="room-card"][data-room-name="${room.name}"]`)
+    .getByTestId('room-info')
+    .click();
+  const dialog = page.getByTestId('room-info-dialog');
+  await dialog.getByTestId('room-share').waitFor();
+  return dialog;
+}
+
+const text = (page: Page, testId: string) =>
+  page.getByTestId('room-info-dialog').getByTestId(testId).textContent();
+
+describe('room sharing', () => {
+  it('keeps the room password when the owner makes the room public and private again', async () => {
+    const ownerContext = await signedIn(owner);
+    const page = await ownerContext.newPage();
+    const dialog = await openInfo(page);
+    const publicBox = dialog.getByTestId('room-share-public');
+    const passwordField = dialog.getByTestId('room-share-password');
+    await expect.poll(() => passwordField.inputValue()).toBe('sesame');
+    expect(await text(page, 'room-info-password')).toBe('sesame');
+    expect(await text(page, 'room-info-public')).toBe('No');
+
+    // Public: asked first, then listed; the password stays, and the dialog says it is kept.
+    await publicBox.click();
+    await page.getByTestId('room-public-confirm').waitFor();
+    await page.getByTestId('confirm-yes').click();
+    await toast(page, 'The room is now public');
+    await expect.poll(() => publicBox.getAttribute('data-state')).toBe('checked');
+    await expect.poll(() => text(page, 'room-info-public')).toBe('Yes');
+    expect(await text(page, 'room-info-password')).toBe('sesame');
+    expect(await passwordField.inputValue()).toBe('sesame');
+    expect(await dialog.getByTestId('room-share-password-save').isDisabled()).toBe(true);
+    // The note that the password is kept.
+    await dialog.getByTestId('room-share-public-password-kept').waitFor();
+    expect(await dialog.getByTestId('room-share-link').inputValue()).toMatch(/#password=sesame$/);
+    // The share dialog in the app's dark theme, the public box ticked.
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await publicBox.scrollIntoViewIfNeeded();
+    await screenshots(page, 'room-sharing-public-dark');
+
+    // Private again: the same password, in the field, the details and the link.
+    await publicBox.click();
+    await toast(page, 'The room is no longer public');
+    await expect.poll(() => publicBox.getAttribute('data-state')).toBe('unchecked');
+    await expect.poll(() => text(page, 'room-info-public')).toBe('No');
+    expect(await text(page, 'room-info-password')).toBe('sesame');
+    expect(await passwordField.inputValue()).toBe('sesame');
+    expect(await dialog.getByTestId('room-share-public-password-kept').count()).toBe(0);
+
+    // What the server holds, not what the page remembered: a fresh page shows it too.
+    const fresh = await ownerContext.newPage();
+    await openInfo(fresh);
+    await expect.poll(() => text(fresh, 'room-info-password')).toBe('sesame');
+    expect(await text(fresh, 'room-info-public')).toBe('No');
+    await ownerContext.close();
+
+    // An invited guest is asked for the password again, and it still opens the room.
+    const guestContext = await kit.newContext();
+    const guest = await guestContext.newPage();
+    await guest.goto(`/share/room/${room.id}`);
+    await guest.getByTestId('share-password').waitFor();
+    await guest.getByTestId('share-password-input').fill('sesame');
+    await guest.getByTestId('share-password-submit').click();
+    // The room is stopped: past the password, the guest waits for it to start.
+    await guest.getByTestId('share-retry').waitFor();
+    await guestContext.close();
+  });
+});
