@@ -254,7 +254,7 @@ describe('banning', () => {
 
 describe('nicknames', () => {
   it("keep the owner's names and a present person's name for them, and let the same person reuse its own", () => {
-    const { hub } = setup();
+    const { hub } = setup({ maxConnections: 10 });
     const enter = (identity: { userId: string | null; guestId?: string }, nickname: string) =>
       hub.join(new RecordingPeer(), identity, nickname);
     // The owner's account name, before the owner is here; then the name the owner sits under.
@@ -270,6 +270,18 @@ describe('nicknames', () => {
     expect(enter({ userId: null, guestId: 'b2' }, 'GUS')).toEqual({ ok: false, code: 'NICKNAME_TAKEN' });
     // A second tab, or a reconnect before the old socket is gone, is the same person.
     expect(enter({ userId: null, guestId: 'b1' }, 'Gus').ok).toBe(true);
+
+    // Look-alikes of the owner's names are hers too, and her browser does not lend them to another account.
+    expect(enter({ userId: 'owner-user', guestId: 'owners-browser' }, 'Chief').ok).toBe(true);
+    expect(enter({ userId: null, guestId: 'b3' }, '\u0421hi ef')).toEqual({
+      ok: false,
+      code: 'NICKNAME_RESERVED',
+    });
+    expect(enter({ userId: 'sam', guestId: 'owners-browser' }, 'chief')).toEqual({
+      ok: false,
+      code: 'NICKNAME_RESERVED',
+    });
+    expect(enter({ userId: null, guestId: 'b3' }, 'O1ga')).toEqual({ ok: false, code: 'NICKNAME_RESERVED' });
   });
 });
 

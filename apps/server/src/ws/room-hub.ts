@@ -245,8 +245,8 @@ export class RoomHub {
 
   /**
    * A nickname may not pass for the owner (the account's name, or the name the owner sits under) nor for another
-   * person in the room, compared by nicknameKey: 'ＯＬＧＡ' and 'olga' are 'Olga'. The same person in a second tab
-   * or reconnecting before the old socket is gone keeps its name.
+   * person in the room, compared by nicknameKey: 'ＯＬＧＡ', 'o lga' and 'Оlga' (Cyrillic О) are 'Olga'. The same
+   * person in a second tab or reconnecting before the old socket is gone keeps its name.
    */
   private nicknameRefusal(
     identity: TJoinIdentity,
@@ -256,8 +256,13 @@ export class RoomHub {
     const key = nicknameKey(nickname);
     if (!isOwner && key === nicknameKey(this.room.ownerName)) return 'NICKNAME_RESERVED';
     for (const member of this.members.values()) {
-      if (samePerson(member.identity, identity) || nicknameKey(member.info.nickname) !== key) continue;
-      return member.info.isOwner ? 'NICKNAME_RESERVED' : 'NICKNAME_TAKEN';
+      if (nicknameKey(member.info.nickname) !== key) continue;
+      // Only the owner is the owner: sharing her browser (its guest cookie) does not give her seat's name away.
+      if (member.info.isOwner) {
+        if (!isOwner) return 'NICKNAME_RESERVED';
+      } else if (!samePerson(member.identity, identity)) {
+        return 'NICKNAME_TAKEN';
+      }
     }
     return null;
   }

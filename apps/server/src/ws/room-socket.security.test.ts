@@ -87,11 +87,18 @@ async function createRoom(ownerId: string, password: string | null = 'sesame'): 
   return room.id;
 }
 
-/** A browser's ticket; `cookie` is the browser's guest cookie (none: a fresh browser profile). */
-async function ticket(roomId: string, call: { token?: string; password?: string; cookie?: string } = {}) {
+/**
+ * A browser's ticket; `cookie` is the browser's guest cookie (none: a fresh browser profile), `ip` its address
+ * (tickets are limited per address, so a test asking for many gives its own).
+ */
+async function ticket(
+  roomId: string,
+  call: { token?: string; password?: string; cookie?: string; ip?: string } = {},
+) {
   const response = await server.app.inject({
     method: 'POST',
     url: '/ws/ticket',
+    remoteAddress: call.ip ?? '127.0.0.1',
     headers: {
       ...(call.token ? { authorization: call.token } : {}),
       ...(call.cookie ? { cookie: call.cookie } : {}),
@@ -293,6 +300,58 @@ describe('nicknames and chat', () => {
     });
     gus.close();
     owner.close();
+  });
+
+  it('cannot pass for the owner with spaces, look-alike letters, accents, another account or the owner’s browser', async () => {
+    const alice = await createUser('alice');
+    const roomId = await createRoom(alice.id);
+    // One address for the whole scene: it asks for more tickets than the default address has left.
+    const { ip } = uniqueCaller();
+    const guest = { password: 'sesame', ip };
+    const refused = async (
+      client: RoomClient,
+      nickname: string,
+      code: 'NICKNAME_RESERVED' | 'NICKNAME_TAKEN',
+    ) => {
+      client.send({ type: 'member/join', nickname });
+      expect(await client.next('system/error'), nickname).toMatchObject({ code });
+      expect((await client.closedWith()).code).toBe(ROOM_CLOSE_CODES[code]);
+    };
+
+    // The account name, before the owner arrives: a space inside, Cyrillic а, Greek Α, capital I for l, an
+    // accent, a blank Braille cell.
+    for (const copy of ['a lice', '\u0430lice', '\u0391LICE', 'AIice', 'alicé', 'ali\u2800ce']) {
+      await refused((await openWithTicket(roomId, guest)).client, copy, 'NICKNAME_RESERVED');
+    }
+    // A signed-in member whose own account name looks like hers does not get it either.
+    const lookAlike = await createUser('\u0430lice');
+    await refused(
+      (await openWithTicket(roomId, { ...guest, token: lookAlike.token })).client,
+      '\u0430lice',
+      'NICKNAME_RESERVED',
+    );
+
+    // The owner sits under another name, which is hers while she is inside: look-alikes are refused…
+    const { client: owner, cookie: ownersBrowser } = await enter(roomId, 'Boss', { token: alice.token, ip });
+    for (const copy of ['\u0412oss', 'B o s s', 'BOSS\u200B']) {
+      await refused((await openWithTicket(roomId, guest)).client, copy, 'NICKNAME_RESERVED');
+    }
+    // …also to another account signed in from her browser (it shares her guest cookie, not her seat).
+    const sam = await createUser('Sam');
+    const borrowed = await openWithTicket(roomId, { ...guest, token: sam.token, cookie: ownersBrowser });
+    await refused(borrowed.client, 'boss', 'NICKNAME_RESERVED');
+
+    // The owner herself may still use her names, and a present member's name is theirs the same way.
+    const { client: ownerTab } = await enter(roomId, 'Alice', {
+      token: alice.token,
+      cookie: ownersBrowser,
+      ip,
+    });
+    const { client: gus, cookie: gusBrowser } = await enter(roomId, 'Gus', guest);
+    await refused((await openWithTicket(roomId, guest)).client, 'Gu\u0455', 'NICKNAME_TAKEN');
+    const { client: gusTab } = await enter(roomId, 'gus', { ...guest, cookie: gusBrowser });
+
+    for (const client of [gusTab, gus, ownerTab, owner]) client.close();
   });
 });
 

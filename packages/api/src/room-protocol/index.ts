@@ -7,6 +7,7 @@ export * from './limits';
 export * from './media-frame';
 export * from './member';
 export * from './messages';
+export * from './nickname-key';
 export * from './stream';
 export * from './system';
 export * from './text';

@@ -25,11 +25,3 @@ export function cleanChatText(text: string): string {
     .replace(CONTROL_BUT_NEWLINE, '')
     .replace(INVISIBLE_IN_CHAT, '');
 }
-
-/**
- * What two nicknames are compared by: compatibility forms folded (full-width 'ＯＬＧＡ' is 'OLGA'), case and
- * runs of spaces ignored, invisible characters removed. Look-alikes from other scripts still differ.
- */
-export function nicknameKey(nickname: string): string {
-  return cleanNickname(nickname.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ').trim();
-}
