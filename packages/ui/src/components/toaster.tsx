@@ -1,9 +1,11 @@
 // A small toast system in the spirit of Sonner: a module-level store, one <Toaster /> at the root.
-// Position top-right, width 25rem, life 3000 ms unless a toast says otherwise (spec §9).
+// Position top-right, width 25rem, life 3000 ms unless a toast says otherwise (spec §9). A toast may carry action
+// buttons (a choice to make, like handing over control); each closes the toast after it runs.
 
 import { clsx as cn } from 'clsx';
 import { CircleAlertIcon, CircleCheckIcon, InfoIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
+import { Button } from './button';
 
 export type TToastSeverity = 'success' | 'info' | 'warn' | 'error';
 
@@ -11,8 +13,16 @@ export interface TToastOptions {
   severity: TToastSeverity;
   summary: string;
   detail?: string;
-  /** Milliseconds before the toast closes by itself. */
+  /** Milliseconds before the toast closes by itself; `Infinity` keeps it until it is closed. */
   life?: number;
+  /** Buttons under the text, in order; the first `primary` one is the main choice. */
+  actions?: TToastAction[];
+}
+
+export interface TToastAction {
+  label: string;
+  onClick: () => void;
+  primary?: boolean;
 }
 
 export interface TToast extends TToastOptions {
@@ -40,7 +50,8 @@ export function showToast(options: TToastOptions): number {
   const entry: TToast = { ...options, id, life: options.life ?? TOAST_LIFE_MS };
   toasts = [...toasts, entry];
   emit();
-  setTimeout(() => dismissToast(id), entry.life);
+  // setTimeout would read Infinity as 0 and close the toast at once.
+  if (Number.isFinite(entry.life)) setTimeout(() => dismissToast(id), entry.life);
   return id;
 }
 
@@ -88,15 +99,32 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
           >
             <Icon className="mt-0.5 size-5 shrink-0" />
             <div className="min-w-0 flex-1">
-              <p className="font-semibold text-sm">{toast.summary}</p>
+              <p className="wrap-anywhere font-semibold text-sm">{toast.summary}</p>
               {toast.detail ? (
-                <p className="mt-1 break-words text-foreground/90 text-sm">{toast.detail}</p>
+                <p className="wrap-anywhere mt-1 text-foreground/90 text-sm">{toast.detail}</p>
+              ) : null}
+              {toast.actions?.length ? (
+                <div className="mt-3 flex flex-wrap gap-2">
+                  {toast.actions.map((action) => (
+                    <Button
+                      key={action.label}
+                      size="sm"
+                      variant={action.primary ? 'default' : 'outline'}
+                      onClick={() => {
+                        dismissToast(toast.id);
+                        action.onClick();
+                      }}
+                    >
+                      {action.label}
+                    </Button>
+                  ))}
+                </div>
               ) : null}
             </div>
             <button
               type="button"
               aria-label={closeLabel}
-              className="cursor-pointer opacity-70 hover:opacity-100"
+              className="shrink-0 cursor-pointer opacity-70 hover:opacity-100"
               onClick={() => dismissToast(toast.id)}
             >
               <XIcon className="size-4" />

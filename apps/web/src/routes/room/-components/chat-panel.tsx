@@ -1,4 +1,6 @@
-// The room's text chat: the history every joiner receives, then live messages.
+// The room's text chat: the history every joiner receives, then live messages. A message never widens the panel:
+// a long word or a pasted URL breaks at the panel's edge and only there (overflow-wrap: anywhere), so a link still
+// reads left to right, line after line; the list's one grid column is minmax(0, 1fr), never a word's width.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { CHAT_MAX_LENGTH, type TChatEntry, type TClientMessageInput } from '@rooms/api/room-protocol';
 import { Button } from '@rooms/ui/button';
@@ -38,13 +40,13 @@ export function ChatPanel({
   }
 
   return (
-    <section className="flex min-h-48 flex-1 flex-col" aria-label={t`Chat`} data-testid="chat-panel">
+    <section className="flex min-h-48 min-w-0 flex-1 flex-col" aria-label={t`Chat`} data-testid="chat-panel">
       <h2 className="px-3 pt-3 font-medium text-sm">
         <Trans>Chat</Trans>
       </h2>
       <ol
         ref={list}
-        className="grid flex-1 content-start gap-2 overflow-y-auto p-3"
+        className="grid min-w-0 flex-1 grid-cols-[minmax(0,1fr)] content-start gap-2 overflow-y-auto p-3"
         data-testid="chat-messages"
       >
         {messages.length === 0 ? (
@@ -53,13 +55,13 @@ export function ChatPanel({
           </li>
         ) : (
           messages.map((message) => (
-            <li key={message.id} className="text-sm" data-testid="chat-message">
+            <li key={message.id} className="wrap-anywhere min-w-0 text-sm" data-testid="chat-message">
               <span className="text-muted-foreground text-xs">{time(message.at)} </span>
               <span className={message.memberId === you ? 'font-medium text-primary' : 'font-medium'}>
                 {message.nickname}
               </span>
               <span className="text-muted-foreground">: </span>
-              <span className="break-words">{message.text}</span>
+              <span>{message.text}</span>
             </li>
           ))
         )}

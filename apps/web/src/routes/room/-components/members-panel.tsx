@@ -1,10 +1,32 @@
 // Who is in the room, who drives, and the raise-hand queue, with the control actions the rules allow:
 // request/cancel for everyone, release and hand-over for the controller, take-back, kick and ban for the owner.
+// Hand-over, kick and ban sit in each row's menu so a narrow panel keeps names and the "In control" pill in view;
+// a member who asked for control also gets a Give control button in their row, and a toast (use-control-requests).
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TClientMessageInput, TMember } from '@rooms/api/room-protocol';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
-import { BanIcon, CrownIcon, HandIcon, MousePointer2Icon, UserXIcon } from 'lucide-react';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@rooms/ui/dropdown-menu';
+import { TooltipProvider } from '@rooms/ui/tooltip';
+import { TruncatedText } from '@rooms/ui/truncated-text';
+import {
+  BanIcon,
+  BellIcon,
+  BellOffIcon,
+  CrownIcon,
+  EllipsisVerticalIcon,
+  HandIcon,
+  MousePointer2Icon,
+  UserXIcon,
+} from 'lucide-react';
+import { useControlRequests } from '../../../hooks/use-control-requests';
 
 export function MembersPanel({
   members,
@@ -24,16 +46,30 @@ export function MembersPanel({
   const isOwner = me?.isOwner ?? false;
   const controlling = controllerId !== null && controllerId === you;
   const waiting = you !== null && queue.includes(you);
-  const canGrant = controlling || isOwner;
+  const { canGrant, sound, setSound } = useControlRequests({ members, you, controllerId, queue, send });
   const controller = members.find((member) => member.id === controllerId);
 
   return (
-    <section className="grid gap-2 border-b p-3" data-testid="members-panel" aria-label={t`Members`}>
+    <section className="grid min-w-0 gap-2 border-b p-3" data-testid="members-panel" aria-label={t`Members`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="font-medium text-sm">
           <Trans>Members ({members.length})</Trans>
         </h2>
-        <div className="flex gap-1.5">
+        <div className="flex items-center gap-1.5">
+          {canGrant ? (
+            <Button
+              size="icon"
+              variant="ghost"
+              className="size-8"
+              aria-pressed={sound}
+              aria-label={t`Chime when someone asks for control`}
+              title={t`Chime when someone asks for control`}
+              onClick={() => setSound(!sound)}
+              data-testid="control-request-sound"
+            >
+              {sound ? <BellIcon /> : <BellOffIcon />}
+            </Button>
+          ) : null}
           {controlling ? (
             <Button
               size="sm"
@@ -70,79 +106,112 @@ export function MembersPanel({
           )}
         </div>
       </div>
-      <p className="text-muted-foreground text-xs" data-testid="controller-name">
+      <p className="wrap-anywhere text-muted-foreground text-xs" data-testid="controller-name">
         {controller ? t`${controller.nickname} is in control` : t`Nobody is in control`}
       </p>
-      <ul className="grid max-h-56 gap-1 overflow-y-auto">
-        {members.map((member) => {
-          const place = queue.indexOf(member.id);
-          return (
-            <li
-              key={member.id}
-              className="flex min-h-8 items-center gap-2 rounded-md px-1.5 text-sm hover:bg-accent/40"
-              data-testid="member"
-              data-controller={member.id === controllerId}
-            >
-              <span className="min-w-0 flex-1 truncate">
-                {member.nickname}
-                {member.id === you ? <span className="text-muted-foreground"> {t`(you)`}</span> : null}
-              </span>
-              {member.isOwner ? (
-                <CrownIcon className="size-3.5 shrink-0 text-vip" aria-label={t`Owner`} />
-              ) : null}
-              {member.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
-              {member.id === controllerId ? (
-                <Badge>
-                  <MousePointer2Icon />
-                  <Trans>In control</Trans>
-                </Badge>
-              ) : null}
-              {place >= 0 ? (
-                <Badge variant="warning" title={t`Waiting for control`}>
-                  <HandIcon />
-                  {place + 1}
-                </Badge>
-              ) : null}
-              {canGrant && member.id !== controllerId && member.id !== you ? (
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  className="h-7 px-2 text-xs"
-                  onClick={() => send({ type: 'control/grant', memberId: member.id })}
-                  data-testid="control-grant"
-                >
-                  <Trans>Give control</Trans>
-                </Button>
-              ) : null}
-              {isOwner && !member.isOwner ? (
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  className="size-7 text-destructive"
-                  aria-label={t`Remove ${member.nickname} from the room`}
-                  onClick={() => send({ type: 'member/kick', memberId: member.id })}
-                  data-testid="member-kick"
-                >
-                  <UserXIcon />
-                </Button>
-              ) : null}
-              {isOwner && !member.isOwner ? (
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  className="size-7 text-destructive"
-                  aria-label={t`Ban ${member.nickname} until the room stops`}
-                  title={t`Ban ${member.nickname} until the room stops`}
-                  onClick={() => send({ type: 'member/ban', memberId: member.id })}
-                  data-testid="member-ban"
-                >
-                  <BanIcon />
-                </Button>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
+      <TooltipProvider delayDuration={300}>
+        <ul className="grid max-h-56 min-w-0 gap-1 overflow-y-auto">
+          {members.map((member) => {
+            const place = queue.indexOf(member.id);
+            const isController = member.id === controllerId;
+            const grantable = canGrant && !isController && member.id !== you;
+            const removable = isOwner && !member.isOwner;
+            return (
+              <li
+                key={member.id}
+                className="flex min-h-8 min-w-0 items-center gap-1.5 rounded-md px-1.5 text-sm hover:bg-accent/40"
+                data-testid="member"
+                data-controller={isController}
+              >
+                <TruncatedText className="flex-1" data-testid="member-name">
+                  {member.nickname}
+                </TruncatedText>
+                {member.id === you ? (
+                  <span className="shrink-0 text-muted-foreground text-xs">{t`(you)`}</span>
+                ) : null}
+                {member.isOwner ? (
+                  <CrownIcon className="size-3.5 shrink-0 text-vip" aria-label={t`Owner`} />
+                ) : null}
+                {member.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
+                {isController ? (
+                  <Badge data-testid="member-in-control">
+                    <MousePointer2Icon />
+                    <Trans>In control</Trans>
+                  </Badge>
+                ) : null}
+                {place >= 0 ? (
+                  <Badge variant="warning" title={t`Waiting for control`}>
+                    <HandIcon />
+                    {place + 1}
+                  </Badge>
+                ) : null}
+                {grantable && place >= 0 ? (
+                  // The answer to a raised hand stays one click away; any other hand-over is in the menu.
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="h-7 px-2 text-xs"
+                    onClick={() => send({ type: 'control/grant', memberId: member.id })}
+                    data-testid="control-grant"
+                  >
+                    <Trans>Give control</Trans>
+                  </Button>
+                ) : null}
+                {grantable || removable ? (
+                  <DropdownMenu>
+                    <DropdownMenuTrigger asChild>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        className="size-7"
+                        aria-label={t`Actions for ${member.nickname}`}
+                        data-testid="member-actions"
+                      >
+                        <EllipsisVerticalIcon />
+                      </Button>
+                    </DropdownMenuTrigger>
+                    <DropdownMenuContent align="end" className="w-56" data-testid="member-actions-menu">
+                      <DropdownMenuLabel className="wrap-anywhere font-medium">
+                        {member.nickname}
+                      </DropdownMenuLabel>
+                      <DropdownMenuSeparator />
+                      {grantable ? (
+                        <DropdownMenuItem
+                          onSelect={() => send({ type: 'control/grant', memberId: member.id })}
+                          data-testid="member-grant"
+                        >
+                          <MousePointer2Icon />
+                          <Trans>Give control</Trans>
+                        </DropdownMenuItem>
+                      ) : null}
+                      {removable ? (
+                        <DropdownMenuItem
+                          className="wrap-anywhere text-destructive focus:text-destructive"
+                          onSelect={() => send({ type: 'member/kick', memberId: member.id })}
+                          data-testid="member-kick"
+                        >
+                          <UserXIcon />
+                          {t`Remove ${member.nickname} from the room`}
+                        </DropdownMenuItem>
+                      ) : null}
+                      {removable ? (
+                        <DropdownMenuItem
+                          className="wrap-anywhere text-destructive focus:text-destructive"
+                          onSelect={() => send({ type: 'member/ban', memberId: member.id })}
+                          data-testid="member-ban"
+                        >
+                          <BanIcon />
+                          {t`Ban ${member.nickname} until the room stops`}
+                        </DropdownMenuItem>
+                      ) : null}
+                    </DropdownMenuContent>
+                  </DropdownMenu>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      </TooltipProvider>
     </section>
   );
 }

@@ -1,0 +1,273 @@
+// The people side of a room in real Chromium against the real server: a 300-character word and a 300-character
+// URL in chat keep the layout (also after a rejoin), a raised hand reaches the owner and the controller as a toast
+// whose Give control hands the browser over (once per request), and on a 390 px wide phone the members, the chat
+// and the control request all work, with long names cut to fit and the owner's actions in each row's menu.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COOKIES } from '@rooms/i18n';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
+import { rest } from '../../server/src/testing/rest-client';
+import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
+import { DESKTOP, type Page, PHONE, screenshots, startJourneys, type TJourneyKit } from './support';
+
+let kit: TJourneyKit;
+let pages: TPages;
+let roomsDataDir: string;
+let owner: TTestOwner;
+let room: { id: string; name: string };
+
+beforeAll(async () => {
+  pages = await servePages(PRESS_ME_PAGE);
+  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-people-journey-'));
+  kit = await startJourneys({
+    env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
+  });
+  // The room is made through the API: the rooms journey already covers creating one by hand.
+  owner = await createOwner(kit.server.app);
+  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
+    token: owner.token,
+    body: {
+      name: uniqueRoomName('people'),
+      // A room is shared by link when it has a password (or is public); the guests' link carries it.
+      password: 'sesame',
+      region: 'local',
+      image: 'chromium-url',
+      startUrl: `${pages.origin}/`,
+    },
+  });
+  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
+  room = created.data;
+  const started = await rest(kit.server.app, 'POST', '/api/room/startRoom', {
+    token: owner.token,
+    body: { id: room.id },
+  });
+  if (started.msg !== 'success') throw new Error(`startRoom: ${JSON.stringify(started.data)}`);
+});
+
+afterAll(async () => {
+  await kit?.close();
+  pages?.server.close();
+  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+});
+
+/** A browser context signed in as this user, the way a login leaves the cookies. */
+async function signedIn(user: TTestOwner, viewport = DESKTOP): Promise<BrowserContext> {
+  const context = await kit.newContext({ viewport });
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  await context.addCookies(
+    [
+      [COOKIES.token, user.token],
+      [COOKIES.tokenExpires, String(expires)],
+      [COOKIES.username, user.username],
+      [COOKIES.avatar, ''],
+    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
+  );
+  return context;
+}
+
+/** The owner in the room, in control (a request to an empty seat would be granted without asking anyone). */
+async function ownerInRoom(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await signedIn(owner, viewport);
+  const page = await context.newPage();
+  await page.goto(`/room/${room.id}`);
+  await passEntry(page, owner.username);
+  const take = page.getByTestId('control-take');
+  if (await take.isVisible()) await take.click();
+  await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+  return { context, page };
+}
+
+/** A guest without an account, in through the share link under this nickname. */
+async function guestInRoom(
+  nickname: string,
+  viewport = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await kit.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(`/share/room/${room.id}#password=sesame`);
+  await passEntry(page, nickname);
+  return { context, page };
+}
+
+const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('data-controlling');
+
+/** The toast of `nickname`'s request for control (the name is its title). */
+const requestToast = (page: Page, nickname: string) =>
+  page
+    .locator('[role="status"]')
+    .filter({ hasText: nickname })
+    .filter({ has: page.getByRole('button', { name: 'Give control' }) });
+
+/** Widths that must not exceed their box: the chat panel, its list, the page, and the widest message. */
+async function chatLayout(page: Page) {
+  return page.getByTestId('chat-panel').evaluate((panel) => {
+    const list = panel.querySelector('[data-testid="chat-messages"]') as HTMLElement;
+    const messages = [...panel.querySelectorAll<HTMLElement>('[data-testid="chat-message"]')];
+    return {
+      panel: { scroll: panel.scrollWidth, client: panel.clientWidth },
+      list: { scroll: list.scrollWidth, client: list.clientWidth },
+      page: { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth },
+      widestMessage: Math.max(...messages.map((message) => message.getBoundingClientRect().width)),
+      messagesOverflowing: messages.filter((message) => message.scrollWidth > message.clientWidth).length,
+      panelWidth: panel.getBoundingClientRect().width,
+    };
+  });
+}
+
+async function expectChatFits(page: Page) {
+  const layout = await chatLayout(page);
+  expect(layout.panel.scroll).toBeLessThanOrEqual(layout.panel.client);
+  expect(layout.list.scroll).toBeLessThanOrEqual(layout.list.client);
+  expect(layout.page.scroll).toBeLessThanOrEqual(layout.page.client);
+  expect(layout.widestMessage).toBeLessThanOrEqual(layout.panelWidth);
+  expect(layout.messagesOverflowing).toBe(0);
+}
+
+describe('people in a room', () => {
+  it('keeps the chat inside its panel with a 300-character word and URL, also after a rejoin', async () => {
+    const { context, page } = await ownerInRoom();
+    const word = `${'Donaudampfschifffahrt'.repeat(15)}`.slice(0, 300);
+    const url = `https://example.com/${'path-segment/'.repeat(30)}`.slice(0, 300);
+    expect(word).toHaveLength(300);
+    expect(url).toHaveLength(300);
+    for (const text of [word, url]) {
+      await page.getByTestId('chat-input').fill(text);
+      await page.getByTestId('chat-send').click();
+      await page.getByTestId('chat-message').filter({ hasText: text }).waitFor();
+    }
+    await expectChatFits(page);
+    // The URL breaks only where the line ends: every character is still there, in order, over several lines.
+    const link = page.getByTestId('chat-message').filter({ hasText: url });
+    expect(await link.textContent()).toContain(url);
+    const lines = await link.evaluate(
+      (message) =>
+        message.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(message).lineHeight),
+    );
+    expect(lines).toBeGreaterThan(2);
+    await screenshots(page, 'room-chat-long-words');
+
+    // A rejoin gets the same messages from the history, and they fit the same way.
+    await page.reload();
+    expect(await passEntry(page, owner.username)).toBe('straight');
+    await page.getByTestId('chat-message').filter({ hasText: url }).waitFor();
+    await expectChatFits(page);
+    await page.setViewportSize(PHONE);
+    await expectChatFits(page);
+    await context.close();
+  });
+
+  it("shows the owner and the controller a toast for each request, and the toast's Give control hands over", async () => {
+    const { context: ownerContext, page: ownerPage } = await ownerInRoom();
+    const first = await guestInRoom('Hana');
+    const second = await guestInRoom('Ivo');
+
+    await first.page.getByTestId('control-request').click();
+    const hanaToast = requestToast(ownerPage, 'Hana');
+    await hanaToast.waitFor({ timeout: 15_000 });
+    await screenshots(ownerPage, 'room-control-request-toast');
+
+    // More snapshots (someone joins, a second hand goes up) do not toast Hana's request again.
+    await second.page.getByTestId('control-request').click();
+    await requestToast(ownerPage, 'Ivo').waitFor({ timeout: 15_000 });
+    expect(await hanaToast.count()).toBe(1);
+    // Nobody else is told: a watcher cannot hand control over.
+    expect(await requestToast(second.page, 'Hana').count()).toBe(0);
+
+    await hanaToast.getByRole('button', { name: 'Give control' }).click();
+    await expect.poll(() => controlling(first.page), { timeout: 15_000 }).toBe('true');
+    await expect.poll(() => controlling(ownerPage)).toBe('false');
+    await ownerPage
+      .locator('[data-testid="member"][data-controller="true"]')
+      .filter({ hasText: 'Hana' })
+      .waitFor();
+    await hanaToast.waitFor({ state: 'detached' });
+
+    // Ivo still waits: the owner keeps that toast, and Hana, now in control, is told too and can dismiss it.
+    expect(await requestToast(ownerPage, 'Ivo').count()).toBe(1);
+    const ivoForHana = requestToast(first.page, 'Ivo');
+    await ivoForHana.waitFor({ timeout: 15_000 });
+    await ivoForHana.getByRole('button', { name: 'Dismiss' }).click();
+    await ivoForHana.waitFor({ state: 'detached' });
+    await second.page.getByTestId('control-cancel').waitFor();
+
+    // Ivo gives up: the owner's toast goes with the request.
+    await second.page.getByTestId('control-cancel').click();
+    await requestToast(ownerPage, 'Ivo').waitFor({ state: 'detached', timeout: 15_000 });
+
+    // The chime is on by default for those who can hand over; turning it off is remembered.
+    const chime = ownerPage.getByTestId('control-request-sound');
+    expect(await chime.getAttribute('aria-pressed')).toBe('true');
+    expect(await first.page.getByTestId('control-request-sound').count()).toBe(1);
+    expect(await second.page.getByTestId('control-request-sound').count()).toBe(0);
+    await chime.click();
+    await ownerPage.reload();
+    await passEntry(ownerPage, owner.username);
+    expect(await ownerPage.getByTestId('control-request-sound').getAttribute('aria-pressed')).toBe('false');
+    await ownerPage.getByTestId('control-request-sound').click();
+
+    await first.context.close();
+    await second.context.close();
+    await ownerContext.close();
+  });
+
+  it('works on a 390 px wide phone: members, chat and asking for control', async () => {
+    const { context: ownerContext, page: ownerPage } = await ownerInRoom();
+    // The longest nickname the room accepts, with no space to break at.
+    const nickname = 'Wolfeschlegelsteinhausen';
+    const phone = await guestInRoom(nickname, PHONE);
+    const { page } = phone;
+
+    const panel = page.getByTestId('members-panel');
+    const me = panel.getByTestId('member').filter({ hasText: nickname });
+    await me.waitFor();
+    expect(await panel.getByTestId('member').count()).toBe(2);
+    await panel.getByTestId('member-in-control').waitFor();
+    const fits = await panel.evaluate((element) => ({
+      panel: element.scrollWidth <= element.clientWidth,
+      page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      // Every row's last item (the pill or the badge) ends inside the row.
+      rows: [...element.querySelectorAll('[data-testid="member"]')].every((row) => {
+        const last = row.lastElementChild?.getBoundingClientRect();
+        return last !== undefined && last.right <= row.getBoundingClientRect().right + 0.5;
+      }),
+    }));
+    expect(fits).toEqual({ panel: true, page: true, rows: true });
+
+    // Chat: type, send, read it back.
+    await page.getByTestId('chat-input').fill('hello from a phone');
+    await page.getByTestId('chat-send').click();
+    await page.getByTestId('chat-message').filter({ hasText: 'hello from a phone' }).waitFor();
+    await expectChatFits(page);
+
+    // Asking for control: the button turns into Cancel and the owner hears of it.
+    await page.getByTestId('control-request').click();
+    await page.getByTestId('control-cancel').waitFor();
+    await requestToast(ownerPage, nickname).waitFor({ timeout: 15_000 });
+    await screenshots(page, 'room-phone-waiting');
+
+    // The owner hands over from the row's menu, where kick and ban also are.
+    await ownerPage.setViewportSize(PHONE);
+    const row = ownerPage.getByTestId('member').filter({ hasText: nickname });
+    const name = row.getByTestId('member-name');
+    // Cut to fit beside the badges and actions, with the whole name in a tooltip.
+    expect(await name.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await name.hover();
+    await ownerPage.getByRole('tooltip').filter({ hasText: nickname }).waitFor();
+    await row.getByTestId('member-actions').click();
+    const menu = ownerPage.getByTestId('member-actions-menu');
+    await menu.getByTestId('member-kick').waitFor();
+    await menu.getByTestId('member-ban').waitFor();
+    await screenshots(ownerPage, 'room-phone-member-menu');
+    await menu.getByTestId('member-grant').click();
+    await expect.poll(() => controlling(page), { timeout: 15_000 }).toBe('true');
+    await requestToast(ownerPage, nickname).waitFor({ state: 'detached' });
+    await page.getByTestId('control-release').waitFor();
+    await screenshots(page, 'room-phone-in-control');
+
+    await phone.context.close();
+    await ownerContext.close();
+  });
+});
