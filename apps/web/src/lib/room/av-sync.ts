@@ -1,10 +1,13 @@
-// Keeping picture and sound together. Both carry timestamps on the server's clock; the sound is the master: the
+// Keeping picture and sound together. Both carry timestamps on the server's clock; the sound is the clock: the
 // AudioWorklet says which timestamp it rendered at which AudioContext time, the context says when that time
-// reaches the speakers, so we know the timestamp heard right now. Decoded pictures wait until the sound catches
-// up with them (the picture is delayed); when pictures arrive later than the sound, the sound's jitter target
-// grows by the difference (the sound is delayed). Both delays are capped, so latency never builds up.
+// reaches the speakers, so we know the timestamp heard right now. Decoded pictures wait until the sound comes
+// within `leadMs` of them: a picture may run that much ahead of its sound (people notice late sound far less than
+// early sound, and every millisecond held here is latency the watcher sees), so the picture waits only for the
+// sound's delay beyond that. When pictures arrive later than the sound, the sound is delayed by the difference.
+// Both delays are capped, so latency never builds up; the sound's own buffer is kept as small as its arrival
+// jitter allows (jitter-buffer.ts), which is what keeps the pictures' wait short.
 // The participant in control is the exception: their pointer and keys must show at once, so their pictures are
-// never held (the sound may trail the picture a little; people notice late sound far less than a lagging mouse).
+// never held (the sound may trail the picture; a lagging mouse is worse).
 
 /** From the worklet: the sample frame rendered at `contextTime` had this server timestamp (null: silence). */
 export interface TSoundReport {
@@ -21,6 +24,12 @@ export interface TOutputTimestamp {
 export const AV_SYNC = {
   /** A picture this close ahead of the sound counts as due: half a frame at 60 fps. */
   toleranceMs: 8,
+  /**
+   * How far a watcher's picture may run ahead of the sound it belongs to (the sound is that much late). Lip sync
+   * holds within ±45 ms (ITU-R BT.1359 puts detection at 45 ms early and 125 ms late sound); the room's own sound
+   * already comes a little after its picture, so this keeps a margin below 45.
+   */
+  leadMs: 20,
   /** A picture never waits longer than this for the sound; past it the sound is off and the picture goes. */
   maxHoldMs: 300,
   /** Pictures waiting at most (also while the tab is hidden and nothing paints); the oldest go past it. */
@@ -76,6 +85,8 @@ export class PicturePacer<T> {
   private readonly shownOffsets: number[] = [];
   /** Newest decoded picture's timestamp − heard timestamp, before any holding. */
   private readonly naturalOffsets: number[] = [];
+  /** The server timestamp of the picture `take` handed out last. */
+  shownTimestamp: number | null = null;
 
   get size(): number {
     return this.waiting.length;
@@ -90,16 +101,17 @@ export class PicturePacer<T> {
 
   /**
    * `heard` is the sound's timestamp now, or null without sound: then the newest picture goes at once, as it
-   * does when `hold` is false (the offsets are still measured).
+   * does when `hold` is false (the offsets are still measured). A picture up to `leadMs` ahead of the sound is due.
    */
-  take(heard: number | null, now: number, hold = true): TTake<T> {
+  take(heard: number | null, now: number, hold = true, leadMs = 0): TTake<T> {
     const newest = this.waiting.at(-1);
     if (!newest) return { show: null, dropped: [] };
     let index = this.waiting.length - 1;
     if (heard !== null) {
       record(this.naturalOffsets, newest.timestamp - heard);
       if (hold) {
-        index = this.waiting.findLastIndex((item) => item.timestamp <= heard + AV_SYNC.toleranceMs);
+        const due = heard + AV_SYNC.toleranceMs + leadMs;
+        index = this.waiting.findLastIndex((item) => item.timestamp <= due);
         const oldest = this.waiting[0];
         if (index < 0 && oldest && now - oldest.arrivedAt > AV_SYNC.maxHoldMs) index = 0;
       }
@@ -107,6 +119,7 @@ export class PicturePacer<T> {
     if (index < 0) return { show: null, dropped: [] };
     const passed = this.waiting.splice(0, index + 1);
     const shown = passed.pop();
+    if (shown) this.shownTimestamp = shown.timestamp;
     if (shown && heard !== null) record(this.shownOffsets, shown.timestamp - heard);
     return { show: shown?.picture ?? null, dropped: passed.map((item) => item.picture) };
   }

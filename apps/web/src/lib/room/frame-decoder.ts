@@ -80,11 +80,14 @@ class JpegDecoder implements TFrameDecoder {
 const MAX_DECODE_QUEUE = 3;
 /**
  * A joiner receives the latest keyframe and every frame since in one burst (up to one keyframe interval, 2 s),
- * all within moments: frames arriving this soon after a keyframe may queue up to that many. Later frames are
- * live again and get the small limit.
+ * all within moments: after a keyframe the queue may hold that many until the decoder has worked through it
+ * (its queue back at MAX_DECODE_QUEUE), at most for a keyframe interval. On a busy machine the burst takes longer
+ * to decode than to arrive; live frames meeting its tail must not be taken for a decoder falling behind.
  */
 const MAX_CATCH_UP_QUEUE = 150;
-const CATCH_UP_WINDOW_MS = 250;
+const CATCH_UP_WINDOW_MS = 2000;
+/** The burst itself arrives within this long after its keyframe; the queue is judged only after it. */
+const BURST_ARRIVAL_MS = 250;
 
 /**
  * WebCodecs H.264: Annex B access units (no `description`, so the decoder reads SPS/PPS in-band), configured from
@@ -96,8 +99,9 @@ class H264Decoder implements TFrameDecoder {
   private decoder: VideoDecoder | null = null;
   private codecString: string | null = null;
   private waitingForKeyframe = true;
-  /** Until when frames count as the burst that follows a keyframe (performance.now()). */
+  /** Until when frames may meet the burst that follows a keyframe (performance.now()); 0 once caught up. */
   private catchUpUntil = 0;
+  private burstUntil = 0;
   private closed = false;
   private skipped = 0;
   private errors = 0;
@@ -109,14 +113,20 @@ class H264Decoder implements TFrameDecoder {
     if (this.closed) return;
     if (!frame.keyframe) {
       const queued = this.decoder?.decodeQueueSize ?? 0;
-      const limit = performance.now() < this.catchUpUntil ? MAX_CATCH_UP_QUEUE : MAX_DECODE_QUEUE;
+      const now = performance.now();
+      // Caught up once the queue is short again after the burst: from then on a growing queue is a decoder
+      // falling behind.
+      if (queued <= MAX_DECODE_QUEUE && now >= this.burstUntil) this.catchUpUntil = 0;
+      const limit = now < this.catchUpUntil ? MAX_CATCH_UP_QUEUE : MAX_DECODE_QUEUE;
       if (this.waitingForKeyframe || !this.decoder || queued > limit) {
         this.waitingForKeyframe = true;
         this.skipped += 1;
         return;
       }
     } else if (this.prepare(frame)) {
-      this.catchUpUntil = performance.now() + CATCH_UP_WINDOW_MS;
+      const now = performance.now();
+      this.burstUntil = now + BURST_ARRIVAL_MS;
+      this.catchUpUntil = now + CATCH_UP_WINDOW_MS;
     } else {
       this.skipped += 1;
       return;
@@ -220,12 +230,12 @@ export function createFrameDecoder(codec: TMediaCodecName, output: TPictureOutpu
   }
 }
 
-/** Draws a picture onto the canvas, resizing the canvas to the picture's own pixels, and closes it. */
-export function drawPicture(canvas: HTMLCanvasElement, picture: TPicture): void {
+/** Draws a picture onto the canvas, resizing the canvas to the picture's own pixels, and closes it unless kept. */
+export function drawPicture(canvas: HTMLCanvasElement, picture: TPicture, close = true): void {
   const width = 'displayWidth' in picture ? picture.displayWidth : picture.width;
   const height = 'displayHeight' in picture ? picture.displayHeight : picture.height;
   if (canvas.width !== width) canvas.width = width;
   if (canvas.height !== height) canvas.height = height;
   canvas.getContext('2d')?.drawImage(picture, 0, 0);
-  picture.close();
+  if (close) picture.close();
 }

@@ -92,4 +92,45 @@ describe('JitterBuffer', () => {
     expect(jitter.stats()).toMatchObject({ bufferedMs: 140, droppedFrames: 0 });
     expect(jitter.pull(quantum())).toBe(0);
   });
+
+  it('drops sound that stayed queued above the floor for a whole window', () => {
+    const jitter = new JitterBuffer({
+      sampleRate: RATE,
+      targetMs: 60,
+      maxMs: 500,
+      floorMs: 10,
+      windowMs: 100,
+    });
+    for (let i = 0; i < 10; i += 1) jitter.push(i * 20, packet(i));
+    // 200 ms queued; arrivals keep pace with playing, so the level never falls below 200 - 10 in the window.
+    let next = 200;
+    for (let pulled = 0; pulled < 100; pulled += 10) {
+      jitter.pull(quantum());
+      if (pulled % 20 === 10) {
+        jitter.push(next, packet(0));
+        next += 20;
+      }
+    }
+    // The window ended with 190 ms as its lowest level: 180 above the floor are dropped at once.
+    expect(jitter.stats().droppedFrames).toBe(180);
+    expect(jitter.stats().bufferedMs).toBeLessThanOrEqual(20);
+  });
+
+  it('pauses to grow back to the floor when the sound is to be delayed', () => {
+    const jitter = new JitterBuffer({
+      sampleRate: RATE,
+      targetMs: 20,
+      maxMs: 500,
+      floorMs: 10,
+      windowMs: 40,
+    });
+    for (let i = 0; i < 4; i += 1) jitter.push(i * 20, packet(1));
+    jitter.setDelay(50);
+    const out = quantum();
+    // The window's lowest level was 50 ms, 10 under the moved floor (60): a quantum of silence follows while
+    // the queue grows back.
+    for (let i = 0; i < 4; i += 1) expect(jitter.pull(out)).not.toBeNull();
+    expect(jitter.pull(out)).toBeNull();
+    expect(jitter.stats().bufferedMs).toBe(40);
+  });
 });

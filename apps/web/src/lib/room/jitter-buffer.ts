@@ -2,7 +2,11 @@
 // tested as plain code. Decoded packets queue up with their server timestamps; the audio thread pulls 128-frame
 // quanta. It plays only once `target` ms are queued, so packets arriving unevenly still play back evenly; when
 // more than `max` ms pile up it drops the oldest sound (latency never builds up); when it runs dry it plays
-// silence and waits for `target` ms again.
+// silence and waits for `target` ms again. While playing it keeps itself as small as the arrivals allow: every
+// `window` of sound it looks at the lowest level it reached, and drops what stayed queued above `floor` the whole
+// time (sound that only added delay), or pauses to grow back when the level fell below it (packets came later
+// than before, or the sound is to be delayed). Every queued millisecond is a millisecond a watcher's picture
+// waits for its sound (av-sync.ts).
 
 export interface TJitterOptions {
   sampleRate: number;
@@ -10,6 +14,10 @@ export interface TJitterOptions {
   targetMs: number;
   /** Above this much queued sound, the oldest is dropped down to the target. */
   maxMs: number;
+  /** The least sound kept queued while playing, against arrivals later than usual. */
+  floorMs?: number;
+  /** How much played sound the level is judged over before it is trimmed or grown. */
+  windowMs?: number;
 }
 
 export interface TJitterStats {
@@ -29,7 +37,9 @@ interface TChunk {
   offset: number;
 }
 
-export const JITTER_DEFAULTS = { targetMs: 70, maxMs: 200 } as const;
+export const JITTER_DEFAULTS = { targetMs: 60, maxMs: 200, floorMs: 10, windowMs: 3000 } as const;
+/** Level changes smaller than this are not worth an audible skip or pause. */
+const SETTLE_SLACK_MS = 8;
 
 export class JitterBuffer {
   private readonly chunks: TChunk[] = [];
@@ -39,16 +49,31 @@ export class JitterBuffer {
   private droppedFrames = 0;
   private targetFrames: number;
   private maxFrames: number;
+  private floorFrames: number;
+  private readonly windowFrames: number;
+  /** Sound played in the current window, and the lowest level seen in it. */
+  private windowPlayed = 0;
+  private windowLow = Number.POSITIVE_INFINITY;
+  /** Silence still to play before the queue plays on (growing the level back). */
+  private pauseFrames = 0;
 
   constructor(private readonly options: TJitterOptions) {
     this.targetFrames = this.toFrames(options.targetMs);
     this.maxFrames = this.toFrames(options.maxMs);
+    this.floorFrames = this.toFrames(options.floorMs ?? JITTER_DEFAULTS.floorMs);
+    this.windowFrames = this.toFrames(options.windowMs ?? JITTER_DEFAULTS.windowMs);
   }
 
-  /** A longer target delays the sound (to wait for a late picture); max moves with it. */
+  /** A longer target delays the sound (to wait for a late picture); max and floor move with it. */
   setTarget(targetMs: number): void {
-    this.targetFrames = this.toFrames(targetMs);
-    this.maxFrames = this.toFrames(targetMs + (this.options.maxMs - this.options.targetMs));
+    this.setDelay(targetMs - this.options.targetMs);
+  }
+
+  /** Delays the sound by `ms` beyond what its arrivals need (to wait for a late picture). */
+  setDelay(ms: number): void {
+    this.targetFrames = this.toFrames(this.options.targetMs + ms);
+    this.maxFrames = this.toFrames(this.options.maxMs + ms);
+    this.floorFrames = this.toFrames((this.options.floorMs ?? JITTER_DEFAULTS.floorMs) + ms);
   }
 
   push(timestamp: number, channels: Float32Array[]): void {
@@ -69,7 +94,16 @@ export class JitterBuffer {
     if (!this.playing) {
       if (this.frames < this.targetFrames || this.frames === 0) return null;
       this.playing = true;
+      this.windowPlayed = 0;
+      this.windowLow = Number.POSITIVE_INFINITY;
     }
+    if (this.pauseFrames > 0) {
+      this.pauseFrames = Math.max(0, this.pauseFrames - wanted);
+      return null;
+    }
+    this.windowLow = Math.min(this.windowLow, this.frames);
+    this.windowPlayed += wanted;
+    if (this.windowPlayed >= this.windowFrames) this.settle();
     const first = this.chunks[0];
     const timestamp = first ? first.timestamp + (first.offset / this.options.sampleRate) * 1000 : null;
     let written = 0;
@@ -105,6 +139,17 @@ export class JitterBuffer {
     this.chunks.length = 0;
     this.frames = 0;
     this.playing = false;
+    this.pauseFrames = 0;
+  }
+
+  /** At the end of a window: bring the lowest level of the window to the floor, if it is off by enough. */
+  private settle(): void {
+    const off = this.windowLow - this.floorFrames;
+    this.windowPlayed = 0;
+    this.windowLow = Number.POSITIVE_INFINITY;
+    if (Math.abs(off) < this.toFrames(SETTLE_SLACK_MS)) return;
+    if (off > 0) this.skip(off);
+    else this.pauseFrames = -off;
   }
 
   private skip(count: number): void {

@@ -1,9 +1,10 @@
 // Plays a room's media on a canvas and the speakers, outside React: picture frames go to the decoder for their
 // codec, sound packets to RoomSound; decoded pictures wait in the pacer for the sound (av-sync.ts) and are drawn
-// on animation frames. React reads the path in use, the sound's state and the measured A/V offset through a
+// on animation frames. Each paint, and the latency of this participant's own inputs (input-echo.ts), go to the
+// attached meter. React reads the path in use, the sound's state and the measured A/V offset through a
 // subscribe/snapshot pair.
 import type { TMediaCodecName, TMediaFrame } from '@rooms/api/room-protocol';
-import { nextSoundDelay, PicturePacer } from './av-sync';
+import { AV_SYNC, nextSoundDelay, PicturePacer } from './av-sync';
 import { refuseDecoder } from './decoders';
 import {
   createFrameDecoder,
@@ -12,7 +13,16 @@ import {
   type TPicture,
   type TVideoCodecName,
 } from './frame-decoder';
+import { canvasSampler, InputEcho, type TPoint } from './input-echo';
 import { RoomSound, type TSoundState } from './room-sound';
+
+/** Where the player reports what it paints (QualityMeter). */
+export interface TPaintSink {
+  /** A picture with this server timestamp was painted at `now`. */
+  painted(serverTimestamp: number, now: number): void;
+  /** This participant's input showed `latencyMs` after it, in the picture stamped `serverTimestamp`. */
+  inputShown(latencyMs: number, serverTimestamp: number, now: number): void;
+}
 
 export interface TPlayerSnapshot {
   /** The picture's path: 'h264' (WebCodecs stream) or 'jpeg' (screencast fallback), null before a frame. */
@@ -24,6 +34,8 @@ export interface TPlayerSnapshot {
   rawOffsetMs: number | null;
   /** How much the sound is held back to wait for the picture, ms. */
   soundDelayMs: number;
+  /** Sound queued in the jitter buffer, ms (what the sound's own smoothing costs). */
+  soundBufferMs: number | null;
 }
 
 const SYNC_EVERY_MS = 1000;
@@ -42,6 +54,10 @@ export class RoomPlayer {
   private driving = false;
   private snapshot: TPlayerSnapshot;
   private readonly listeners = new Set<() => void>();
+  /** The picture on screen now, kept (not closed) so an input can be compared against it. */
+  private shown: TPicture | null = null;
+  private readonly echo = new InputEcho(canvasSampler());
+  private sink: TPaintSink | null = null;
   /** Pictures drawn so far, so tests and the page can tell the picture moves. */
   painted = 0;
 
@@ -56,6 +72,7 @@ export class RoomPlayer {
       avOffsetMs: null,
       rawOffsetMs: null,
       soundDelayMs: 0,
+      soundBufferMs: null,
     };
   }
 
@@ -86,11 +103,26 @@ export class RoomPlayer {
     this.driving = driving;
   }
 
+  /** Paints and measured inputs go to `sink` from now on (null: nowhere). */
+  attach(sink: TPaintSink | null): void {
+    this.sink = sink;
+  }
+
+  /**
+   * This participant sent an input at performance time `at` (its event's timeStamp) on `point` of the picture
+   * (null: a key): the pictures after it are watched for its effect.
+   */
+  input(at: number, point: TPoint | null): void {
+    if (!this.closed) this.echo.input(at, point, this.shown);
+  }
+
   close(): void {
     this.closed = true;
     cancelAnimationFrame(this.animation);
     this.decoder?.close();
     for (const picture of this.pacer.clear()) picture.close();
+    this.shown?.close();
+    this.shown = null;
     this.sound.close();
   }
 
@@ -99,6 +131,8 @@ export class RoomPlayer {
     this.decoder?.close();
     this.decoder = null;
     for (const picture of this.pacer.clear()) picture.close();
+    this.shown?.close();
+    this.shown = null;
     try {
       this.decoder = createFrameDecoder(codec, this.received);
       this.update({ path: codec });
@@ -127,13 +161,19 @@ export class RoomPlayer {
     const now = performance.now();
     // Without sound (null) each picture goes at once.
     const heard = this.sound.heard(now);
-    const { show, dropped } = this.pacer.take(heard, now, !this.driving);
+    const { show, dropped } = this.pacer.take(heard, now, !this.driving, AV_SYNC.leadMs);
     for (const picture of dropped) picture.close();
     const canvas = this.canvas();
     if (show && canvas) {
-      drawPicture(canvas, show);
+      const timestamp = this.pacer.shownTimestamp ?? 0;
+      const echoed = this.echo.waiting ? this.echo.painted(show, now) : null;
+      drawPicture(canvas, show, false);
+      this.shown?.close();
+      this.shown = show;
       this.painted += 1;
       canvas.dataset.frames = String(this.painted);
+      this.sink?.painted(timestamp, now);
+      if (echoed !== null) this.sink?.inputShown(echoed, timestamp, now);
     } else show?.close();
     if (this.pacer.size) this.schedule();
     if (now - this.syncedAt >= SYNC_EVERY_MS) this.sync(now);
@@ -154,10 +194,12 @@ export class RoomPlayer {
       this.pacer.forgetOffsets();
     }
     const shown = this.pacer.shownOffset();
+    const buffered = this.sound.bufferedMs();
     this.update({
       avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown),
       rawOffsetMs: natural === null ? this.snapshot.rawOffsetMs : Math.round(natural),
       soundDelayMs,
+      soundBufferMs: buffered === null ? null : Math.round(buffered),
     });
   }
 

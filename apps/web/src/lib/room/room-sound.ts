@@ -38,6 +38,7 @@ export class RoomSound {
   private decoder: AudioDecoder | null = null;
   private channels: 1 | 2 = 2;
   private report: TSoundReport | null = null;
+  private buffered: number | null = null;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
@@ -104,6 +105,11 @@ export class RoomSound {
     return heardTimestamp(this.report, outputTimestamp(context, now), now);
   }
 
+  /** Sound queued in the jitter buffer at its last report, ms; null before the sound starts. */
+  bufferedMs(): number | null {
+    return this.buffered;
+  }
+
   /** Loudness of what goes to the speakers right now (after volume), RMS 0..1. */
   level(): number {
     const analyser = this.analyser;
@@ -139,6 +145,7 @@ export class RoomSound {
       });
       node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
         this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
+        this.buffered = event.data.bufferedMs;
       };
       const gain = context.createGain();
       const analyser = context.createAnalyser();

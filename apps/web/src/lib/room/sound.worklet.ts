@@ -38,7 +38,7 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
     this.port.onmessage = (event: MessageEvent<TSoundWorkletMessage>) => {
       const message = event.data;
       if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels);
-      else if (message.type === 'target') this.jitter.setTarget(JITTER_DEFAULTS.targetMs + message.ms);
+      else if (message.type === 'target') this.jitter.setDelay(message.ms);
       else this.jitter.clear();
     };
   }

@@ -1,6 +1,7 @@
 // The live picture and the controller's input. The canvas is letterboxed inside the stage; pointer positions
 // are normalised to the shown picture (0..1), so any window size drives the same browser pixels. Keys go
-// through a hidden textarea that holds focus, which is what lets IME composition and paste work.
+// through a hidden textarea that holds focus, which is what lets IME composition and paste work. Presses and
+// key presses are also told to the player, which measures how long each takes to show (quality-meter.ts).
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TClientMessageInput } from '@rooms/api/room-protocol';
 import { cn } from '@rooms/ui/lib/utils';
@@ -45,9 +46,15 @@ export function RoomStage({
   const keys = useRef<HTMLTextAreaElement>(null);
   const [size, setSize] = useState<TSize>({ width: 0, height: 0 });
   const [focused, setFocused] = useState(false);
-  // The latest controller flag and sender, read by the native listeners below without re-binding them.
-  const live = useRef({ controlling, send });
-  live.current = { controlling, send };
+  // The latest controller flag, sender and player, read by the native listeners below without re-binding them.
+  const live = useRef({ controlling, send, player });
+  live.current = { controlling, send, player };
+
+  // The player reports its paints and this participant's measured inputs to the meter the indicator reads.
+  useEffect(() => {
+    player?.attach(meter);
+    return () => player?.attach(null);
+  }, [player, meter]);
 
   useEffect(() => {
     const element = box.current;
@@ -90,15 +97,17 @@ export function RoomStage({
       lastDown = { at: now, x: event.clientX, y: event.clientY, count };
       flushMove();
       const button = event.pointerType === 'touch' ? 'left' : pointerButton(event.button);
-      live.current.send({
+      const point = position(event);
+      const sent = live.current.send({
         type: 'input/pointer',
         action: 'down',
-        ...position(event),
+        ...point,
         button,
         buttons: event.pointerType === 'touch' ? 1 : event.buttons,
         clickCount: count,
         modifiers: modifierBits(event),
       });
+      if (sent) live.current.player?.input(event.timeStamp, point);
     };
     const onPointerMove = (event: PointerEvent) => {
       if (!live.current.controlling) return;
@@ -144,20 +153,28 @@ export function RoomStage({
       if (!live.current.controlling || composing(event) || isPaste(event)) return;
       if (event.key === 'Unidentified' || event.key.length > 32) return;
       event.preventDefault();
-      live.current.send({
+      const down = event.type === 'keydown';
+      const sent = live.current.send({
         type: 'input/key',
-        action: event.type === 'keydown' ? 'down' : 'up',
+        action: down ? 'down' : 'up',
         key: event.key,
         code: event.code.slice(0, 32),
         modifiers: modifierBits(event),
         repeat: event.repeat,
       });
+      if (sent && down && !event.repeat) live.current.player?.input(event.timeStamp, null);
     };
     // Text the keys did not carry: phone keyboards and the end of an IME composition.
     const onInput = (event: Event) => {
       const input = event as InputEvent;
       if (input.isComposing) return;
-      if (live.current.controlling && input.data) live.current.send({ type: 'input/text', text: input.data });
+      if (
+        live.current.controlling &&
+        input.data &&
+        live.current.send({ type: 'input/text', text: input.data })
+      ) {
+        live.current.player?.input(event.timeStamp, null);
+      }
       textarea.value = '';
     };
     const onCompositionUpdate = (event: CompositionEvent) => {
