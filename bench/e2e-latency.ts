@@ -133,6 +133,8 @@ interface TPageRecord {
   soundDelay: number | null;
   /** Sound queued in the player's jitter buffer, ms, as the indicator says (data-sound-buffer). */
   soundBuffer: number | null;
+  /** Times the player's sound ran dry so far (data-sound-underruns). */
+  soundUnderruns: number | null;
   outputLatencyMs: number | null;
 }
 
@@ -349,6 +351,7 @@ function installHarness(): void {
         avOffset: number(indicator?.dataset.avOffset),
         soundDelay: number(indicator?.dataset.soundDelay),
         soundBuffer: number(indicator?.dataset.soundBuffer),
+        soundUnderruns: number(indicator?.dataset.soundUnderruns),
         outputLatencyMs: analyser ? (analyser.context as AudioContext).outputLatency * 1000 : null,
       };
     },
@@ -393,6 +396,7 @@ interface TSample {
   playerOffset: number | null;
   soundDelay: number | null;
   soundBuffer: number | null;
+  soundUnderruns: number | null;
   outputLatency: number | null;
 }
 
@@ -518,6 +522,7 @@ async function measureRoom(
           playerOffset: record.avOffset,
           soundDelay: record.soundDelay,
           soundBuffer: record.soundBuffer,
+          soundUnderruns: record.soundUnderruns,
           outputLatency: record.outputLatencyMs,
         });
       }
@@ -572,6 +577,14 @@ async function newContext(
 function summary(values: number[], p = 50): string {
   if (values.length === 0) return '—';
   return `${percentile(sortedCopy(values), p).toFixed(0)}`;
+}
+
+/** How often a participant's sound ran dry from the first press to the last (the player counts since joining). */
+function underrunsDuring(samples: TSample[]): string {
+  const counts = samples.flatMap((sample) => (sample.soundUnderruns === null ? [] : [sample.soundUnderruns]));
+  const first = counts[0];
+  const last = counts.at(-1);
+  return first === undefined || last === undefined ? '—' : String(last - first);
 }
 
 async function main(): Promise<void> {
@@ -636,7 +649,7 @@ async function main(): Promise<void> {
                 `${path} ${fps} fps run ${run + 1} ${role}: sound ${sound}; sound packets arrive ` +
                   `${summary(pick('soundLag'))} ms after their timestamp; the player's A/V offset ` +
                   `${summary(pick('playerOffset'))} ms, sound delay ${summary(pick('soundDelay'))} ms, sound buffered ` +
-                  `${summary(pick('soundBuffer'))} ms, output ` +
+                  `${summary(pick('soundBuffer'))} ms, ${underrunsDuring(mine)} underruns over the presses, output ` +
                   `latency ${summary(pick('outputLatency'))} ms`,
               );
             }

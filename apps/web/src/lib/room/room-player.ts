@@ -36,6 +36,8 @@ export interface TPlayerSnapshot {
   soundDelayMs: number;
   /** Sound queued in the jitter buffer, ms (what the sound's own smoothing costs). */
   soundBufferMs: number | null;
+  /** Times the sound ran dry (a gap heard, then a refill of the buffer). */
+  soundUnderruns: number;
 }
 
 const SYNC_EVERY_MS = 1000;
@@ -73,6 +75,7 @@ export class RoomPlayer {
       rawOffsetMs: null,
       soundDelayMs: 0,
       soundBufferMs: null,
+      soundUnderruns: 0,
     };
   }
 
@@ -194,12 +197,13 @@ export class RoomPlayer {
       this.pacer.forgetOffsets();
     }
     const shown = this.pacer.shownOffset();
-    const buffered = this.sound.bufferedMs();
+    const buffered = this.sound.buffer();
     this.update({
       avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown),
       rawOffsetMs: natural === null ? this.snapshot.rawOffsetMs : Math.round(natural),
       soundDelayMs,
-      soundBufferMs: buffered === null ? null : Math.round(buffered),
+      soundBufferMs: buffered === null ? null : Math.round(buffered.ms),
+      soundUnderruns: buffered?.underruns ?? 0,
     });
   }
 

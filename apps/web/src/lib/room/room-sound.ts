@@ -38,7 +38,7 @@ export class RoomSound {
   private decoder: AudioDecoder | null = null;
   private channels: 1 | 2 = 2;
   private report: TSoundReport | null = null;
-  private buffered: number | null = null;
+  private buffered: { ms: number; underruns: number } | null = null;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
@@ -105,8 +105,11 @@ export class RoomSound {
     return heardTimestamp(this.report, outputTimestamp(context, now), now);
   }
 
-  /** Sound queued in the jitter buffer at its last report, ms; null before the sound starts. */
-  bufferedMs(): number | null {
+  /**
+   * Sound queued in the jitter buffer at its last report (ms), and how often it ran dry so far; null before the
+   * sound starts.
+   */
+  buffer(): { ms: number; underruns: number } | null {
     return this.buffered;
   }
 
@@ -145,7 +148,7 @@ export class RoomSound {
       });
       node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
         this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
-        this.buffered = event.data.bufferedMs;
+        this.buffered = { ms: event.data.bufferedMs, underruns: event.data.underruns };
       };
       const gain = context.createGain();
       const analyser = context.createAnalyser();
