@@ -128,6 +128,8 @@ interface TPageRecord {
   beepAt: number | null;
   /** Median of socket arrival − server timestamp of the sound packets since arming (page clock − server clock). */
   soundLag: number | null;
+  /** p90 − p10 of the same, ms. */
+  soundSpread: number | null;
   /** The player's own figures from the indicator: shown picture − heard sound, and the sound's extra delay. */
   avOffset: number | null;
   soundDelay: number | null;
@@ -135,6 +137,8 @@ interface TPageRecord {
   soundBuffer: number | null;
   /** Times the player's sound ran dry so far (data-sound-underruns). */
   soundUnderruns: number | null;
+  /** Sound the player dropped so far to keep its buffer short, ms (data-sound-dropped). */
+  soundDropped: number | null;
   outputLatencyMs: number | null;
 }
 
@@ -348,10 +352,17 @@ function installHarness(): void {
         soundLag: state.sounds.length
           ? (state.sounds.sort((a, b) => a - b)[state.sounds.length >> 1] ?? null)
           : null,
+        // How unevenly the sound arrives: the spread of its lag (p90 − p10), what the jitter buffer must absorb.
+        soundSpread:
+          state.sounds.length >= 10
+            ? (state.sounds[Math.floor(state.sounds.length * 0.9)] ?? 0) -
+              (state.sounds[Math.floor(state.sounds.length * 0.1)] ?? 0)
+            : null,
         avOffset: number(indicator?.dataset.avOffset),
         soundDelay: number(indicator?.dataset.soundDelay),
         soundBuffer: number(indicator?.dataset.soundBuffer),
         soundUnderruns: number(indicator?.dataset.soundUnderruns),
+        soundDropped: number(indicator?.dataset.soundDropped),
         outputLatencyMs: analyser ? (analyser.context as AudioContext).outputLatency * 1000 : null,
       };
     },
@@ -393,10 +404,12 @@ interface TSample {
   av: number | null;
   /** Sound packets: socket arrival − server timestamp. */
   soundLag: number | null;
+  soundSpread: number | null;
   playerOffset: number | null;
   soundDelay: number | null;
   soundBuffer: number | null;
   soundUnderruns: number | null;
+  soundDropped: number | null;
   outputLatency: number | null;
 }
 
@@ -519,10 +532,12 @@ async function measureRoom(
           indicator: record.indicatorMs,
           av: record.beepAt === null ? null : record.beepAt - record.paintAt,
           soundLag: record.soundLag === null ? null : record.soundLag + offset,
+          soundSpread: record.soundSpread,
           playerOffset: record.avOffset,
           soundDelay: record.soundDelay,
           soundBuffer: record.soundBuffer,
           soundUnderruns: record.soundUnderruns,
+          soundDropped: record.soundDropped,
           outputLatency: record.outputLatencyMs,
         });
       }
@@ -579,9 +594,9 @@ function summary(values: number[], p = 50): string {
   return `${percentile(sortedCopy(values), p).toFixed(0)}`;
 }
 
-/** How often a participant's sound ran dry from the first press to the last (the player counts since joining). */
-function underrunsDuring(samples: TSample[]): string {
-  const counts = samples.flatMap((sample) => (sample.soundUnderruns === null ? [] : [sample.soundUnderruns]));
+/** How much a participant's counter (sound underruns, dropped sound) grew from the first press to the last. */
+function during(samples: TSample[], key: 'soundUnderruns' | 'soundDropped'): string {
+  const counts = samples.flatMap((sample) => (sample[key] === null ? [] : [sample[key]]));
   const first = counts[0];
   const last = counts.at(-1);
   return first === undefined || last === undefined ? '—' : String(last - first);
@@ -647,9 +662,9 @@ async function main(): Promise<void> {
               console.log(rows.at(-1));
               splits.push(
                 `${path} ${fps} fps run ${run + 1} ${role}: sound ${sound}; sound packets arrive ` +
-                  `${summary(pick('soundLag'))} ms after their timestamp; the player's A/V offset ` +
+                  `${summary(pick('soundLag'))} ms after their timestamp (spread p90 − p10 ${summary(pick('soundSpread'))} ms); the player's A/V offset ` +
                   `${summary(pick('playerOffset'))} ms, sound delay ${summary(pick('soundDelay'))} ms, sound buffered ` +
-                  `${summary(pick('soundBuffer'))} ms, ${underrunsDuring(mine)} underruns over the presses, output ` +
+                  `${summary(pick('soundBuffer'))} ms, ${during(mine, 'soundUnderruns')} underruns and ${during(mine, 'soundDropped')} ms dropped over the presses, output ` +
                   `latency ${summary(pick('outputLatency'))} ms`,
               );
             }

@@ -38,6 +38,8 @@ export interface TPlayerSnapshot {
   soundBufferMs: number | null;
   /** Times the sound ran dry (a gap heard, then a refill of the buffer). */
   soundUnderruns: number;
+  /** Sound dropped so far to keep the buffer short, ms. */
+  soundDroppedMs: number;
 }
 
 const SYNC_EVERY_MS = 1000;
@@ -76,6 +78,7 @@ export class RoomPlayer {
       soundDelayMs: 0,
       soundBufferMs: null,
       soundUnderruns: 0,
+      soundDroppedMs: 0,
     };
   }
 
@@ -204,6 +207,7 @@ export class RoomPlayer {
       soundDelayMs,
       soundBufferMs: buffered === null ? null : Math.round(buffered.ms),
       soundUnderruns: buffered?.underruns ?? 0,
+      soundDroppedMs: Math.round(buffered?.droppedMs ?? 0),
     });
   }
 

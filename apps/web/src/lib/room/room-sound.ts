@@ -38,7 +38,7 @@ export class RoomSound {
   private decoder: AudioDecoder | null = null;
   private channels: 1 | 2 = 2;
   private report: TSoundReport | null = null;
-  private buffered: { ms: number; underruns: number } | null = null;
+  private buffered: { ms: number; underruns: number; droppedMs: number } | null = null;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
@@ -106,10 +106,10 @@ export class RoomSound {
   }
 
   /**
-   * Sound queued in the jitter buffer at its last report (ms), and how often it ran dry so far; null before the
-   * sound starts.
+   * Sound queued in the jitter buffer at its last report (ms), how often it ran dry and how much it dropped to
+   * stay short so far; null before the sound starts.
    */
-  buffer(): { ms: number; underruns: number } | null {
+  buffer(): { ms: number; underruns: number; droppedMs: number } | null {
     return this.buffered;
   }
 
@@ -148,7 +148,11 @@ export class RoomSound {
       });
       node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
         this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
-        this.buffered = { ms: event.data.bufferedMs, underruns: event.data.underruns };
+        this.buffered = {
+          ms: event.data.bufferedMs,
+          underruns: event.data.underruns,
+          droppedMs: (event.data.droppedFrames / context.sampleRate) * 1000,
+        };
       };
       const gain = context.createGain();
       const analyser = context.createAnalyser();

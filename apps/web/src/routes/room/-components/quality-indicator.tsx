@@ -102,6 +102,7 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
       data-sound-delay={playing?.soundDelayMs ?? 0}
       data-sound-buffer={playing?.soundBufferMs ?? ''}
       data-sound-underruns={playing?.soundUnderruns ?? 0}
+      data-sound-dropped={playing?.soundDroppedMs ?? 0}
     >
       <TooltipProvider delayDuration={200}>
         <div className={cn(box, 'hidden items-center gap-2 sm:flex')}>
