@@ -317,7 +317,8 @@ export class ChromiumRoomEngine implements RoomEngine {
       });
       run.browser = browser;
       const launched = run;
-      browser.onUnexpectedExit(() => void this.crashed(entry, launched));
+      browser.onUnexpectedExit(() => void this.crashed(entry, launched, 'browser'));
+      run.media?.onUnexpectedExit((which) => void this.crashed(entry, launched, which));
       run.session = await ChromiumRoomSession.open(browser.context, spec, this.logger, run.media);
       if (spec.autoCloseMs !== null) {
         run.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
@@ -355,14 +356,15 @@ export class ChromiumRoomEngine implements RoomEngine {
     this.setState(entry, 'stopped', reason, ending);
   }
 
-  private async crashed(entry: TRoomEntry, run: TRun): Promise<void> {
+  /** A part of the room died by itself (the browser, its display or its sound server): start it again. */
+  private async crashed(entry: TRoomEntry, run: TRun, part: 'browser' | 'display' | 'sound'): Promise<void> {
     await this.enqueue(entry, async () => {
       // A start still in progress sees the failure itself; a later run is not this browser.
       if (entry.run !== run || entry.state !== 'running') return;
       const now = performance.now();
       entry.crashes = [...entry.crashes.filter((at) => now - at < CRASH_WINDOW_MS), now];
       const again = entry.crashes.length <= CRASH_RESTARTS && !this.closed;
-      this.logger.warn({ roomId: entry.roomId, restarting: again }, 'room browser exited unexpectedly');
+      this.logger.warn({ roomId: entry.roomId, part, restarting: again }, `room ${part} exited unexpectedly`);
       await this.teardown(run);
       entry.run = undefined;
       // Members are told it restarts (their pages wait and come back), unless it keeps dying.
@@ -373,6 +375,7 @@ export class ChromiumRoomEngine implements RoomEngine {
 
   private async teardown(run: TRun): Promise<void> {
     run.autoClose?.cancel();
+    run.media?.expectExit();
     await run.session?.close().catch(() => {});
     await run.browser
       ?.close()

@@ -1,7 +1,7 @@
 // The room browser on the media pipeline: headful in kiosk mode on its virtual display. What participants do
 // must work as on the headless path (clicks land where they point, typing and IME reach the focused field,
 // popups become the active tab) and the H.264 picture must show it; the JPEG fallback follows the same tab.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
@@ -13,7 +13,7 @@ import { apply, input, key, press } from '../engine/testing/room-input';
 import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { TMediaChunk } from '../room-session';
 import { decodeH264 } from './testing/decode-check';
-import { liveDescendants, stillRunning } from './testing/room-processes';
+import { liveDescendants, stillRunning, type TProcessInfo } from './testing/room-processes';
 
 let pages: TTestPages;
 let dataDir: string;
@@ -162,4 +162,52 @@ describe('a headful room browser', () => {
       .toEqual([]);
     await engine.stop(session.roomId);
   });
+
+  it("starts the room again when its sound server dies, and leaves none of the dead run's processes behind", async () => {
+    const session = await running({ startUrl: pages.url('/tone') });
+    session.video.subscribe(() => {});
+    session.audio!.subscribe(() => {});
+    await sleep(1500);
+    const processes = await liveDescendants(process.pid);
+    const pulseaudio = processes.find((info) => info.name === 'pulseaudio')!;
+    process.kill(pulseaudio.pid, 'SIGKILL');
+    await expect.poll(() => engine.session(session.roomId), { timeout: 15_000 }).not.toBe(session);
+    await expect.poll(() => engine.state(session.roomId), { timeout: 15_000 }).toBe('running');
+    await expect
+      .poll(async () => stillRunning(processes.map((info) => info.pid)), { timeout: 10_000 })
+      .toEqual([]);
+    // The new run has sound again.
+    const sound: TMediaChunk[] = [];
+    const stop = engine.session(session.roomId)!.audio!.subscribe((chunk) => sound.push(chunk));
+    await expect.poll(() => sound.length, { timeout: 10_000 }).toBeGreaterThan(10);
+    stop();
+    await engine.stop(session.roomId);
+  });
+
+  it('keeps the room when an encoder dies: the encoder starts again and the sound goes on', async () => {
+    const session = await running({ startUrl: pages.url('/tone') });
+    session.video.subscribe(() => {});
+    const sound: TMediaChunk[] = [];
+    const stop = session.audio!.subscribe((chunk) => sound.push(chunk));
+    await sleep(1500);
+    const opus = await findProcess(process.pid, (info) => info.name === 'ffmpeg', 'libopus');
+    process.kill(opus.pid, 'SIGKILL');
+    await sleep(300);
+    const before = sound.length;
+    await expect.poll(() => sound.length - before, { timeout: 5_000 }).toBeGreaterThan(10);
+    expect(engine.session(session.roomId)).toBe(session);
+    expect(engine.state(session.roomId)).toBe('running');
+    stop();
+    await engine.stop(session.roomId);
+  });
 });
+
+/** A live descendant of `root` that matches and whose command line holds `argument`. */
+async function findProcess(root: number, match: (info: TProcessInfo) => boolean, argument: string) {
+  for (const info of await liveDescendants(root)) {
+    if (!match(info)) continue;
+    const commandLine = await readFile(`/proc/${info.pid}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.split('\0').includes(argument)) return info;
+  }
+  throw new Error(`no process with ${argument}`);
+}

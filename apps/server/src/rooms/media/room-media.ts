@@ -1,6 +1,7 @@
 // Everything a room needs for H.264 + Opus besides its browser: the virtual display the browser draws on, the
 // sound server it plays into, and the two encoders that turn them into chunks. Started before the browser (which
-// needs DISPLAY and PULSE_SERVER), stopped after it.
+// needs DISPLAY and PULSE_SERVER), stopped after it. An encoder that dies restarts by itself (encoder-source.ts);
+// the display or the sound server dying takes the browser's world with it, so the engine restarts the room.
 import { rm } from 'node:fs/promises';
 import type { TEngineLogger } from '../engine/logger';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
@@ -24,6 +25,8 @@ export interface TRoomMediaOptions {
 }
 
 export class RoomMedia {
+  private stopping = false;
+
   private constructor(
     private readonly runtimeDir: string,
     readonly display: VirtualDisplay,
@@ -74,6 +77,24 @@ export class RoomMedia {
     return { DISPLAY: this.display.display, PULSE_SERVER: this.sound.address };
   }
 
+  /** From now on its processes ending is expected (the room's sandbox, closing first, takes them along). */
+  expectExit(): void {
+    this.stopping = true;
+  }
+
+  /** Calls `callback` once if the display or the sound server ends before stop() or expectExit(). */
+  onUnexpectedExit(callback: (which: 'display' | 'sound') => void): void {
+    let told = false;
+    const watch = (process: { exited: Promise<unknown> }, which: 'display' | 'sound') =>
+      void process.exited.then(() => {
+        if (this.stopping || told) return;
+        told = true;
+        callback(which);
+      });
+    watch(this.display.process, 'display');
+    watch(this.sound.process, 'sound');
+  }
+
   /** The processes running for this room right now (benchmarks add their CPU to the browser's). */
   pids(): number[] {
     return [this.display.process.pid, this.sound.process.pid, this.video.pid, this.audio.pid].filter(
@@ -82,6 +103,7 @@ export class RoomMedia {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     await Promise.all([this.video.stop(), this.audio.stop()]);
     await Promise.all([this.sound.stop(), this.display.stop()]);
     await rm(this.runtimeDir, { recursive: true, force: true });
