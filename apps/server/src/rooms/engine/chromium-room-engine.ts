@@ -61,6 +61,8 @@ export interface TChromiumRoomEngineOptions {
   media?: TRoomMediaMode;
   sandbox?: TRoomSandboxOptions;
   logger?: TEngineLogger;
+  /** Chromium flags beyond the room's own, for measuring candidates (bench/room-memory.ts). */
+  browserArgs?: string[];
 }
 
 export type TMediaPath = 'h264' | 'screencast';
@@ -314,6 +316,7 @@ export class ChromiumRoomEngine implements RoomEngine {
         height: spec.height,
         sandbox,
         displayEnv: run.media?.browserEnvironment(),
+        extraArgs: this.options.browserArgs,
       });
       run.browser = browser;
       const launched = run;

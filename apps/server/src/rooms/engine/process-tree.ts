@@ -95,11 +95,34 @@ const TICKS_PER_SECOND = 100;
 
 export async function treeUsage(rootPid: number): Promise<TTreeUsage> {
   let ticks = 0;
-  let pssKb = 0;
+  let pssBytes = 0;
   for (const pid of await processTree(rootPid)) {
     ticks += (await stat(pid))?.cpuTicks ?? 0;
-    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
-    pssKb += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+    pssBytes += await pss(pid);
   }
-  return { cpuSeconds: ticks / TICKS_PER_SECOND, pssBytes: pssKb * 1024 };
+  return { cpuSeconds: ticks / TICKS_PER_SECOND, pssBytes };
+}
+
+/** A process's proportional set size in bytes (0 once it is gone). */
+async function pss(pid: number): Promise<number> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+}
+
+/**
+ * Each process of a tree with what it is and its PSS: Chromium's by their --type (renderer, gpu-process,
+ * utility, zygote; the browser has none), the others by their command name (Xvfb, pulseaudio, ffmpeg).
+ */
+export async function treeMemory(
+  rootPid: number,
+): Promise<{ pid: number; kind: string; pssBytes: number }[]> {
+  const found = [];
+  for (const pid of await processTree(rootPid)) {
+    // Chromium's child processes rewrite their command line as one space-separated string.
+    const type = /--type=(\S+)/.exec((await cmdline(pid)).join(' '))?.[1];
+    const name = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
+    const kind = type ?? (name.startsWith('chrom') ? 'browser' : name);
+    found.push({ pid, kind, pssBytes: await pss(pid) });
+  }
+  return found;
 }

@@ -21,6 +21,8 @@ export interface TRoomBrowserOptions {
    * (PULSE_SERVER). Without them the browser runs headless.
    */
   displayEnv?: Record<string, string>;
+  /** Flags after the room's own (bench/room-memory.ts weighs candidates this way). */
+  extraArgs?: string[];
 }
 
 /**
@@ -105,7 +107,11 @@ export class RoomBrowser {
       acceptDownloads: false,
       // '<-loopback>' removes Chromium's built-in proxy bypass for localhost, so loopback goes through the guard.
       proxy: { server: options.sandbox.proxyServer, bypass: '<-loopback>' },
-      args: headful ? [...ARGS, ...HEADFUL_ARGS(options.width, options.height)] : ARGS,
+      args: [
+        ...ARGS,
+        ...(headful ? HEADFUL_ARGS(options.width, options.height) : []),
+        ...(options.extraArgs ?? []),
+      ],
       // Playwright disables the popup blocker for tests; a shared room keeps it, so only user-initiated popups
       // become tabs.
       ignoreDefaultArgs: ['--disable-popup-blocking'],

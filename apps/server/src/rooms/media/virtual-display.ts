@@ -34,6 +34,10 @@ export class VirtualDisplay {
         '-nolisten',
         'tcp',
         '-noreset',
+        // No OpenGL on the display: Chromium draws in software here anyway (--disable-gpu), and GLX would load
+        // Mesa's renderer into Xvfb (bench/room-memory.ts).
+        '-extension',
+        'GLX',
       ],
       { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
     );
