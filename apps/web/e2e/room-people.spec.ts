@@ -5,13 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COOKIES } from '@rooms/i18n';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
-import { rest } from '../../server/src/testing/rest-client';
-import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
-import { DESKTOP, type Page, PHONE, screenshots, startJourneys, type TJourneyKit } from './support';
+import { PRESS_ME_PAGE, passEntry, roomThroughApi, servePages, type TPages } from './room-support';
+import { DESKTOP, type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;
 let pages: TPages;
@@ -25,26 +23,15 @@ beforeAll(async () => {
   kit = await startJourneys({
     env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
   });
-  // The room is made through the API: the rooms journey already covers creating one by hand.
   owner = await createOwner(kit.server.app);
-  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
-    token: owner.token,
-    body: {
-      name: uniqueRoomName('people'),
-      // A room is shared by link when it has a password (or is public); the guests' link carries it.
-      password: 'sesame',
-      region: 'local',
-      image: 'chromium-url',
-      startUrl: `${pages.origin}/`,
-    },
+  // A room is shared by link when it has a password (or is public); the guests' link carries it.
+  room = await roomThroughApi(kit, owner, {
+    name: uniqueRoomName('people'),
+    password: 'sesame',
+    region: 'local',
+    image: 'chromium-url',
+    startUrl: `${pages.origin}/`,
   });
-  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
-  room = created.data;
-  const started = await rest(kit.server.app, 'POST', '/api/room/startRoom', {
-    token: owner.token,
-    body: { id: room.id },
-  });
-  if (started.msg !== 'success') throw new Error(`startRoom: ${JSON.stringify(started.data)}`);
 });
 
 afterAll(async () => {
@@ -53,24 +40,9 @@ afterAll(async () => {
   if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
 });
 
-/** A browser context signed in as this user, the way a login leaves the cookies. */
-async function signedIn(user: TTestOwner, viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await kit.newContext({ viewport });
-  const expires = Date.now() + 24 * 60 * 60 * 1000;
-  await context.addCookies(
-    [
-      [COOKIES.token, user.token],
-      [COOKIES.tokenExpires, String(expires)],
-      [COOKIES.username, user.username],
-      [COOKIES.avatar, ''],
-    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
-  );
-  return context;
-}
-
 /** The owner in the room, in control (a request to an empty seat would be granted without asking anyone). */
 async function ownerInRoom(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await signedIn(owner, viewport);
+  const context = await signedIn(kit, owner, viewport);
   const page = await context.newPage();
   await page.goto(`/room/${room.id}`);
   await passEntry(page, owner.username);

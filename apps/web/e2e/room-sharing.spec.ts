@@ -1,12 +1,10 @@
 // The owner's share settings in real Chromium against the real server: public and the share password are two
 // settings, so listing a room in the square and taking it off again leaves the password as it was; the dialogs
 // show both, and a guest is asked for the password again once the room is private.
-import { COOKIES } from '@rooms/i18n';
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
-import { rest } from '../../server/src/testing/rest-client';
-import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
+import { roomThroughApi } from './room-support';
+import { type Page, screenshots, signedIn, startJourneys, type TJourneyKit, toast } from './support';
 
 let kit: TJourneyKit;
 let owner: TTestOwner;
@@ -15,39 +13,24 @@ let room: { id: string; name: string };
 beforeAll(async () => {
   kit = await startJourneys();
   owner = await createOwner(kit.server.app);
-  // Made through the API and left stopped: the share settings are the owner's whether the room runs or not.
-  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
-    token: owner.token,
-    body: {
+  // Left stopped: the share settings are the owner's whether the room runs or not.
+  room = await roomThroughApi(
+    kit,
+    owner,
+    {
       name: uniqueRoomName('invite'),
       password: 'sesame',
       region: 'local',
       image: 'chromium-url',
       startUrl: 'https://example.com/',
     },
-  });
-  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
-  room = created.data;
+    { start: false },
+  );
 });
 
 afterAll(async () => {
   await kit?.close();
 });
-
-/** A browser context signed in as this user, the way a login leaves the cookies. */
-async function signedIn(user: TTestOwner): Promise<BrowserContext> {
-  const context = await kit.newContext();
-  const expires = Date.now() + 24 * 60 * 60 * 1000;
-  await context.addCookies(
-    [
-      [COOKIES.token, user.token],
-      [COOKIES.tokenExpires, String(expires)],
-      [COOKIES.username, user.username],
-      [COOKIES.avatar, ''],
-    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
-  );
-  return context;
-}
 
 async function openInfo(page: Page) {
   await page.goto('/dashboard');
@@ -65,7 +48,7 @@ const text = (page: Page, testId: string) =>
 
 describe('room sharing', () => {
   it('keeps the room password when the owner makes the room public and private again', async () => {
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await signedIn(kit, owner);
     const page = await ownerContext.newPage();
     const dialog = await openInfo(page);
     const publicBox = dialog.getByTestId('room-share-public');

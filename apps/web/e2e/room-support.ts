@@ -3,7 +3,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { expect } from 'vitest';
-import type { Page } from './support';
+import { rest } from '../../server/src/testing/rest-client';
+import type { Page, TJourneyKit } from './support';
 
 /**
  * A page for the room's browser that moves on every frame (a colour-cycling canvas) with a big button: pressing
@@ -167,4 +168,29 @@ export async function expectSound(page: Page): Promise<void> {
   if (await page.getByTestId('room-unmute').isVisible()) await page.getByTestId('room-unmute').click();
   await page.locator('[data-testid="room-sound"][data-status="playing"]').waitFor({ timeout: 15_000 });
   await expect.poll(() => soundLevel(page), { timeout: 15_000 }).toBeGreaterThan(0.02);
+}
+
+/**
+ * A room made through the API, and started unless `start` is false: the rooms journey already covers making one
+ * by hand in the dashboard.
+ */
+export async function roomThroughApi(
+  kit: TJourneyKit,
+  owner: { token: string },
+  body: Record<string, unknown>,
+  { start = true } = {},
+): Promise<{ id: string; name: string }> {
+  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
+    token: owner.token,
+    body,
+  });
+  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
+  if (start) {
+    const started = await rest(kit.server.app, 'POST', '/api/room/startRoom', {
+      token: owner.token,
+      body: { id: created.data.id },
+    });
+    if (started.msg !== 'success') throw new Error(`startRoom: ${JSON.stringify(started.data)}`);
+  }
+  return created.data;
 }

@@ -4,13 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COOKIES } from '@rooms/i18n';
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
-import { rest } from '../../server/src/testing/rest-client';
-import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
-import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
+import { PRESS_ME_PAGE, passEntry, roomThroughApi, servePages, type TPages } from './room-support';
+import { type Page, screenshots, signedIn, startJourneys, type TJourneyKit, toast } from './support';
 
 let kit: TJourneyKit;
 let pages: TPages;
@@ -27,24 +24,14 @@ beforeAll(async () => {
 
   // The owner and the room are made through the API: the rooms journey already covers creating by hand.
   owner = await createOwner(kit.server.app);
-  const created = await rest<{ id: string; name: string }>(kit.server.app, 'POST', '/api/room/createRoom', {
-    token: owner.token,
-    body: {
-      name: uniqueRoomName('shared'),
-      remark: 'Press the button together',
-      password: 'sesame',
-      region: 'local',
-      image: 'chromium-url',
-      startUrl: `${pages.origin}/`,
-    },
+  room = await roomThroughApi(kit, owner, {
+    name: uniqueRoomName('shared'),
+    remark: 'Press the button together',
+    password: 'sesame',
+    region: 'local',
+    image: 'chromium-url',
+    startUrl: `${pages.origin}/`,
   });
-  if (created.msg !== 'success') throw new Error(`createRoom: ${JSON.stringify(created.data)}`);
-  room = created.data;
-  const started = await rest(kit.server.app, 'POST', '/api/room/startRoom', {
-    token: owner.token,
-    body: { id: room.id },
-  });
-  if (started.msg !== 'success') throw new Error(`startRoom: ${JSON.stringify(started.data)}`);
 });
 
 afterAll(async () => {
@@ -52,21 +39,6 @@ afterAll(async () => {
   pages?.server.close();
   if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
 });
-
-/** A browser context signed in as this user, the way a login leaves the cookies. */
-async function signedIn(user: TTestOwner): Promise<BrowserContext> {
-  const context = await kit.newContext();
-  const expires = Date.now() + 24 * 60 * 60 * 1000;
-  await context.addCookies(
-    [
-      [COOKIES.token, user.token],
-      [COOKIES.tokenExpires, String(expires)],
-      [COOKIES.username, user.username],
-      [COOKIES.avatar, ''],
-    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
-  );
-  return context;
-}
 
 async function frames(page: Page): Promise<number> {
   return page
@@ -99,7 +71,7 @@ const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('
 
 describe('sharing', () => {
   it('lets a guest in by the share link and password, to watch, chat, take control and click', async () => {
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await signedIn(kit, owner);
     const ownerPage = await ownerContext.newPage();
     await ownerPage.goto('/dashboard');
     const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
@@ -243,7 +215,7 @@ describe('sharing', () => {
   });
 
   it('shows a public room in the square with its thumbnail, and a logged-in user joins it', async () => {
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await signedIn(kit, owner);
     const ownerPage = await ownerContext.newPage();
     await ownerPage.goto('/dashboard');
     const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
@@ -258,7 +230,7 @@ describe('sharing', () => {
     await ownerContext.close();
 
     const visitor = await createOwner(kit.server.app);
-    const context = await signedIn(visitor);
+    const context = await signedIn(kit, visitor);
     const page = await context.newPage();
     await page.goto('/publicrooms');
     const listed = page.locator(`[data-testid="public-room"][data-room-name="${room.name}"]`);

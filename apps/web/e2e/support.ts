@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COOKIES } from '@rooms/i18n';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
 import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
@@ -22,6 +23,25 @@ export interface TJourneyKit {
     viewport?: { width: number; height: number };
   }): Promise<BrowserContext>;
   close(): Promise<void>;
+}
+
+/** A browser context signed in as this user, the way a login leaves the cookies. */
+export async function signedIn(
+  kit: TJourneyKit,
+  user: { token: string; username: string },
+  viewport = DESKTOP,
+): Promise<BrowserContext> {
+  const context = await kit.newContext({ viewport });
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  await context.addCookies(
+    [
+      [COOKIES.token, user.token],
+      [COOKIES.tokenExpires, String(expires)],
+      [COOKIES.username, user.username],
+      [COOKIES.avatar, ''],
+    ].map(([name, value]) => ({ name: name!, value: value!, url: kit.server.url, expires: expires / 1000 })),
+  );
+  return context;
 }
 
 /** `env` reaches the server's configuration, e.g. the egress allow-list for a page served by the test. */
