@@ -3,16 +3,10 @@
 // sampled after every cycle, and any process a stopped room leaves behind is counted. Prints the samples and
 // the growth between the first cycles (after warm-up) and the last.
 //   npm run bench:soak [-- minutes=30 hold=5]
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import { roomSocketPath } from '@rooms/api/room-protocol';
-import { Plan, Session, Subscription, startEmbeddedPostgres, User } from '@rooms/db';
-import { buildApp } from '../apps/server/src/app';
-import { parseEnv } from '../apps/server/src/env';
-import { startTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
 import { RoomClient } from '../apps/server/src/ws/room-client';
+import { startBenchServer } from './bench-server';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
 const minutes = Number(args.minutes ?? 30);
@@ -40,58 +34,8 @@ async function processesUnder(path: string): Promise<number> {
 }
 
 async function main() {
-  const dir = await mkdtemp(join(tmpdir(), 'rooms-soak-'));
-  await chmod(dir, 0o755);
-  const roomsDir = join(dir, 'rooms');
-  const pg = await startEmbeddedPostgres({
-    dataDir: join(dir, 'pg'),
-    port: 5596,
-    postgresFlags: ['-c', 'fsync=off'],
-  });
-  const pages = await startTestPages();
-  const app = await buildApp(
-    parseEnv({
-      DATABASE_URL: pg.url,
-      APP_SECRET: 's'.repeat(40),
-      LOG_LEVEL: 'silent',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      ROOMS_DATA_DIR: roomsDir,
-      ROOM_EGRESS_ALLOW: pages.hostPort,
-      BILLING_JOBS: 'off',
-    }),
-    { logger: false },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const base = `http://127.0.0.1:${port}`;
-
-  const em = app.orm.em.fork();
-  const user = em.create(User, { username: 'soak', email: 'soak@example.test', passwordHash: 'not-used' });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 48 * 3600_000),
-  });
-  em.create(Subscription, {
-    user,
-    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
-    startsAt: new Date(),
-    expiresAt: null,
-  });
-  await em.flush();
-
-  const call = async (path: string, body: unknown) => {
-    const reply = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: token },
-      body: JSON.stringify(body),
-    });
-    const json = (await reply.json()) as { msg: string; data: unknown };
-    if (json.msg !== 'success') throw new Error(`${path}: ${JSON.stringify(json.data)}`);
-    return json.data as { id: string; state: string };
-  };
+  const server = await startBenchServer({ name: 'soak', postgresPort: 5596 });
+  const { port, pages, roomsDir, token, call } = server;
   const rooms = await Promise.all(
     ['a', 'b'].map((name) =>
       call('/api/room/createRoom', {
@@ -155,10 +99,7 @@ async function main() {
     );
   }
 
-  await app.close();
-  await pages.close();
-  await pg.stop();
-  await rm(dir, { recursive: true, force: true });
+  await server.close();
 }
 
 await main();

@@ -1,0 +1,101 @@
+// The real server for benchmarks that drive rooms over HTTP and WebSockets: its own embedded PostgreSQL in a
+// throw-away directory, the test pages for the rooms' browsers (allowed through the egress), and an owner signed
+// in on the Pro plan, whose token `call` sends with each REST call.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Plan, Session, Subscription, startEmbeddedPostgres, User } from '@rooms/db';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/server/src/app';
+import { parseEnv } from '../apps/server/src/env';
+import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+
+export interface TBenchServer {
+  app: FastifyInstance;
+  port: number;
+  pages: TTestPages;
+  /** Where the rooms keep their data (a stopped room must leave no process naming it). */
+  roomsDir: string;
+  /** The owner's session token. */
+  token: string;
+  /** A REST call as the owner; throws unless it succeeds. */
+  call<T = { id: string; state: string }>(path: string, body: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startBenchServer(options: {
+  name: string;
+  postgresPort: number;
+  env?: Record<string, string>;
+}): Promise<TBenchServer> {
+  const dir = await mkdtemp(join(tmpdir(), `rooms-${options.name}-`));
+  await chmod(dir, 0o755);
+  const roomsDir = join(dir, 'rooms');
+  const pg = await startEmbeddedPostgres({
+    dataDir: join(dir, 'pg'),
+    port: options.postgresPort,
+    postgresFlags: ['-c', 'fsync=off'],
+  });
+  const pages = await startTestPages();
+  const app = await buildApp(
+    parseEnv({
+      DATABASE_URL: pg.url,
+      APP_SECRET: 's'.repeat(40),
+      LOG_LEVEL: 'silent',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      ROOMS_DATA_DIR: roomsDir,
+      ROOM_EGRESS_ALLOW: pages.hostPort,
+      BILLING_JOBS: 'off',
+      ...options.env,
+    }),
+    { logger: false },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  const em = app.orm.em.fork();
+  const user = em.create(User, {
+    username: options.name,
+    email: `${options.name}@example.test`,
+    passwordHash: 'not-used',
+  });
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 48 * 3600_000),
+  });
+  em.create(Subscription, {
+    user,
+    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
+    startsAt: new Date(),
+    expiresAt: null,
+  });
+  await em.flush();
+
+  return {
+    app,
+    port,
+    pages,
+    roomsDir,
+    token,
+    async call<T>(path: string, body: unknown) {
+      const reply = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify(body),
+      });
+      const json = (await reply.json()) as { msg: string; data: unknown };
+      if (json.msg !== 'success') throw new Error(`${path}: ${JSON.stringify(json.data)}`);
+      return json.data as T;
+    },
+    async close() {
+      await app.close();
+      await pages.close();
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
