@@ -42,14 +42,15 @@ export async function startBenchServer(options: {
     parseEnv({
       DATABASE_URL: pg.url,
       APP_SECRET: 's'.repeat(40),
-      LOG_LEVEL: 'silent',
+      // BENCH_LOG_LEVEL=warn (or info, debug) shows the server's log while a bench runs.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       SMTP_URL: 'smtp://127.0.0.1:9',
       ROOMS_DATA_DIR: roomsDir,
       ROOM_EGRESS_ALLOW: pages.hostPort,
       BILLING_JOBS: 'off',
       ...options.env,
     }),
-    { logger: false },
+    process.env.BENCH_LOG_LEVEL ? {} : { logger: false },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

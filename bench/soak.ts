@@ -48,6 +48,8 @@ async function main() {
   );
 
   const samples: TSample[] = [];
+  /** Cycles whose participant got no picture in time. */
+  const stalls: number[] = [];
   const started = performance.now();
   const deadline = started + minutes * 60_000;
   let cycle = 0;
@@ -62,7 +64,23 @@ async function main() {
     );
     client.send({ type: 'member/join', nickname: `soak-${cycle}` });
     await client.next('member/list');
-    await client.until(() => client.frames.length > 10, 'frames', 20_000);
+    // A room running without a picture for its participant is a finding, not the end of the run.
+    const streaming = await client
+      .until(() => client.frames.length > 10, 'frames', 20_000)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!streaming) {
+      stalls.push(cycle);
+      const state = await fetch(`http://127.0.0.1:${port}/api/room/getRoomList`, {
+        headers: { authorization: token },
+      }).then((reply) => reply.text());
+      console.log(
+        `cycle ${cycle}: no picture within 20 s (${client.frames.length} frames, messages ` +
+          `${client.messages.map((message) => message.type).join(' ')}; rooms ${state.slice(0, 300)})`,
+      );
+    }
     // Every third cycle restarts with the participant inside (it is told and the socket closes).
     if (cycle % 3 === 0) await call('/api/room/restartRoom', { id: room.id });
     await new Promise((resolve) => setTimeout(resolve, holdSeconds * 1000));
@@ -95,7 +113,8 @@ async function main() {
       `\n${samples.length} cycles in ${last.minute.toFixed(1)} min. From cycle ${warm.cycle} to ${last.cycle}: ` +
         `RSS ${(last.rssMb - warm.rssMb).toFixed(1)} MB (${((last.rssMb - warm.rssMb) / hours).toFixed(0)} MB/h), ` +
         `heap ${(last.heapMb - warm.heapMb).toFixed(1)} MB, handles ${last.handles - warm.handles}, ` +
-        `fds ${last.fds - warm.fds}; leftover processes at the end: ${last.leftovers}`,
+        `fds ${last.fds - warm.fds}; leftover processes at the end: ${last.leftovers}; ` +
+        `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}`,
     );
   }
 

@@ -56,6 +56,40 @@ describe('ScreencastSource', () => {
     expect(peer.sent.filter((command) => command.method === 'Page.screencastFrameAck')).toHaveLength(3);
   });
 
+  it('starts a capture again when its start hangs without a frame, and later switches are not held up', async () => {
+    // The first start never answers (a page swapping renderer processes as the room opens its first page).
+    const peer = new ScreencastPeer();
+    let starts = 0;
+    const send = peer.send.bind(peer);
+    peer.send = (method: string, params?: unknown) => {
+      if (method === 'Page.startScreencast' && ++starts === 1) {
+        peer.sent.push({ method, params });
+        return new Promise<void>(() => {});
+      }
+      return send(method, params);
+    };
+    const source = new ScreencastSource({ width: 640, height: 360, maxFrameRate: 10, lazy: true });
+    await source.follow(peer as unknown as CDPSession);
+    const received: string[] = [];
+    source.subscribe((chunk) => received.push(text(chunk)!));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(starts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(peer.sent.map((command) => command.method).slice(-2)).toEqual([
+      'Page.stopScreencast',
+      'Page.startScreencast',
+    ]);
+    peer.frame('page');
+    expect(received).toEqual(['page']);
+    // A capture that sends frames is left alone.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(starts).toBe(2);
+    // Another tab still takes over.
+    const other = new ScreencastPeer();
+    await source.follow(other as unknown as CDPSession);
+    expect(other.sent[0]).toMatchObject({ method: 'Page.startScreencast' });
+  });
+
   it('follows another tab without leaking a pending frame of the previous one', async () => {
     const { peer, source, received } = await started(10);
     peer.frame('old-1');

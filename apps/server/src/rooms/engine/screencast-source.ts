@@ -28,6 +28,11 @@ export interface TScreencastOptions {
   onListenerError?(error: unknown): void;
 }
 
+/** How long a started capture may stay silent before it is started again, and how often that is tried. */
+const FIRST_FRAME_WAIT_MS = 1000;
+const FIRST_FRAME_RETRIES = 5;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 export class ScreencastSource implements MediaSource {
   readonly codec = 'jpeg' as const;
   /** Frames Chromium sent and frames passed on, for the benchmark and diagnostics. */
@@ -47,6 +52,9 @@ export class ScreencastSource implements MediaSource {
   private target: CDPSession | undefined;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Frames from the capture now running; a capture that never sends one is started again (see switchTo). */
+  private framesSinceStart = 0;
+  private firstFrameTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: TScreencastOptions) {
     this.interval = 1000 / Math.max(1, options.maxFrameRate);
@@ -102,7 +110,28 @@ export class ScreencastSource implements MediaSource {
     const onFrame = (frame: TScreencastFrame) => this.onFrame(cdp, frame);
     this.current = { cdp, onFrame };
     cdp.on('Page.screencastFrame', onFrame);
-    await this.startScreencast(cdp);
+    this.expectFirstFrame(cdp, 0);
+    // Not awaited beyond the wait: a start that hangs must not hold up every later switch.
+    await Promise.race([this.startScreencast(cdp).catch(() => {}), sleep(FIRST_FRAME_WAIT_MS)]);
+  }
+
+  /**
+   * A capture started while the tab's page is still being swapped into its renderer process (a room's first
+   * navigation, right after Start) now and then gets no answer to Page.startScreencast and no frame, ever: about
+   * 1 start in 40 here (bench:start), its watchers left without a picture for good. A start brings a frame of the
+   * page as it is, so a capture silent this long is stopped and started again, a few times at most.
+   */
+  private expectFirstFrame(cdp: CDPSession, attempt: number): void {
+    clearTimeout(this.firstFrameTimer);
+    this.framesSinceStart = 0;
+    if (attempt >= FIRST_FRAME_RETRIES) return;
+    this.firstFrameTimer = setTimeout(() => {
+      if (this.current?.cdp !== cdp || this.framesSinceStart > 0 || this.stopped) return;
+      void cdp.send('Page.stopScreencast').catch(() => {});
+      void this.startScreencast(cdp).catch(() => {});
+      this.expectFirstFrame(cdp, attempt + 1);
+    }, FIRST_FRAME_WAIT_MS);
+    this.firstFrameTimer.unref();
   }
 
   private startScreencast(cdp: CDPSession): Promise<unknown> {
@@ -116,6 +145,8 @@ export class ScreencastSource implements MediaSource {
   }
 
   private async detach(): Promise<void> {
+    clearTimeout(this.firstFrameTimer);
+    this.firstFrameTimer = undefined;
     clearTimeout(this.trailing);
     this.trailing = undefined;
     // A frame of the previous tab must not show up after the switch.
@@ -131,6 +162,7 @@ export class ScreencastSource implements MediaSource {
     // Chromium keeps at most three frames unacknowledged; acking each at once keeps the capture flowing.
     void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {});
     if (this.current?.cdp !== cdp) return;
+    this.framesSinceStart++;
     this.stats.received++;
     this.route(frame, performance.now());
   }
