@@ -177,7 +177,8 @@ async function runClients(port: number, roomIds: string[]): Promise<void> {
       socket.on('close', () => {
         if (measuring) participant.closedEarly = true;
       });
-      socket.send(JSON.stringify({ type: 'member/join', nickname: `p${index}` }));
+      // As a browser with WebCodecs: the H.264 picture and the Opus sound.
+      socket.send(JSON.stringify({ type: 'member/join', nickname: `p${index}`, decoders: ['h264', 'opus'] }));
       participants.push(participant);
     } catch (error) {
       const reason = (error as Error).message.slice(0, 60);
