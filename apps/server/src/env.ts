@@ -63,6 +63,11 @@ const ZEnv = z
       z.coerce.number<string | undefined>().int().min(1).max(1000).optional(),
     ),
     /**
+     * Room browsers kept started ahead (sandbox, display, sound, browser on a fresh profile) so that a room starts
+     * at once; each holds a capacity slot until a room takes it or needs the slot. 0 keeps none.
+     */
+    ROOM_WARM_POOL: z.coerce.number().int().min(0).max(100).default(1),
+    /**
      * How rooms stream: `auto` uses H.264 + Opus when Xvfb, pulseaudio and ffmpeg are present and the CDP
      * screencast otherwise; `h264` and `screencast` force one path (tests, benchmarks).
      */
@@ -236,6 +241,8 @@ export interface TConfig {
     chromiumPath: string;
     /** The most rooms this server runs at once. */
     capacity: number;
+    /** Room browsers kept started ahead (at most `capacity`). */
+    warmPool: number;
     /** host:port targets the room browsers may reach despite the egress guard (tests only). */
     egressAllow: string[];
     media: TRoomMediaMode;
@@ -335,6 +342,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
+      warmPool: env.ROOM_WARM_POOL,
       egressAllow: env.ROOM_EGRESS_ALLOW,
       media: env.ROOM_MEDIA,
       sandbox: {

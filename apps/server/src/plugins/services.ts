@@ -8,7 +8,7 @@ import {
   setSharePasswordHasher,
   type TServices,
 } from '@rooms/api';
-import { User } from '@rooms/db';
+import { Plan, planOf, Room, User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
@@ -70,6 +70,7 @@ export const servicesPlugin = fp(
       chromiumPath: config.rooms.chromiumPath,
       roomsDataDir: config.rooms.dataDir,
       capacity: config.rooms.capacity,
+      warmPool: config.rooms.warmPool,
       media: config.rooms.media,
       sandbox: config.rooms.sandbox,
       egress: {
@@ -96,8 +97,9 @@ export const servicesPlugin = fp(
     const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });
     app.addHook('onClose', async () => roomStates.close());
     // Rooms that ran when this server went down start again once it serves (their members' pages wait for them).
+    // Then the warm pool fills for the likeliest next room, unless a resumed room has already shown its shape.
     app.addHook('onReady', async () => {
-      void resumeInterruptedRooms(app, rooms, roomStates.interrupted);
+      void resumeInterruptedRooms(app, rooms, roomStates.interrupted).then(() => warmForLastRoom(app, rooms));
     });
     // No browser may outlive the server: every room stops (and keep-data profiles flush) before exit.
     app.addHook('onClose', async () => rooms.close());
@@ -182,6 +184,37 @@ async function resumeInterruptedRooms(
     } catch (error) {
       app.log.warn({ err: error, roomId }, 'could not resume a room after the server restarted');
     }
+  }
+}
+
+/**
+ * The shape of the room started last, bounded by its owner's plan as its start would be (packages/api
+ * room-settings.ts); with no room started yet, a new room's on the default plan.
+ */
+async function warmForLastRoom(app: FastifyInstance, rooms: ChromiumRoomEngine): Promise<void> {
+  if (rooms.warmRuns().shape) return;
+  try {
+    const em = app.orm.em.fork();
+    const room = await em.findOne(
+      Room,
+      { lastStartedAt: { $ne: null } },
+      {
+        orderBy: { lastStartedAt: 'desc' },
+        fields: ['width', 'height', 'maxFrameRate', 'videoBitrateKbps', 'owner'],
+      },
+    );
+    const plan = room
+      ? await planOf(em, room.owner.id)
+      : await em.findOne(Plan, { isDefault: true }, { orderBy: { sortOrder: 'asc' } });
+    if (!plan) return;
+    rooms.warmFor({
+      width: Math.min(room?.width ?? plan.maxWidth, plan.maxWidth),
+      height: Math.min(room?.height ?? plan.maxHeight, plan.maxHeight),
+      maxFrameRate: Math.min(room?.maxFrameRate ?? plan.maxFrameRate, plan.maxFrameRate),
+      videoBitrateKbps: Math.min(room?.videoBitrateKbps ?? plan.maxBitrateKbps, plan.maxBitrateKbps),
+    });
+  } catch (error) {
+    app.log.warn({ err: error }, 'could not tell the warm room pool what to start');
   }
 }
 

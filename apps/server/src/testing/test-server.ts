@@ -34,6 +34,8 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     PORT: '0',
     // The billing job queue (pg-boss) starts only for the tests about it; the others would pay its start-up.
     BILLING_JOBS: 'off',
+    // No browsers started ahead: each would cost a launch beside the test's own rooms (the engine's tests cover it).
+    ROOM_WARM_POOL: '0',
     ...options.env,
   });
   const app = await buildApp(config, { logger: { level: config.logLevel } });

@@ -3,6 +3,8 @@
 // configured capacity. Operations on one room run one after another; different rooms proceed in parallel.
 // Each room streams on one of two paths, chosen once per engine: H.264 + Opus from a headful browser on a virtual
 // display (../media) when the server has Xvfb, pulseaudio and ffmpeg, else the headless browser's CDP screencast.
+// A small pool of runs started ahead (./warm-pool.ts) lets most starts skip everything but opening the room's page.
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,6 +32,7 @@ import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
 import { silentLogger, type TEngineLogger } from './logger';
 import { RoomBrowser } from './room-browser';
+import { type TWarmShape, WarmPool } from './warm-pool';
 
 /**
  * Starts the egress proxy the browsers go through (apps/server/src/rooms/egress); sandboxed rooms reach it on a
@@ -63,12 +66,23 @@ export interface TChromiumRoomEngineOptions {
   logger?: TEngineLogger;
   /** Chromium flags beyond the room's own, for measuring candidates (bench/room-memory.ts). */
   browserArgs?: string[];
+  /**
+   * Runs kept started ahead for the shape of the last room started (or the one told to warmFor); each holds a
+   * capacity slot until a room takes it or needs the slot. 0 (the default here) keeps none.
+   */
+  warmPool?: number;
 }
 
 export type TMediaPath = 'h264' | 'screencast';
 
+type TRoomPart = 'browser' | 'display' | 'sound';
+
+/** A room's processes: sandbox, display and sound, browser; and while it serves a room, the room's session. */
 interface TRun {
-  spec: TRoomLaunchSpec;
+  /** Who it is in the log: the room's id, or the warm run's own until a room takes it. */
+  id: string;
+  /** The room it serves; unset while it waits in the warm pool. */
+  spec?: TRoomLaunchSpec;
   profileDir: string;
   /** A fresh profile is deleted when the browser stops; a kept one stays for the next start. */
   fresh: boolean;
@@ -77,6 +91,10 @@ interface TRun {
   browser?: RoomBrowser;
   session?: ChromiumRoomSession;
   autoClose?: AutoCloseTimer;
+  /** The part that ended by itself, once one did. */
+  exited?: TRoomPart;
+  /** Told when a part ends by itself: the warm pool while the run waits there, then the room's crash handling. */
+  onExit?: (part: TRoomPart) => void;
 }
 
 interface TRoomEntry {
@@ -113,10 +131,20 @@ export class ChromiumRoomEngine implements RoomEngine {
   private mediaSwept: Promise<void> | undefined;
   private chosenPath: Promise<TMediaPath> | undefined;
   private probedSandbox: Promise<TSandboxSupport> | undefined;
+  private readonly pool: WarmPool<TRun>;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: TChromiumRoomEngineOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.pool = new WarmPool<TRun>({
+      // Never more warm runs than slots; the rooms' own come first (roomForWarm).
+      size: Math.min(options.warmPool ?? 0, options.capacity),
+      launch: (shape, lost) => this.launchWarm(shape, lost),
+      discard: (run) => this.teardown(run),
+      room: () => this.roomForWarm(),
+      logger: this.logger,
+    });
   }
 
   start(spec: TRoomLaunchSpec): Promise<void> {
@@ -130,12 +158,19 @@ export class ChromiumRoomEngine implements RoomEngine {
       this.logger.info({ roomId: spec.roomId, capacity: this.options.capacity }, 'room refused: server full');
       return Promise.reject(new AppError('SERVER_FULL'));
     }
+    // Claimed now, with the slot: the warm run's slot becomes the room's, and no other start takes it meanwhile.
+    // Without one, a real room wins over a warm run: one is ended if the room would not fit beside them.
+    const claimed = holdsSlot ? undefined : this.claimWarm(spec);
+    if (!holdsSlot && !claimed && this.occupied() + 1 + this.pool.count() > this.options.capacity) {
+      this.pool.evict(shapeOf(spec));
+    }
     entry.reserved++;
     return this.enqueue(entry, async () => {
       try {
-        await this.startNow(entry, spec);
+        await this.startNow(entry, spec, claimed);
       } finally {
         entry.reserved--;
+        this.pool.schedule();
       }
     });
   }
@@ -160,6 +195,20 @@ export class ChromiumRoomEngine implements RoomEngine {
 
   capacity(): { running: number; max: number } {
     return { running: this.occupied(), max: this.options.capacity };
+  }
+
+  /** Warm runs: those up and ready to be taken, and all of them (starting ones included), with the shape kept. */
+  warmRuns(): { ready: number; total: number; shape: TWarmShape | undefined } {
+    return { ready: this.pool.ready(), total: this.pool.count(), shape: this.pool.wanted() };
+  }
+
+  /**
+   * Fills the warm pool for this shape now, unless a room has already started (its shape is the better guess).
+   * The server calls it once it serves, with the shape of the room started last before it went down.
+   */
+  warmFor(shape: TWarmShape): void {
+    if (this.pool.wanted()) return;
+    this.pool.want(shapeOf(shape), { soon: true });
   }
 
   onStateChange(listener: (change: TRoomStateChange) => void): () => void {
@@ -238,11 +287,19 @@ export class ChromiumRoomEngine implements RoomEngine {
     return this.chosenPath;
   }
 
-  /** Stops every room and the egress proxy; later starts are refused. */
-  async close(): Promise<void> {
+  /** Stops every room, the warm runs and the egress proxy; later starts are refused. Closing twice closes once. */
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+
+  private async closeNow(): Promise<void> {
     this.closed = true;
     const ending: TRoomEnding = { reason: 'server-restart', by: null };
-    await Promise.all([...this.rooms.keys()].map((roomId) => this.stopFor(roomId, 'requested', ending)));
+    await Promise.all([
+      this.pool.close(),
+      ...[...this.rooms.keys()].map((roomId) => this.stopFor(roomId, 'requested', ending)),
+    ]);
     const proxy = await this.proxy?.catch(() => undefined);
     await proxy?.close();
   }
@@ -276,26 +333,116 @@ export class ChromiumRoomEngine implements RoomEngine {
     return this.enqueue(entry, () => this.stopNow(entry, reason, ending));
   }
 
-  private async startNow(entry: TRoomEntry, spec: TRoomLaunchSpec): Promise<void> {
+  private async startNow(
+    entry: TRoomEntry,
+    spec: TRoomLaunchSpec,
+    claimed?: Promise<TRun | undefined>,
+  ): Promise<void> {
     // Already up: starting again is a no-op (restart = stop + start applies new settings).
-    if (entry.state === 'running') return;
+    if (entry.state === 'running') {
+      if (claimed) void claimed.then((run) => run && this.teardown(run));
+      return;
+    }
     this.setState(entry, 'starting', 'requested');
+    const began = performance.now();
     let run: TRun | undefined;
     const problem = await this.preflight();
     if (problem) {
       this.logger.error({ roomId: spec.roomId, problem }, 'rooms cannot start on this server');
+      if (claimed) void claimed.then((warm) => warm && this.teardown(warm));
       this.setState(entry, 'stopped');
       throw new AppError('ROOMS_UNAVAILABLE');
     }
     try {
+      run = await this.warmRun(claimed ?? this.claimWarm(spec));
+      const warm = run !== undefined;
       if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
-      const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
-      const proxy = await this.egressProxy(support);
-      run = { spec, ...(await this.prepareProfile(spec)) };
-      entry.run = run;
+      // The pool keeps the shape rooms start with (this one is the best guess for the next).
+      this.pool.want(shapeOf(spec));
+      run ??= await this.launchRun(spec.roomId, spec, spec.keepData);
+      const launched = run;
+      launched.spec = spec;
+      entry.run = launched;
+      launched.onExit = (part) => void this.crashed(entry, launched, part);
+      // A part that ended before now is handled as a crash once the start is through (or fails on it).
+      if (launched.exited) launched.onExit(launched.exited);
+      const ready = performance.now();
+      launched.session = await ChromiumRoomSession.open(
+        launched.browser!.context,
+        spec,
+        this.logger,
+        launched.media,
+      );
+      if (spec.autoCloseMs !== null) {
+        launched.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
+          this.logger.info({ roomId: spec.roomId }, 'auto-closing a room nobody is in');
+          this.stopFor(spec.roomId, 'auto-close').catch((error) =>
+            this.logger.error({ err: error, roomId: spec.roomId }, 'auto-close failed'),
+          );
+        });
+        launched.autoClose.start(entry.participants);
+      }
+      this.setState(entry, 'running', 'requested');
+      this.logger.info(
+        {
+          roomId: spec.roomId,
+          warm: warm ? launched.id : false,
+          launchMs: Math.round(ready - began),
+          pageMs: Math.round(performance.now() - ready),
+        },
+        warm ? 'room running on a warm browser' : 'room running',
+      );
+    } catch (error) {
+      this.logger.error({ err: error, roomId: spec.roomId }, 'room failed to start');
+      if (run) await this.teardown(run);
+      entry.run = undefined;
+      this.setState(entry, 'stopped');
+      throw new AppError('ROOM_START_FAILED', { cause: error });
+    }
+  }
+
+  /** A warm run of the room's shape, taken out of the pool; none for a room that keeps its own profile. */
+  private claimWarm(spec: TRoomLaunchSpec): Promise<TRun | undefined> | undefined {
+    // Keep-data rooms start on their saved profile, which no warm browser has open.
+    if (spec.keepData || this.closed) return undefined;
+    return this.pool.take(shapeOf(spec));
+  }
+
+  /** The claimed warm run once it is up, unless one of its parts has ended meanwhile (then it goes). */
+  private async warmRun(claimed: Promise<TRun | undefined> | undefined): Promise<TRun | undefined> {
+    const run = await claimed;
+    if (!run) return undefined;
+    if (run.exited) {
+      this.logger.warn({ warm: run.id, part: run.exited }, 'a warm room browser had exited: starting cold');
+      await this.teardown(run);
+      return undefined;
+    }
+    return run;
+  }
+
+  /** A run waiting in the pool: a fresh profile and sandbox of its own, under an id no room has. */
+  private async launchWarm(shape: TWarmShape, lost: () => void): Promise<TRun> {
+    if (this.closed) throw new Error('the engine is closing');
+    const problem = await this.preflight();
+    if (problem) throw new Error(problem);
+    const run = await this.launchRun(`warm-${randomUUID()}`, shape, false);
+    run.onExit = lost;
+    if (run.exited) lost();
+    return run;
+  }
+
+  /**
+   * Sandbox, display and sound, browser: everything of a room but its page. Nothing of it is left when it fails.
+   * `id` names the profile, the sandbox's cgroups and the log lines: the room's own, or a warm run's.
+   */
+  private async launchRun(id: string, shape: TWarmShape, keepData: boolean): Promise<TRun> {
+    const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
+    const proxy = await this.egressProxy(support);
+    const run: TRun = { id, ...(await this.prepareProfile(id, keepData)) };
+    try {
       const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
-      const sandbox = await RoomSandbox.open({
-        roomId: spec.roomId,
+      run.sandbox = await RoomSandbox.open({
+        roomId: id,
         support,
         keep: mediaDir ? [run.profileDir, mediaDir] : [run.profileDir],
         hide: [...(this.options.sandbox?.hide ?? []), this.options.roomsDataDir],
@@ -307,39 +454,37 @@ export class ChromiumRoomEngine implements RoomEngine {
           tmpMb: (this.options.sandbox?.limits ?? DEFAULT_LIMITS).memoryMb,
         },
       });
-      run.sandbox = sandbox;
-      if (mediaDir) run.media = await this.startMedia(spec, sandbox, mediaDir);
-      const browser = await RoomBrowser.launch({
+      if (mediaDir) run.media = await this.startMedia(id, shape, run.sandbox, mediaDir);
+      run.browser = await RoomBrowser.launch({
         chromiumPath: this.options.chromiumPath,
         profileDir: run.profileDir,
-        width: spec.width,
-        height: spec.height,
-        sandbox,
+        width: shape.width,
+        height: shape.height,
+        sandbox: run.sandbox,
         displayEnv: run.media?.browserEnvironment(),
         extraArgs: this.options.browserArgs,
       });
-      run.browser = browser;
-      const launched = run;
-      browser.onUnexpectedExit(() => void this.crashed(entry, launched, 'browser'));
-      run.media?.onUnexpectedExit((which) => void this.crashed(entry, launched, which));
-      run.session = await ChromiumRoomSession.open(browser.context, spec, this.logger, run.media);
-      if (spec.autoCloseMs !== null) {
-        run.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
-          this.logger.info({ roomId: spec.roomId }, 'auto-closing a room nobody is in');
-          this.stopFor(spec.roomId, 'auto-close').catch((error) =>
-            this.logger.error({ err: error, roomId: spec.roomId }, 'auto-close failed'),
-          );
-        });
-        run.autoClose.start(entry.participants);
-      }
-      this.setState(entry, 'running', 'requested');
+      const exited = (part: TRoomPart) => {
+        if (run.exited) return;
+        run.exited = part;
+        run.onExit?.(part);
+      };
+      run.browser.onUnexpectedExit(() => exited('browser'));
+      run.media?.onUnexpectedExit(exited);
+      return run;
     } catch (error) {
-      this.logger.error({ err: error, roomId: spec.roomId }, 'room failed to start');
-      if (run) await this.teardown(run);
-      entry.run = undefined;
-      this.setState(entry, 'stopped');
-      throw new AppError('ROOM_START_FAILED', { cause: error });
+      await this.teardown(run);
+      throw error;
     }
+  }
+
+  /** Slots the rooms leave for warm runs now; none while a room is starting, so the room gets the CPU. */
+  private roomForWarm(): number {
+    if (this.closed) return 0;
+    for (const entry of this.rooms.values()) {
+      if (entry.reserved > 0 || entry.state === 'starting') return 0;
+    }
+    return this.options.capacity - this.occupied();
   }
 
   private async stopNow(
@@ -357,10 +502,12 @@ export class ChromiumRoomEngine implements RoomEngine {
     await this.teardown(run);
     entry.run = undefined;
     this.setState(entry, 'stopped', reason, ending);
+    // Its slot is free: a warm run may take it.
+    this.pool.schedule();
   }
 
   /** A part of the room died by itself (the browser, its display or its sound server): start it again. */
-  private async crashed(entry: TRoomEntry, run: TRun, part: 'browser' | 'display' | 'sound'): Promise<void> {
+  private async crashed(entry: TRoomEntry, run: TRun, part: TRoomPart): Promise<void> {
     await this.enqueue(entry, async () => {
       // A start still in progress sees the failure itself; a later run is not this browser.
       if (entry.run !== run || entry.state !== 'running') return;
@@ -372,7 +519,7 @@ export class ChromiumRoomEngine implements RoomEngine {
       entry.run = undefined;
       // Members are told it restarts (their pages wait and come back), unless it keeps dying.
       this.setState(entry, 'crashed', 'crashed', again ? { reason: 'restarting', by: null } : undefined);
-      if (again) await this.startNow(entry, run.spec);
+      if (again && run.spec) await this.startNow(entry, run.spec);
     }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash recovery failed'));
   }
 
@@ -383,27 +530,26 @@ export class ChromiumRoomEngine implements RoomEngine {
     await run.browser
       ?.close()
       .catch((error) =>
-        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room browser did not close cleanly'),
+        this.logger.error({ err: error, roomId: run.id }, 'room browser did not close cleanly'),
       );
     // The namespace goes before the media helpers: its end kills them all at once, while the helpers' launchers
     // (nsenter, outside the namespace) still live to reap them. Stopped first, the launchers would leave their
     // dead children to the host's init, and the namespace could not finish until that reaped them (~2 s here).
     await run.sandbox
       ?.close()
-      .catch((error) =>
-        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room sandbox did not close'),
-      );
+      .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room sandbox did not close'));
     await run.media
       ?.stop()
-      .catch((error) =>
-        this.logger.error({ err: error, roomId: run.spec.roomId }, 'room media did not stop'),
-      );
+      .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room media did not stop'));
     if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
   }
 
-  private async prepareProfile(spec: TRoomLaunchSpec): Promise<{ profileDir: string; fresh: boolean }> {
-    if (spec.keepData) {
-      const profileDir = join(this.options.roomsDataDir, spec.roomId, 'profile');
+  private async prepareProfile(
+    id: string,
+    keepData: boolean,
+  ): Promise<{ profileDir: string; fresh: boolean }> {
+    if (keepData) {
+      const profileDir = join(this.options.roomsDataDir, id, 'profile');
       await mkdir(profileDir, { recursive: true });
       return { profileDir, fresh: false };
     }
@@ -412,7 +558,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     this.freshSwept ??= rm(freshRoot, { recursive: true, force: true });
     await this.freshSwept;
     await mkdir(freshRoot, { recursive: true });
-    return { profileDir: await mkdtemp(join(freshRoot, `${spec.roomId}-`)), fresh: true };
+    return { profileDir: await mkdtemp(join(freshRoot, `${id}-`)), fresh: true };
   }
 
   private async chooseMediaPath(): Promise<TMediaPath> {
@@ -435,27 +581,25 @@ export class ChromiumRoomEngine implements RoomEngine {
    * room runs on the screencast instead: a room without sound beats a room that does not start.
    */
   private async startMedia(
-    spec: TRoomLaunchSpec,
+    id: string,
+    shape: TWarmShape,
     launcher: RoomSandbox,
     runtimeDir: string,
   ): Promise<RoomMedia | undefined> {
     try {
       return await RoomMedia.start({
         launcher,
-        roomId: spec.roomId,
-        width: spec.width,
-        height: spec.height,
-        fps: spec.maxFrameRate,
-        bitrateKbps: spec.videoBitrateKbps,
+        roomId: id,
+        width: shape.width,
+        height: shape.height,
+        fps: shape.maxFrameRate,
+        bitrateKbps: shape.videoBitrateKbps,
         runtimeDir,
         logger: this.logger,
       });
     } catch (error) {
       if (this.options.media === 'h264') throw error;
-      this.logger.error(
-        { err: error, roomId: spec.roomId },
-        'room media failed to start: using the screencast',
-      );
+      this.logger.error({ err: error, roomId: id }, 'room media failed to start: using the screencast');
       return undefined;
     }
   }
@@ -539,4 +683,14 @@ export class ChromiumRoomEngine implements RoomEngine {
       }
     }
   }
+}
+
+/** The part of a room's settings its processes are started for (the rest is the page's business). */
+function shapeOf(shape: TWarmShape): TWarmShape {
+  return {
+    width: shape.width,
+    height: shape.height,
+    maxFrameRate: shape.maxFrameRate,
+    videoBitrateKbps: shape.videoBitrateKbps,
+  };
 }
