@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { User } from '@rooms/db';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from './env';
+import { createOwner } from './rooms/room-test-users';
 import { rest, solveCaptcha } from './testing/rest-client';
 import { startTestServer, type TTestServer } from './testing/test-server';
 
@@ -98,4 +99,17 @@ it('disables an account, which ends its sessions and blocks login', async () => 
     ip,
   });
   expect(refused).toEqual({ status: 403, msg: 'error', data: 'This account has been disabled' });
+});
+
+it("reaches the server's session cache from its own process: a new administrator is one at once", async () => {
+  const owner = await createOwner(server.app);
+  const email = (await server.app.orm.em.fork().findOneOrFail(User, owner.userId)).email;
+  const role = async () =>
+    (await rest<{ role: string }>(server.app, 'GET', '/api/user/userinfo', { token: owner.token })).data.role;
+  expect(await role()).toBe('user');
+  expect((await cli('user:admin', '--email', email)).code).toBe(0);
+  // The notice travels through PostgreSQL NOTIFY: allow it a moment, far less than the cache's 10 s lifetime.
+  const deadline = Date.now() + 2000;
+  while ((await role()) !== 'admin' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(await role()).toBe('admin');
 });

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { admin, ZPassword, ZUsername, zEmail } from '@rooms/api';
+import { admin, type SessionEvents, watchAccountChanges, ZPassword, ZUsername, zEmail } from '@rooms/api';
 import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@rooms/db';
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
 import { createArgon2Hasher } from './services/passwords/argon2-hasher';
-import { notifySessionEnd } from './services/session-events/session-events';
+import { notifySessionChange } from './services/session-events/session-events';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -64,22 +64,27 @@ async function findUser(orm: MikroORM, email: string) {
 }
 
 /**
- * The CLI acts through the admin area's own domain functions, audited as 'cli'. It runs apart from the server,
- * so the end of sessions reaches the server's sockets (and a disabled account's rooms) through PostgreSQL NOTIFY.
+ * The CLI runs apart from the server, so the end of sessions reaches the server's sockets (and a disabled
+ * account's rooms), and an account's change its session cache, through PostgreSQL NOTIFY.
  */
-function adminDeps(em: EntityManager): admin.TAdminDeps {
+function sessionEventsOf(orm: MikroORM): SessionEvents {
   return {
-    em,
-    actor: admin.CLI_ACTOR,
-    now: new Date(),
-    sessionEvents: { ended: (end) => notifySessionEnd(em, end) },
+    ended: (end) => notifySessionChange(orm.em.fork(), end),
+    accountChanged: (userId) => notifySessionChange(orm.em.fork(), { accountChanged: userId }),
   };
+}
+
+/** The CLI acts through the admin area's own domain functions, audited as 'cli'. */
+function adminDeps(em: EntityManager, sessionEvents: SessionEvents): admin.TAdminDeps {
+  return { em, actor: admin.CLI_ACTOR, now: new Date(), sessionEvents };
 }
 
 async function run(command: string, values: Record<string, string | boolean | undefined>, config: TConfig) {
   const passwords = createArgon2Hasher();
   const database = await openDatabase(config);
   const { orm } = database;
+  const sessionEvents = sessionEventsOf(orm);
+  watchAccountChanges(orm, sessionEvents);
   try {
     const em = orm.em.fork();
     switch (command) {
@@ -105,13 +110,13 @@ async function run(command: string, values: Record<string, string | boolean | un
         await em.nativeUpdate(User, { id: user.id }, { passwordHash: await passwords.hash(password) });
         await em.nativeUpdate(Session, { user: user.id, revokedAt: null }, { revokedAt: new Date() });
         // The server runs in another process: its room sockets of these sessions close on this notification.
-        await notifySessionEnd(em, { userId: user.id });
+        await sessionEvents.ended({ userId: user.id });
         console.log(`password changed for ${user.email}; their sessions were ended`);
         return;
       }
       case 'user:admin': {
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
-        await admin.setUserRole(adminDeps(em), user.id, values.revoke ? 'user' : 'admin');
+        await admin.setUserRole(adminDeps(em, sessionEvents), user.id, values.revoke ? 'user' : 'admin');
         console.log(`${user.email} is ${values.revoke ? 'no longer' : 'now'} an administrator`);
         return;
       }
@@ -120,7 +125,7 @@ async function run(command: string, values: Record<string, string | boolean | un
         const user = await findUser(orm, validate(emailOption, values.email, 'email'));
         const disabled = command === 'user:disable';
         // The server stops the account's rooms when it hears that the sessions ended (plugins/services.ts).
-        await admin.setUserDisabled(adminDeps(em), user.id, disabled);
+        await admin.setUserDisabled(adminDeps(em, sessionEvents), user.id, disabled);
         console.log(`${user.email} is ${disabled ? 'disabled' : 'enabled'}`);
         return;
       }

@@ -1,6 +1,6 @@
 // The tRPC context of one HTTP request, shared by the tRPC endpoint and the REST layer.
 import { RequestContext } from '@mikro-orm/postgresql';
-import { AppError, isDatabaseOutage, resolveSession, type TContext } from '@rooms/api';
+import { AppError, isDatabaseOutage, resolveSession, type SessionCache, type TContext } from '@rooms/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The token comes raw in the Authorization header; a `Bearer ` prefix is tolerated. */
@@ -23,14 +23,21 @@ export async function createRequestContext(app: FastifyInstance, request: Fastif
       token,
       origin: originOf(request),
     },
-    session: token ? await resolveSessionOrUnavailable(em as TContext['em'], token, services.now()) : null,
+    session: token
+      ? await resolveSessionOrUnavailable(em as TContext['em'], token, services.now(), services.sessionCache)
+      : null,
   };
 }
 
 /** The session lookup runs before any procedure: a database out of reach answers 503 here already. */
-async function resolveSessionOrUnavailable(em: TContext['em'], token: string, now: Date) {
+async function resolveSessionOrUnavailable(
+  em: TContext['em'],
+  token: string,
+  now: Date,
+  cache: SessionCache,
+) {
   try {
-    return await resolveSession(em, token, now);
+    return await resolveSession(em, token, now, cache);
   } catch (error) {
     if (isDatabaseOutage(error)) throw new AppError('SERVICE_UNAVAILABLE', { cause: error });
     throw error;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
+import type { SessionCache } from './account/session-cache';
 import type { NodeMonitor } from './services/node-monitor';
 import type { PaymentGateway } from './services/payments';
 import type {
@@ -46,8 +47,10 @@ export interface TServices {
   node: NodeMonitor;
   /** Member counts of running rooms, for the public square. */
   presence: RoomPresence;
-  /** Told when sessions end, so the room sockets opened with them close. */
+  /** Told when sessions end, so the room sockets opened with them close, and when accounts change. */
   sessionEvents: SessionEvents;
+  /** Resolved sessions reused for a few seconds (resolveSession's cache). */
+  sessionCache: SessionCache;
   /** The payment providers on offer (recharge, refresh). */
   payments: PaymentGateway;
   now(): Date;

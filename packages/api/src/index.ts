@@ -1,4 +1,6 @@
-export { resolveSession, type TSessionUser } from './account/session';
+export { watchAccountChanges } from './account/account-changes';
+export { resolveSession, type TAccount, type TSessionUser } from './account/session';
+export { SessionCache, type TSessionChange } from './account/session-cache';
 export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
 export { isDatabaseOutage } from './database-outage';
 export * as admin from './domains/admin';

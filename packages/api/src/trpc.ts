@@ -1,4 +1,5 @@
 // tRPC is created once here; every router builds on these procedures.
+import { User } from '@rooms/db';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import type { TContext } from './context';
@@ -81,9 +82,15 @@ export function missingPath(path: string): TRPCError {
 }
 
 export const adminProcedure = t.procedure
-  .use(({ ctx, path, next }) => {
+  .use(databaseOutage)
+  .use(async ({ ctx, path, next }) => {
     const session = ctx.session;
     if (!session || session.user.role !== 'admin' || session.impersonator) throw missingPath(path);
+    // The session may come from the cache: the role is read again, so a revoked administrator is out at once
+    // even if the news of it was lost on the way to this process.
+    // (The whole row: a partial one would stay in the request's identity map and leave its other fields unset.)
+    const fresh = await ctx.em.findOne(User, session.user.id);
+    if (fresh?.role !== 'admin' || fresh.disabled) throw missingPath(path);
     return next({ ctx: { ...ctx, session } });
   })
   .use(refuseControlCharacters);

@@ -5,8 +5,10 @@ import {
   type Mailer,
   type RoomEngine,
   resumeRoom,
+  SessionCache,
   setSharePasswordHasher,
   type TServices,
+  watchAccountChanges,
 } from '@rooms/api';
 import { Plan, planOf, Room, User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
@@ -109,6 +111,10 @@ export const servicesPlugin = fp(
     const sessionEvents = startSessionEvents(app.orm, app.log);
     app.addHook('onClose', async () => sessionEvents.close());
     app.decorate('sessionEvents', sessionEvents);
+    // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
+    const sessionCache = new SessionCache();
+    sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
+    watchAccountChanges(app.orm, sessionEvents);
     // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
     // or another server, whose word arrives as the end of the user's sessions.
     sessionEvents.subscribe((end) => {
@@ -159,6 +165,7 @@ export const servicesPlugin = fp(
       rooms,
       node,
       sessionEvents,
+      sessionCache,
       payments: payments.gateway,
       // The relay (registered after this plugin) knows who is connected; asked at call time.
       presence: {

@@ -51,7 +51,12 @@ export const roomRelayPlugin = fp(
         publicUrl: options.config.publicUrl,
         now: Date.now,
         async sessionOfToken(token) {
-          const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
+          const session = await resolveSession(
+            app.orm.em.fork(),
+            token,
+            app.services.now(),
+            app.services.sessionCache,
+          );
           return session ? { userId: session.user.id, sessionId: session.sessionId } : null;
         },
         liveSessions,

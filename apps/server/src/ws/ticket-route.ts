@@ -29,7 +29,12 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
     const token = tokenFrom(request);
     if (token) {
       // A token that does not resolve is an error, not a quiet downgrade to a guest: the owner would lose control.
-      const session = await resolveSession(app.orm.em.fork(), token, app.services.now());
+      const session = await resolveSession(
+        app.orm.em.fork(),
+        token,
+        app.services.now(),
+        app.services.sessionCache,
+      );
       if (!session) return fail(reply, 401, 'Not logged in');
       userId = session.user.id;
       sessionId = session.sessionId;

@@ -1,16 +1,33 @@
 // Sessions: an opaque token for the client, its hash in the database, valid one day like the cookie (spec §4/§9).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Session, type User } from '@rooms/db';
+import { Session, type User, type UserRole } from '@rooms/db';
 import type { TRequestInfo } from '../context';
+import type { SessionCache } from './session-cache';
 import { newSessionToken, sha256Hex } from './tokens';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** A session an administrator opens as a user lasts long enough to look around, not a day. */
 export const IMPERSONATED_SESSION_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * The signed-in user as a request sees it: read when the session was resolved, shared by the requests that reuse
+ * it from the session cache, so frozen. A procedure that changes the user loads the entity (`em.findOneOrFail`).
+ */
+export interface TAccount {
+  readonly id: string;
+  readonly username: string;
+  readonly email: string;
+  readonly avatar: string;
+  readonly level: number;
+  readonly role: UserRole;
+  readonly lastLoginIp: string | null;
+  readonly lastLoginAt: Date | null;
+  readonly createdAt: Date;
+}
+
 export interface TSessionUser {
   sessionId: string;
-  user: User;
+  user: TAccount;
   expiresAt: Date;
   /** The administrator who opened this session through a sign-in link; null for the user's own. */
   impersonator: { id: string; email: string; username: string } | null;
@@ -38,28 +55,52 @@ export async function createSession(
   return token;
 }
 
-/** The live session for a token, or null when it is unknown, expired, revoked or its user is disabled. */
+/**
+ * The live session for a token, or null when it is unknown, expired, revoked or its user is disabled. With a cache,
+ * a token seen within the cache's lifetime costs no query: revocations and account changes reach it as events.
+ */
 export async function resolveSession(
   em: EntityManager,
   token: string,
   now: Date,
+  cache?: SessionCache,
 ): Promise<TSessionUser | null> {
   if (token.length < 16 || token.length > 128) return null;
+  const tokenHash = sha256Hex(token);
+  const cached = cache?.get(tokenHash);
+  if (cached) return cached.expiresAt > now ? cached : null;
+  const generation = cache?.generation();
   const session = await em.findOne(
     Session,
-    { tokenHash: sha256Hex(token), revokedAt: null, expiresAt: { $gt: now } },
+    { tokenHash, revokedAt: null, expiresAt: { $gt: now } },
     { populate: ['user', 'impersonator'] },
   );
   if (!session || session.user.disabled) return null;
   const impersonator = session.impersonator;
-  return {
+  const resolved: TSessionUser = Object.freeze({
     sessionId: session.id,
-    user: session.user,
+    user: accountOf(session.user),
     expiresAt: session.expiresAt,
     impersonator: impersonator
-      ? { id: impersonator.id, email: impersonator.email, username: impersonator.username }
+      ? Object.freeze({ id: impersonator.id, email: impersonator.email, username: impersonator.username })
       : null,
-  };
+  });
+  if (cache && generation !== undefined) cache.remember(tokenHash, resolved, generation);
+  return resolved;
+}
+
+function accountOf(user: User): TAccount {
+  return Object.freeze({
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    avatar: user.avatar,
+    level: user.level,
+    role: user.role,
+    lastLoginIp: user.lastLoginIp ?? null,
+    lastLoginAt: user.lastLoginAt ?? null,
+    createdAt: user.createdAt,
+  });
 }
 
 export async function revokeSession(em: EntityManager, sessionId: string, now: Date): Promise<void> {

@@ -74,8 +74,10 @@ export type TSessionEnd = { sessionId: string } | { userId: string; exceptSessio
 
 /**
  * Where the API says that sessions ended (after revoking them), so connections opened with them, the room
- * sockets, close at once instead of outliving the session. Never throws: the sessions are revoked either way.
+ * sockets, close at once instead of outliving the session, and that an account changed, so the session cache of
+ * every process reads it again. Never throws: the database holds the truth either way.
  */
 export interface SessionEvents {
   ended(end: TSessionEnd): Promise<void>;
+  accountChanged(userId: string): Promise<void>;
 }

@@ -1,10 +1,11 @@
 // Session ends (logout, a password change or reset, an operator disabling an account) told to whoever holds a
-// connection opened with those sessions: at once in this process, and through PostgreSQL NOTIFY to every other
-// process on the same database (the operator CLI runs apart from the server; a second server node would too).
-// A notification lost while the listening connection is down is caught by the relay's periodic re-check.
+// connection opened with those sessions, and account changes told to the session caches: at once in this
+// process, and through PostgreSQL NOTIFY to every other process on the same database (the operator CLI runs apart
+// from the server; a second server node would too). A notification lost while the listening connection is down is
+// caught by the relay's periodic re-check and by the session cache's short lifetime.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { SessionEvents, TSessionEnd } from '@rooms/api';
+import type { SessionEvents, TSessionChange, TSessionEnd } from '@rooms/api';
 import pg from 'pg';
 import { z } from 'zod';
 
@@ -14,20 +15,28 @@ const RECONNECT_MS = 5000;
 const ZNotice = z.object({
   /** The sending process, which has already told its own listeners. */
   from: z.string(),
-  end: z.union([
+  change: z.union([
     z.object({ sessionId: z.string() }),
     z.object({ userId: z.string(), exceptSessionId: z.string().optional() }),
+    z.object({ accountChanged: z.string() }),
   ]),
 });
 
 /** Tells every process listening on this database (for processes that do not listen, like the CLI). */
-export async function notifySessionEnd(em: EntityManager, end: TSessionEnd, from = 'cli'): Promise<void> {
-  const notice: z.input<typeof ZNotice> = { from, end };
+export async function notifySessionChange(
+  em: EntityManager,
+  change: TSessionChange,
+  from = 'cli',
+): Promise<void> {
+  const notice: z.input<typeof ZNotice> = { from, change };
   await em.execute('select pg_notify(?, ?)', [SESSION_END_CHANNEL, JSON.stringify(notice)]);
 }
 
 export interface TSessionEventBus extends SessionEvents {
+  /** Session ends only: what closes connections. */
   subscribe(listener: (end: TSessionEnd) => void): () => void;
+  /** Session ends and account changes: what the session cache forgets. */
+  subscribeChanges(listener: (change: TSessionChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -37,15 +46,15 @@ interface TLog {
 
 export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
   const self = randomUUID();
-  const listeners = new Set<(end: TSessionEnd) => void>();
+  const listeners = new Set<(change: TSessionChange) => void>();
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const deliver = (end: TSessionEnd) => {
+  const deliver = (change: TSessionChange) => {
     for (const listener of listeners) {
       try {
-        listener(end);
+        listener(change);
       } catch (error) {
         log.warn({ err: error }, 'a session-end listener failed');
       }
@@ -75,7 +84,7 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
       } catch {
         return;
       }
-      if (notice.from !== self) deliver(notice.end);
+      if (notice.from !== self) deliver(notice.change);
     });
     try {
       await next.connect();
@@ -86,16 +95,26 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
   };
   void listen();
 
+  const announce = async (change: TSessionChange) => {
+    deliver(change);
+    try {
+      await notifySessionChange(orm.em.fork(), change, self);
+    } catch (error) {
+      log.warn({ err: error }, 'could not tell other processes that sessions ended or an account changed');
+    }
+  };
+
   return {
-    async ended(end) {
-      deliver(end);
-      try {
-        await notifySessionEnd(orm.em.fork(), end, self);
-      } catch (error) {
-        log.warn({ err: error }, 'could not tell other processes that sessions ended');
-      }
-    },
+    ended: announce,
+    accountChanged: (userId) => announce({ accountChanged: userId }),
     subscribe(listener) {
+      const endsOnly = (change: TSessionChange) => {
+        if (!('accountChanged' in change)) listener(change);
+      };
+      listeners.add(endsOnly);
+      return () => listeners.delete(endsOnly);
+    },
+    subscribeChanges(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

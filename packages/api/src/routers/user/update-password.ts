@@ -1,3 +1,4 @@
+import { User } from '@rooms/db';
 import { z } from 'zod';
 import { revokeUserSessions } from '../../account/session';
 import { AppError } from '../../errors';
@@ -9,7 +10,8 @@ export const updatePassword = ownSessionProcedure
   .input(ZUpdatePasswordRequest)
   .output(z.null())
   .mutation(async ({ ctx, input }) => {
-    const { user, sessionId } = ctx.session;
+    const { sessionId } = ctx.session;
+    const user = await ctx.em.findOneOrFail(User, ctx.session.user.id);
     if (!(await ctx.services.passwords.verify(user.passwordHash, input.oldPassword))) {
       throw new AppError('INCORRECT_PASSWORD');
     }

@@ -1,0 +1,74 @@
+// Signed-in reads reuse resolved sessions for a few seconds (packages/api/src/account/session-cache.ts). What a
+// user or an administrator changes must still show at once: logouts, levels, roles, a disabled account.
+import { User } from '@rooms/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../admin/admin-testing';
+import { createOwner } from '../rooms/room-test-users';
+import { rest } from '../testing/rest-client';
+import { startTestServer, type TTestServer } from '../testing/test-server';
+
+let server: TTestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const userinfo = (token: string) =>
+  rest<{ level: number; role: string; username: string }>(server.app, 'GET', '/api/user/userinfo', { token });
+
+describe('the session cache', () => {
+  it('answers a signed-in read from memory once the session has been resolved', async () => {
+    const owner = await createOwner(server.app);
+    expect((await userinfo(owner.token)).status).toBe(200);
+    // With the session row gone behind the server's back (no event), the next read still passes: it came from
+    // the cache. A logout or revocation through the product always sends the event (tests below).
+    await server.app.orm.em.fork().execute('delete from sessions where user_id = ?', [owner.userId]);
+    expect((await userinfo(owner.token)).status).toBe(200);
+  });
+
+  it('ends a cached session at logout', async () => {
+    const owner = await createOwner(server.app);
+    expect((await userinfo(owner.token)).status).toBe(200);
+    expect((await rest(server.app, 'POST', '/api/user/logout', { token: owner.token })).status).toBe(200);
+    expect((await userinfo(owner.token)).status).toBe(401);
+  });
+
+  it("shows an administrator's change of a level at once", async () => {
+    const admin = await createAdmin(server.app);
+    const owner = await createOwner(server.app);
+    expect((await userinfo(owner.token)).data.level).toBe(1);
+    const set = await rest(server.app, 'POST', '/api/admin/users/setLevel', {
+      token: admin.token,
+      body: { userId: owner.userId, level: 3 },
+    });
+    expect(set.status).toBe(200);
+    expect((await userinfo(owner.token)).data.level).toBe(3);
+  });
+
+  it('refuses a disabled account at once', async () => {
+    const admin = await createAdmin(server.app);
+    const owner = await createOwner(server.app);
+    expect((await userinfo(owner.token)).status).toBe(200);
+    const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
+      token: admin.token,
+      body: { userId: owner.userId, disabled: true },
+    });
+    expect(disabled.status).toBe(200);
+    expect((await userinfo(owner.token)).status).toBe(401);
+  });
+
+  it('refuses an administrator demoted behind its back, although their session is cached', async () => {
+    const admin = await createAdmin(server.app);
+    const list = () =>
+      rest(server.app, 'GET', '/api/admin/users/list', { token: admin.token, query: { query: '' } });
+    expect((await list()).status).toBe(200);
+    // No ORM flush, no notification: as if the news were lost on the way to this process.
+    await server.app.orm.em.nativeUpdate(User, { id: admin.userId }, { role: 'user' });
+    expect((await userinfo(admin.token)).data.role).toBe('admin');
+    expect((await list()).status).toBe(404);
+  });
+});

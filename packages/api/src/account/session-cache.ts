@@ -1,0 +1,74 @@
+// Resolved sessions kept for a few seconds, so a signed-in page's reads, polls and tickets skip the session query.
+// Correctness rests on events, not on the lifetime: a session that ends and an account that changes (level, role,
+// name, disabled) are forgotten at once in this process and, through the session-event bus, in every other. The
+// short lifetime only bounds what a lost event could leave behind.
+import type { TSessionEnd } from '../services/ports';
+import type { TSessionUser } from './session';
+
+/** Long enough that a busy page reuses its session, short enough that a missed event heals quickly. */
+export const SESSION_CACHE_TTL_MS = 10_000;
+/** Far above the sessions one server sees in ten seconds; a flood of tokens cannot grow memory beyond it. */
+export const SESSION_CACHE_MAX_ENTRIES = 20_000;
+
+interface TCached {
+  session: TSessionUser;
+  until: number;
+}
+
+export type TSessionChange = TSessionEnd | { accountChanged: string };
+
+export class SessionCache {
+  private readonly byTokenHash = new Map<string, TCached>();
+  /** Bumped by every forget: a lookup that began before a change must not store what it read. */
+  private changes = 0;
+
+  constructor(
+    private readonly ttlMs = SESSION_CACHE_TTL_MS,
+    private readonly maxEntries = SESSION_CACHE_MAX_ENTRIES,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  get(tokenHash: string): TSessionUser | undefined {
+    const cached = this.byTokenHash.get(tokenHash);
+    if (!cached) return undefined;
+    if (cached.until > this.clock()) return cached.session;
+    this.byTokenHash.delete(tokenHash);
+    return undefined;
+  }
+
+  /** Taken before the database read whose result `remember` stores. */
+  generation(): number {
+    return this.changes;
+  }
+
+  /** Stores a session read at `generation`, unless something changed since: then the read may be stale. */
+  remember(tokenHash: string, session: TSessionUser, generation: number): void {
+    if (generation !== this.changes) return;
+    if (this.byTokenHash.size >= this.maxEntries) {
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      const oldest = this.byTokenHash.keys().next().value;
+      if (oldest !== undefined) this.byTokenHash.delete(oldest);
+    }
+    this.byTokenHash.set(tokenHash, { session, until: this.clock() + this.ttlMs });
+  }
+
+  forget(change: TSessionChange): void {
+    this.changes++;
+    for (const [tokenHash, { session }] of this.byTokenHash) {
+      if (concerns(change, session)) this.byTokenHash.delete(tokenHash);
+    }
+  }
+
+  get size(): number {
+    return this.byTokenHash.size;
+  }
+}
+
+function concerns(change: TSessionChange, session: TSessionUser): boolean {
+  if ('sessionId' in change) return session.sessionId === change.sessionId;
+  // An administrator's changed account also changes the sessions they opened as someone else (the banner names them).
+  if ('accountChanged' in change) {
+    return session.user.id === change.accountChanged || session.impersonator?.id === change.accountChanged;
+  }
+  return session.user.id === change.userId && session.sessionId !== change.exceptSessionId;
+}
