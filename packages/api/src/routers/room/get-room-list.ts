@@ -1,18 +1,13 @@
-import { Room } from '@rooms/db';
 import { z } from 'zod';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomListItem } from './room.types';
-import { toListItem } from './room-access';
+import { listOwnedRooms, toListItem } from './room-access';
 
 export const getRoomList = protectedProcedure
   .meta({ summary: 'The caller’s rooms, newest first, with their state (the dashboard list).' })
   .input(z.object({}).optional())
   .output(z.array(ZRoomListItem))
   .query(async ({ ctx }) => {
-    const rooms = await ctx.em.find(
-      Room,
-      { owner: ctx.session.user.id },
-      { populate: ['region', 'image', 'owner'], orderBy: { createdAt: 'desc', id: 'asc' } },
-    );
+    const rooms = await listOwnedRooms(ctx.em, ctx.session.user);
     return rooms.map((room) => toListItem(room, ctx.services.presence.memberCount(room.id)));
   });
