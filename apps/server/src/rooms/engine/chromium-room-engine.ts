@@ -91,6 +91,8 @@ interface TRun {
   browser?: RoomBrowser;
   session?: ChromiumRoomSession;
   autoClose?: AutoCloseTimer;
+  /** How long its parts took to start, in ms (the log says where a cold start's time goes). */
+  startedIn?: { sandbox: number; media: number; browser: number };
   /** The part that ended by itself, once one did. */
   exited?: TRoomPart;
   /** Told when a part ends by itself: the warm pool while the run waits there, then the room's crash handling. */
@@ -367,12 +369,22 @@ export class ChromiumRoomEngine implements RoomEngine {
       // A part that ended before now is handled as a crash once the start is through (or fails on it).
       if (launched.exited) launched.onExit(launched.exited);
       const ready = performance.now();
-      launched.session = await ChromiumRoomSession.open(
-        launched.browser!.context,
-        spec,
-        this.logger,
-        launched.media,
-      );
+      // The encoders start with the room rather than with its first viewer: ffmpeg takes a few hundred ms to its
+      // first keyframe, done while the page opens and the owner's page comes to the room. With nobody there they
+      // stop after their idle time, as after the last viewer.
+      const primed = launched.media
+        ? [launched.media.video.subscribe(() => {}), launched.media.audio.subscribe(() => {})]
+        : [];
+      try {
+        launched.session = await ChromiumRoomSession.open(
+          launched.browser!.context,
+          spec,
+          this.logger,
+          launched.media,
+        );
+      } finally {
+        for (const release of primed) release();
+      }
       if (spec.autoCloseMs !== null) {
         launched.autoClose = new AutoCloseTimer(spec.autoCloseMs, () => {
           this.logger.info({ roomId: spec.roomId }, 'auto-closing a room nobody is in');
@@ -387,7 +399,9 @@ export class ChromiumRoomEngine implements RoomEngine {
         {
           roomId: spec.roomId,
           warm: warm ? launched.id : false,
+          // Cold: preflight, profile, sandbox, media and browser; warm: only the wait for the warm run.
           launchMs: Math.round(ready - began),
+          ...(warm ? {} : { launchPartsMs: launched.startedIn }),
           pageMs: Math.round(performance.now() - ready),
         },
         warm ? 'room running on a warm browser' : 'room running',
@@ -439,6 +453,14 @@ export class ChromiumRoomEngine implements RoomEngine {
     const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
     const proxy = await this.egressProxy(support);
     const run: TRun = { id, ...(await this.prepareProfile(id, keepData)) };
+    let since = performance.now();
+    /** Milliseconds since the last call. */
+    const took = () => {
+      const now = performance.now();
+      const ms = Math.round(now - since);
+      since = now;
+      return ms;
+    };
     try {
       const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
       run.sandbox = await RoomSandbox.open({
@@ -454,7 +476,9 @@ export class ChromiumRoomEngine implements RoomEngine {
           tmpMb: (this.options.sandbox?.limits ?? DEFAULT_LIMITS).memoryMb,
         },
       });
+      const sandboxMs = took();
       if (mediaDir) run.media = await this.startMedia(id, shape, run.sandbox, mediaDir);
+      const mediaMs = took();
       run.browser = await RoomBrowser.launch({
         chromiumPath: this.options.chromiumPath,
         profileDir: run.profileDir,
@@ -464,6 +488,7 @@ export class ChromiumRoomEngine implements RoomEngine {
         displayEnv: run.media?.browserEnvironment(),
         extraArgs: this.options.browserArgs,
       });
+      run.startedIn = { sandbox: sandboxMs, media: mediaMs, browser: took() };
       const exited = (part: TRoomPart) => {
         if (run.exited) return;
         run.exited = part;

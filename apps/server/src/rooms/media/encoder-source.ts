@@ -90,7 +90,8 @@ export class EncoderSource implements MediaSource {
   }
 
   sinceKeyframe(): readonly TMediaChunk[] {
-    return this.group;
+    // A copy: the group grows with every chunk, and a caller counting on what it was handed would count wrong.
+    return [...this.group];
   }
 
   async stop(): Promise<void> {
