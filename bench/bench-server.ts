@@ -48,6 +48,8 @@ export async function startBenchServer(options: {
       ROOMS_DATA_DIR: roomsDir,
       ROOM_EGRESS_ALLOW: pages.hostPort,
       BILLING_JOBS: 'off',
+      // Cold starts unless a bench asks for warm ones (bench:start): the others count processes and memory per room.
+      ROOM_WARM_POOL: '0',
       ...options.env,
     }),
     process.env.BENCH_LOG_LEVEL ? {} : { logger: false },

@@ -1,40 +1,76 @@
 // Room start as its owner lives it, on the real server: Start (the REST call returns once the room runs), then
-// Enter (a room socket that joins) → the first picture, then Stop; repeated, cold every time (no room is kept
-// warm). Prints each cycle and the median and worst of both figures.
-// The participant declares no decoders, so it gets the screencast the way a browser without WebCodecs does.
-// Run: npm run bench:start [-- cycles=8]
+// Enter (a room socket that joins) → the first picture, then Stop; repeated. Cold: a server without warm browsers
+// (ROOM_WARM_POOL=0), every start launches one. Warm: a server keeping one (ROOM_WARM_POOL=1), each cycle waiting
+// until the pool holds a browser again after the last start (so it measures a start that finds one; the wait is
+// not counted). Prints each cycle and the median and worst of both figures per mode.
+// The participant declares no decoders by default, so it gets the screencast the way a browser without WebCodecs
+// does; as=h264 declares H.264 and Opus, so its first picture waits for the room's encoder to start.
+// Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg]
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
-import { startBenchServer } from './bench-server';
+import { startBenchServer, type TBenchServer } from './bench-server';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
 const CYCLES = Number(args.cycles ?? 8);
+const MODES = (args.modes ?? 'cold,warm').split(',') as ('cold' | 'warm')[];
+const H264 = args.as === 'h264';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function main(): Promise<void> {
-  const server = await startBenchServer({ name: 'start', postgresPort: 5598 });
+interface TResult {
+  mode: string;
+  starts: number[];
+  pictures: number[];
+  /** Cycles whose participant got no picture within 20 s. */
+  stalls: number[];
+  /** Warm mode: cycles whose start found no warm browser (it had not come up within 30 s). */
+  cold: number[];
+}
+
+async function waitForWarm(server: TBenchServer): Promise<boolean> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if (server.app.roomEngine.warmRuns().ready > 0) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+async function run(mode: 'cold' | 'warm'): Promise<TResult> {
+  const server = await startBenchServer({
+    name: `start-${mode}`,
+    postgresPort: 5598,
+    env: { ROOM_WARM_POOL: mode === 'warm' ? '1' : '0' },
+  });
   const room = await server.call('/api/room/createRoom', {
-    name: 'start-bench',
+    name: `start-bench-${mode}`,
     region: 'local',
     image: 'chromium-url',
     startUrl: server.pages.url('/animated'),
   });
-  const starts: number[] = [];
-  const pictures: number[] = [];
-  /** Cycles whose participant got no picture within 20 s. */
-  const stalls: number[] = [];
+  const result: TResult = { mode, starts: [], pictures: [], stalls: [], cold: [] };
+  console.log(`\n${mode}${H264 ? ', participant with H.264' : ''}\n`);
   console.log('| cycle | Start → running ms | Enter → first picture ms |');
   console.log('| ---: | ---: | ---: |');
   try {
+    // The first start teaches the pool the room's shape; it is not counted.
+    if (mode === 'warm') {
+      await server.call('/api/room/startRoom', { id: room.id });
+      await server.call('/api/room/stopRoom', { id: room.id });
+    }
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
+      if (mode === 'warm' && !(await waitForWarm(server))) result.cold.push(cycle);
       const asked = performance.now();
       await server.call('/api/room/startRoom', { id: room.id });
       const running = performance.now();
       const client = await RoomClient.connect(
         `ws://127.0.0.1:${server.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(server.token)}`,
       );
-      client.send({ type: 'member/join', nickname: 'owner' });
+      client.send(
+        H264
+          ? { type: 'member/join', nickname: 'owner', decoders: ['h264', 'opus'] }
+          : { type: 'member/join', nickname: 'owner' },
+      );
       // A room running without a picture for its participant is a finding, not the end of the run.
       const pictureCame = await client
         .until(() => client.frames.some((frame) => frame.codec !== 'opus'), 'a picture', 20_000)
@@ -42,22 +78,34 @@ async function main(): Promise<void> {
           () => true,
           () => false,
         );
-      if (!pictureCame) stalls.push(cycle);
+      if (!pictureCame) result.stalls.push(cycle);
       const pictured = performance.now();
       client.close();
       await server.call('/api/room/stopRoom', { id: room.id });
-      starts.push(running - asked);
-      if (pictureCame) pictures.push(pictured - running);
+      result.starts.push(running - asked);
+      if (pictureCame) result.pictures.push(pictured - running);
       console.log(`| ${cycle} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} |`);
     }
   } finally {
     await server.close();
   }
-  console.log(
-    `\nStart → running: median ${median(starts).toFixed(0)} ms, worst ${Math.max(...starts).toFixed(0)} ms; ` +
-      `Enter → first picture: median ${median(pictures).toFixed(0)} ms, worst ${Math.max(...pictures).toFixed(0)} ms; ` +
-      `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}`,
-  );
+  return result;
+}
+
+async function main(): Promise<void> {
+  const results: TResult[] = [];
+  for (const mode of MODES) results.push(await run(mode));
+  console.log('');
+  for (const { mode, starts, pictures, stalls, cold } of results) {
+    console.log(
+      `${mode}: Start → running median ${median(starts).toFixed(0)} ms, worst ${Math.max(...starts).toFixed(0)} ms; ` +
+        `Enter → first picture median ${median(pictures).toFixed(0)} ms, worst ${Math.max(...pictures).toFixed(0)} ms; ` +
+        `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}` +
+        (mode === 'warm'
+          ? `; cycles that found no warm browser: ${cold.length ? cold.join(', ') : 'none'}`
+          : ''),
+    );
+  }
 }
 
 await main();
