@@ -710,7 +710,10 @@ export class ChromiumRoomEngine implements RoomEngine {
   }
 }
 
-/** The part of a room's settings its processes are started for (the rest is the page's business). */
+/**
+ * The part of a room's settings its processes are started for (the rest is the page's business). On the
+ * screencast path only the size matters; matching all four there costs at most a cold start.
+ */
 function shapeOf(shape: TWarmShape): TWarmShape {
   return {
     width: shape.width,
