@@ -34,8 +34,10 @@ interface TWarmEntry<T> {
 
 /** After a room starts, the refill waits this long: the room's first picture goes before a browser launch. */
 export const REFILL_DELAY_MS = 1500;
-/** After a warm run failed to start, the next try waits this long, twice as long after each failure in a row, up
- * to the most: a machine where browsers cannot start is not hammered, nor its log filled. */
+/**
+ * After a warm run failed to start, the next try waits this long, twice as long after each failure in a row, up
+ * to the most: a machine where browsers cannot start is not hammered, nor its log filled.
+ */
 const RETRY_DELAY_MS = 30_000;
 const MAX_RETRY_DELAY_MS = 600_000;
 
@@ -44,7 +46,7 @@ const keyOf = (shape: TWarmShape) =>
 
 export class WarmPool<T> {
   private readonly entries: TWarmEntry<T>[] = [];
-  /** Runs taken out of the pool before they were up, and evicted: ended once they are. */
+  /** The ends of runs removed from the pool (evicted, dead, of an old shape): closing waits for them. */
   private readonly settling = new Set<Promise<unknown>>();
   private shape: TWarmShape | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -55,10 +57,6 @@ export class WarmPool<T> {
   private closed = false;
 
   constructor(private readonly options: TWarmPoolOptions<T>) {}
-
-  get size(): number {
-    return this.options.size;
-  }
 
   /** Warm runs up or starting: each holds a capacity slot. */
   count(): number {
