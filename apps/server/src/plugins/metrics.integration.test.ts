@@ -67,6 +67,8 @@ describe('/metrics', () => {
     expect(value(afterRequests, route) - value(before, route)).toBe(3);
     expect(value(afterRequests, trpcRoute) - value(before, trpcRoute)).toBe(1);
     expect(value(before, 'rooms_rooms{state="running"}')).toBe(0);
+    // This server keeps no warm browser (ROOM_WARM_POOL=0 in tests): the series is there, at zero.
+    expect(before).toContain('rooms_warm_browsers{status="ready"} 0');
 
     const owner = await createOwner(server.app);
     const created = await rest<{ id: string }>(server.app, 'POST', '/api/room/createRoom', {

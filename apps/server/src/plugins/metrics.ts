@@ -74,6 +74,17 @@ export const metricsPlugin = fp(
       },
     });
     new Gauge({
+      name: 'rooms_warm_browsers',
+      help: 'Room browsers kept warm for the next start: ready, or still starting',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      collect() {
+        const { ready, total } = engine.warmRuns();
+        this.set({ status: 'ready' }, ready);
+        this.set({ status: 'starting' }, total - ready);
+      },
+    });
+    new Gauge({
       name: 'rooms_participants',
       help: 'Participants connected to the rooms of this server',
       registers: [registry],
