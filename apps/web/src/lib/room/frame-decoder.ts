@@ -74,9 +74,13 @@ class JpegDecoder implements TFrameDecoder {
 }
 
 /**
- * Decoded frames still queued inside the decoder beyond which the next frames are skipped until a keyframe:
- * a decoder that falls behind would otherwise add latency that never goes away.
+ * How far the decoder may fall behind, in time, before the next frames are skipped until a keyframe: a decoder
+ * that falls behind would otherwise add latency that never goes away. Skipping freezes the picture until the
+ * next keyframe (up to 2 s), so a short stumble (a busy moment at 60 fps is a few pictures) is let through: the
+ * decoder catches up on its own and the player shows only the newest of what comes out.
  */
+const MAX_DECODE_BEHIND_MS = 120;
+/** …and never fewer frames than this (a still page sends few pictures). */
 const MAX_DECODE_QUEUE = 3;
 /**
  * A joiner receives the latest keyframe and every frame since in one burst (up to one keyframe interval, 2 s),
@@ -106,18 +110,23 @@ class H264Decoder implements TFrameDecoder {
   private skipped = 0;
   private errors = 0;
   private decoded = 0;
+  /** Milliseconds between the stream's pictures, learned from their timestamps. */
+  private interval = 1000 / 30;
+  private lastTimestamp: number | null = null;
 
   constructor(private readonly output: TPictureOutput) {}
 
   decode(frame: TMediaFrame): void {
     if (this.closed) return;
+    this.learnInterval(frame.timestamp);
     if (!frame.keyframe) {
       const queued = this.decoder?.decodeQueueSize ?? 0;
       const now = performance.now();
+      const behind = Math.max(MAX_DECODE_QUEUE, Math.round(MAX_DECODE_BEHIND_MS / this.interval));
       // Caught up once the queue is short again after the burst: from then on a growing queue is a decoder
       // falling behind.
-      if (queued <= MAX_DECODE_QUEUE && now >= this.burstUntil) this.catchUpUntil = 0;
-      const limit = now < this.catchUpUntil ? MAX_CATCH_UP_QUEUE : MAX_DECODE_QUEUE;
+      if (queued <= behind && now >= this.burstUntil) this.catchUpUntil = 0;
+      const limit = now < this.catchUpUntil ? MAX_CATCH_UP_QUEUE : behind;
       if (this.waitingForKeyframe || !this.decoder || queued > limit) {
         this.waitingForKeyframe = true;
         this.skipped += 1;
@@ -158,6 +167,15 @@ class H264Decoder implements TFrameDecoder {
     this.decoder = null;
   }
 
+  private learnInterval(timestamp: number): void {
+    const last = this.lastTimestamp;
+    this.lastTimestamp = timestamp;
+    if (last === null) return;
+    const gap = timestamp - last;
+    // A still page sends pictures seconds apart; those say nothing about the frame rate.
+    if (gap > 0 && gap < 100) this.interval += (gap - this.interval) * 0.1;
+  }
+
   /** A keyframe: (re)configure when the stream's codec string changed or the decoder fell behind or broke. */
   private prepare(frame: TMediaFrame): boolean {
     const sps = findSps(frame.data);
@@ -173,7 +191,8 @@ class H264Decoder implements TFrameDecoder {
       return false;
     }
     const usable = this.decoder && this.decoder.state === 'configured';
-    if (usable && codec === this.codecString && (this.decoder?.decodeQueueSize ?? 0) <= MAX_DECODE_QUEUE) {
+    const behind = Math.max(MAX_DECODE_QUEUE, Math.round(MAX_DECODE_BEHIND_MS / this.interval));
+    if (usable && codec === this.codecString && (this.decoder?.decodeQueueSize ?? 0) <= behind) {
       return true;
     }
     if (!this.decoder || this.decoder.state === 'closed') {
