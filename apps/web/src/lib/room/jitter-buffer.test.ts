@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JitterBuffer, type TJitterOptions } from './jitter-buffer';
+import { JitterBuffer } from './jitter-buffer';
 
 // 1 kHz keeps the numbers readable: 1 frame = 1 ms, a 20 ms packet = 20 frames, a quantum of 10 frames.
 const RATE = 1000;
@@ -11,148 +11,126 @@ const stereo = (left: number, right: number, frames = 20) => [
 const quantum = (channels = 2, frames = 10) =>
   Array.from({ length: channels }, () => new Float32Array(frames));
 
-function buffer(options: Partial<TJitterOptions> = {}) {
-  return new JitterBuffer({
-    sampleRate: RATE,
-    maxMs: 200,
-    marginMs: 5,
-    spreadShare: 0,
-    windowMs: 400,
-    slackMs: 10,
-    ...options,
-  });
-}
-
-/**
- * Packets of 20 ms, one every 20 ms, arriving `lag(i)` ms after the 20 ms slot they were made in, stamped
- * `stamp(i)` (by default the slot), against quanta pulled every 10 ms from time 0 to `until`: what each quantum
- * played (its timestamp, null for silence).
- */
-function run(
-  jitter: JitterBuffer,
-  lag: (index: number) => number,
-  until: number,
-  stamp = (index: number) => index * 20,
-): (number | null)[] {
-  const arrivals = Array.from({ length: Math.ceil(until / 20) }, (_, i) => ({
-    at: i * 20 + lag(i),
-    stamp: stamp(i),
-  }));
-  const played: (number | null)[] = [];
-  for (let now = 0; now < until; now += 10) {
-    while (arrivals[0] && arrivals[0].at <= now) {
-      const next = arrivals.shift();
-      if (next) jitter.push(next.stamp, packet(1), now);
-    }
-    played.push(jitter.pull(quantum(), now));
-  }
-  return played;
+function buffer(targetMs = 60, maxMs = 120) {
+  return new JitterBuffer({ sampleRate: RATE, targetMs, maxMs });
 }
 
 describe('JitterBuffer', () => {
-  it('plays each packet at its stamp plus the lag its arrivals showed and a margin', () => {
+  it('stays silent until the target is queued, then plays with the timestamps of what it plays', () => {
     const jitter = buffer();
-    // Stamped 1000, here at 1030: due at 1035.
-    jitter.push(1000, packet(0.5), 1030);
+    jitter.push(1000, packet(0.5));
+    jitter.push(1020, packet(0.5));
     const out = quantum();
-    expect(jitter.pull(out, 1020)).toBeNull();
+    expect(jitter.pull(out)).toBeNull();
     expect(out[0]?.every((sample) => sample === 0)).toBe(true);
-    expect(jitter.pull(out, 1035)).toBe(1000);
+
+    jitter.push(1040, packet(0.5));
+    expect(jitter.pull(out)).toBe(1000);
     expect(out[0]?.every((sample) => sample === 0.5)).toBe(true);
-    jitter.push(1020, packet(0.5), 1050);
-    expect(jitter.pull(out, 1045)).toBe(1010);
-    expect(jitter.pull(out, 1055)).toBe(1020);
-    expect(jitter.stats()).toMatchObject({ bufferedMs: 10, delayMs: 5, playing: true, underruns: 0 });
+    expect(jitter.pull(out)).toBe(1010);
+    expect(jitter.pull(out)).toBe(1020);
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 30, playing: true, underruns: 0 });
   });
 
-  it('waits for a packet later than any before once, by what it needed, and plays evenly after it', () => {
-    const jitter = buffer({ windowMs: 4000 });
-    // 30 ms late each, one of them 60 ms.
-    const played = run(jitter, (i) => (i === 20 ? 60 : 30), 1000);
-    const sounding = played.filter((stamp) => stamp !== null);
-    // From the first packet on, every quantum is the next 10 ms of sound, but for a gap of 30 ms (3 quanta)
-    // where the late packet was due.
-    expect(jitter.stats().underruns).toBe(1);
-    expect(played.slice(3, 43).every((stamp) => stamp !== null)).toBe(true);
-    expect(played.slice(43, 46)).toEqual([null, null, null]);
-    expect(sounding.every((stamp, i) => i === 0 || stamp === (sounding[i - 1] ?? 0) + 10)).toBe(true);
-    // The sound now plays 35 ms after the earliest arrivals (30 more than them, plus the margin).
-    expect(jitter.stats().delayMs).toBe(35);
+  it('plays silence when it runs dry and waits for the target again', () => {
+    const jitter = buffer(20);
+    jitter.push(0, packet(1, 25));
+    const out = quantum();
+    expect(jitter.pull(out)).toBe(0);
+    expect(jitter.pull(out)).toBe(10);
+    // 5 frames left: they play, the rest of the quantum is silence.
+    expect(jitter.pull(out)).toBe(20);
+    expect([...(out[0] ?? [])]).toEqual([1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+    expect(jitter.stats()).toMatchObject({ underruns: 1, playing: false });
+
+    jitter.push(100, packet(1, 10));
+    expect(jitter.pull(out)).toBeNull();
+    jitter.push(110, packet(1, 10));
+    expect(jitter.pull(out)).toBe(100);
   });
 
-  it("keeps a share of the arrivals' spread beyond the latest of them", () => {
-    const jitter = buffer({ spreadShare: 0.2, windowMs: 4000 });
-    run(jitter, (i) => (i % 2 ? 70 : 20), 1000);
-    // 50 ms between the earliest and the latest: 5 + 10 ms beyond the latest, 65 beyond the earliest.
-    expect(jitter.stats().delayMs).toBe(65);
-  });
-
-  it('comes back down once the late packet has left its window', () => {
-    const jitter = buffer({ windowMs: 400 });
-    const played = run(jitter, (i) => (i === 5 ? 60 : 30), 2000);
-    expect(jitter.stats()).toMatchObject({ delayMs: 5, underruns: 1 });
-    // Coming down skipped the ~30 ms it no longer needed: the sound plays 30-35 ms after its stamp again.
-    expect(jitter.stats().droppedFrames).toBeGreaterThanOrEqual(25);
-    expect(1990 - (played.at(-1) ?? 0)).toBeGreaterThanOrEqual(30);
-    expect(1990 - (played.at(-1) ?? 0)).toBeLessThanOrEqual(35);
-  });
-
-  it('keeps only what could still play while nothing pulls, and starts at the sound due when pulled again', () => {
-    const jitter = buffer({ maxMs: 100 });
-    for (let i = 0; i < 20; i += 1) jitter.push(i * 20, packet(i), i * 20 + 30);
-    expect(jitter.stats().bufferedMs).toBe(100);
-    // At 410 the sound stamped 375 is due: 300 ms were dropped while queued, 75 more as too late.
-    expect(jitter.pull(quantum(), 410)).toBe(375);
-    expect(jitter.stats().droppedFrames).toBe(375);
-  });
-
-  it('delays the sound by the extra asked for, and forgets everything on clear', () => {
-    const jitter = buffer();
-    jitter.push(0, packet(1), 30);
-    jitter.setDelay(50);
-    expect(jitter.pull(quantum(), 35)).toBeNull();
-    expect(jitter.pull(quantum(), 85)).toBe(0);
-    jitter.clear();
-    expect(jitter.stats()).toMatchObject({ bufferedMs: 0, delayMs: null, playing: false });
-    // Learnt afresh: 10 ms late now.
-    jitter.setDelay(0);
-    jitter.push(5000, packet(1), 1010);
-    expect(jitter.pull(quantum(), 1015)).toBe(5000);
-  });
-
-  it('learns a new timeline when the stamps jump for good', () => {
-    const jitter = buffer({ windowMs: 400 });
-    // The stamps start over 10 s earlier at packet 30 (the server's encoder restarted).
-    const played = run(
-      jitter,
-      () => 30,
-      2000,
-      (i) => (i < 30 ? i * 20 : i * 20 - 10_000),
-    );
-    // Silent for a slice of the window (100 ms) from the first packet on the new timeline (due at 630), then on.
-    expect(played.slice(63, 73).every((stamp) => stamp === null)).toBe(true);
-    expect(played.slice(74).every((stamp) => stamp !== null && stamp < 0)).toBe(true);
-    expect(jitter.stats().delayMs).toBe(5);
+  it('drops the oldest sound down to the target when more than the maximum piles up', () => {
+    const jitter = buffer(60, 120);
+    for (let i = 0; i < 6; i += 1) jitter.push(i * 20, packet(i));
+    expect(jitter.stats().bufferedMs).toBe(120);
+    jitter.push(120, packet(6));
+    // 140 ms queued > 120: drop 80 ms, keep the newest 60.
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 60, droppedFrames: 80 });
+    const out = quantum();
+    expect(jitter.pull(out)).toBe(80);
+    expect(out[0]?.[0]).toBe(4);
   });
 
   it('plays mono on both speakers and mixes stereo down for a mono output', () => {
-    const jitter = buffer();
-    jitter.push(0, packet(0.25), 0);
+    const jitter = buffer(10);
+    jitter.push(0, packet(0.25));
     const out = quantum(2);
-    jitter.pull(out, 5);
+    jitter.pull(out);
     expect(out[0]?.[0]).toBe(0.25);
     expect(out[1]?.[0]).toBe(0.25);
 
-    const mono = buffer();
-    mono.push(0, stereo(0.2, 0.6), 0);
+    const mono = buffer(10);
+    mono.push(0, stereo(0.2, 0.6));
     const one = quantum(1);
-    mono.pull(one, 5);
+    mono.pull(one);
     expect(one[0]?.[0]).toBeCloseTo(0.4);
 
-    const both = buffer();
-    both.push(0, stereo(0.2, 0.6), 0);
+    const both = buffer(10);
+    both.push(0, stereo(0.2, 0.6));
     const two = quantum(2);
-    both.pull(two, 5);
+    both.pull(two);
     expect([two[0]?.[0], two[1]?.[0]]).toEqual([expect.closeTo(0.2), expect.closeTo(0.6)]);
+  });
+
+  it('a longer target delays the sound and raises the maximum with it', () => {
+    const jitter = buffer(20, 60);
+    jitter.setTarget(100);
+    for (let i = 0; i < 4; i += 1) jitter.push(i * 20, packet(1));
+    expect(jitter.pull(quantum())).toBeNull();
+    for (let i = 4; i < 7; i += 1) jitter.push(i * 20, packet(1));
+    // 140 ms queued is under the moved maximum (140): nothing dropped.
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 140, droppedFrames: 0 });
+    expect(jitter.pull(quantum())).toBe(0);
+  });
+
+  it('drops sound that stayed queued above the floor for a whole window', () => {
+    const jitter = new JitterBuffer({
+      sampleRate: RATE,
+      targetMs: 60,
+      maxMs: 500,
+      floorMs: 10,
+      windowMs: 100,
+    });
+    for (let i = 0; i < 10; i += 1) jitter.push(i * 20, packet(i));
+    // 200 ms queued; arrivals keep pace with playing, so the level never falls below 200 - 10 in the window.
+    let next = 200;
+    for (let pulled = 0; pulled < 100; pulled += 10) {
+      jitter.pull(quantum());
+      if (pulled % 20 === 10) {
+        jitter.push(next, packet(0));
+        next += 20;
+      }
+    }
+    // The window ended with 190 ms as its lowest level: 180 above the floor are dropped at once.
+    expect(jitter.stats().droppedFrames).toBe(180);
+    expect(jitter.stats().bufferedMs).toBeLessThanOrEqual(20);
+  });
+
+  it('pauses to grow back to the floor when the sound is to be delayed', () => {
+    const jitter = new JitterBuffer({
+      sampleRate: RATE,
+      targetMs: 20,
+      maxMs: 500,
+      floorMs: 10,
+      windowMs: 40,
+    });
+    for (let i = 0; i < 4; i += 1) jitter.push(i * 20, packet(1));
+    jitter.setDelay(50);
+    const out = quantum();
+    // The window's lowest level was 50 ms, 10 under the moved floor (60): a quantum of silence follows while
+    // the queue grows back.
+    for (let i = 0; i < 4; i += 1) expect(jitter.pull(out)).not.toBeNull();
+    expect(jitter.pull(out)).toBeNull();
+    expect(jitter.stats().bufferedMs).toBe(40);
   });
 });

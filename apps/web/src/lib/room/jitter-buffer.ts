@@ -1,37 +1,30 @@
 // The sound's jitter buffer, run inside the AudioWorklet (sound.worklet.ts) and kept free of Web Audio so it is
 // tested as plain code. Decoded packets queue up with their server timestamps; the audio thread pulls 128-frame
-// quanta. Sound plays against a clock rather than a fill level: the sample stamped T is due at T + the playout
-// delay, on the audio thread's clock (the two clocks' offset is folded into the delay). The delay is learned from
-// the packets' own arrivals: it is the latest any packet arrived (its lag: arrival − timestamp) over the last
-// `window`, plus a small `margin`. A packet later than that raises it at once by just what that packet needed
-// (the sound pauses once for the difference), and once the late arrivals have left the window it comes back
-// down (a skip). So the sound waits only as long as its arrivals actually vary, not for a fixed fill level, and
-// the picture, which waits for the sound (av-sync.ts), waits no longer than that either.
+// quanta. It plays only once `target` ms are queued, so packets arriving unevenly still play back evenly; when
+// more than `max` ms pile up it drops the oldest sound (latency never builds up); when it runs dry it plays
+// silence and waits for `target` ms again. While playing it keeps itself as small as the arrivals allow: every
+// `window` of sound it looks at the lowest level it reached, and drops what stayed queued above `floor` the whole
+// time (sound that only added delay), or pauses to grow back when the level fell below it (packets came later
+// than before, or the sound is to be delayed). Every queued millisecond is a millisecond a watcher's picture
+// waits for its sound (av-sync.ts).
 
 export interface TJitterOptions {
   sampleRate: number;
-  /** The longest the sound waits beyond its earliest arrivals; sound later than that is dropped instead. */
+  /** Sound queued before playing starts (and again after running dry). */
+  targetMs: number;
+  /** Above this much queued sound, the oldest is dropped down to the target. */
   maxMs: number;
-  /** Kept beyond the latest arrival seen, against arrivals a little later still. */
-  marginMs?: number;
-  /**
-   * And this share of the window's spread (latest − earliest lag) on top: arrivals that vary more beat their
-   * own record more often, and each record beaten is a gap heard.
-   */
-  spreadShare?: number;
-  /** How long a late arrival keeps the delay up. */
+  /** The least sound kept queued while playing, against arrivals later than usual. */
+  floorMs?: number;
+  /** How much played sound the level is judged over before it is trimmed or grown. */
   windowMs?: number;
-  /** Drift of the playing sound from its due time smaller than this is not worth an audible skip or pause. */
-  slackMs?: number;
 }
 
 export interface TJitterStats {
   bufferedMs: number;
-  /** How much later than its earliest arrivals the sound plays (what the smoothing costs), ms; null before any. */
-  delayMs: number | null;
   /** Times the buffer ran dry while playing. */
   underruns: number;
-  /** Sample frames dropped because they came or stayed past their time. */
+  /** Sample frames dropped because too much was queued. */
   droppedFrames: number;
   playing: boolean;
 }
@@ -44,21 +37,9 @@ interface TChunk {
   offset: number;
 }
 
-/** The latest and earliest lag of the packets that arrived in a slice of the window. */
-interface TLagSlice {
-  start: number;
-  latest: number;
-  earliest: number;
-}
-
-export const JITTER_DEFAULTS = {
-  maxMs: 200,
-  marginMs: 6,
-  spreadShare: 0.1,
-  windowMs: 8000,
-  slackMs: 10,
-} as const;
-const SLICES = 4;
+export const JITTER_DEFAULTS = { targetMs: 60, maxMs: 200, floorMs: 10, windowMs: 3000 } as const;
+/** Level changes smaller than this are not worth an audible skip or pause. */
+const SETTLE_SLACK_MS = 8;
 
 export class JitterBuffer {
   private readonly chunks: TChunk[] = [];
@@ -66,72 +47,70 @@ export class JitterBuffer {
   private playing = false;
   private underruns = 0;
   private droppedFrames = 0;
-  /** Extra delay asked for (to wait for a late picture), ms. */
-  private extraMs = 0;
-  /** Timestamp + playoutMs = when a sample is due on the audio clock; null before the first packet. */
-  private playoutMs: number | null = null;
-  private readonly slices: TLagSlice[] = [];
-  /** Since when packets have arrived far outside the window's lags (a new timeline), on the audio clock. */
-  private strayFrom: number | null = null;
-  private readonly marginMs: number;
-  private readonly spreadShare: number;
-  private readonly windowMs: number;
-  private readonly slackMs: number;
+  private targetFrames: number;
+  private maxFrames: number;
+  private floorFrames: number;
+  private readonly windowFrames: number;
+  /** Sound played in the current window, and the lowest level seen in it. */
+  private windowPlayed = 0;
+  private windowLow = Number.POSITIVE_INFINITY;
+  /** Silence still to play before the queue plays on (growing the level back). */
+  private pauseFrames = 0;
 
   constructor(private readonly options: TJitterOptions) {
-    this.marginMs = options.marginMs ?? JITTER_DEFAULTS.marginMs;
-    this.spreadShare = options.spreadShare ?? JITTER_DEFAULTS.spreadShare;
-    this.windowMs = options.windowMs ?? JITTER_DEFAULTS.windowMs;
-    this.slackMs = options.slackMs ?? JITTER_DEFAULTS.slackMs;
+    this.targetFrames = this.toFrames(options.targetMs);
+    this.maxFrames = this.toFrames(options.maxMs);
+    this.floorFrames = this.toFrames(options.floorMs ?? JITTER_DEFAULTS.floorMs);
+    this.windowFrames = this.toFrames(options.windowMs ?? JITTER_DEFAULTS.windowMs);
+  }
+
+  /** A longer target delays the sound (to wait for a late picture); max and floor move with it. */
+  setTarget(targetMs: number): void {
+    this.setDelay(targetMs - this.options.targetMs);
   }
 
   /** Delays the sound by `ms` beyond what its arrivals need (to wait for a late picture). */
   setDelay(ms: number): void {
-    this.extraMs = ms;
+    this.targetFrames = this.toFrames(this.options.targetMs + ms);
+    this.maxFrames = this.toFrames(this.options.maxMs + ms);
+    this.floorFrames = this.toFrames((this.options.floorMs ?? JITTER_DEFAULTS.floorMs) + ms);
   }
 
-  /** A decoded packet stamped `timestamp` (server ms) arrived at `now` (ms on the audio clock). */
-  push(timestamp: number, channels: Float32Array[], now: number): void {
+  push(timestamp: number, channels: Float32Array[]): void {
     const length = channels[0]?.length ?? 0;
     if (length === 0) return;
-    this.note(now - timestamp, now);
     this.chunks.push({ timestamp, channels, offset: 0 });
     this.frames += length;
-    // Nothing pulls while the context is suspended: keep only what could still play.
-    const most = this.toFrames(this.options.maxMs + this.extraMs);
-    if (this.frames > most) this.skip(this.frames - most);
+    if (this.frames > this.maxFrames) this.skip(this.frames - this.targetFrames);
   }
 
   /**
-   * Fills `output` (one array per output channel, all the same length) with the sound due at `now` (ms on the
-   * audio clock). Returns the server timestamp of the first sample frame written, or null when it is silence.
+   * Fills `output` (one array per output channel, all the same length) with the next sound. Returns the server
+   * timestamp of the first sample frame written, or null when the output is silence.
    */
-  pull(output: Float32Array[], now: number): number | null {
+  pull(output: Float32Array[]): number | null {
     const wanted = output[0]?.length ?? 0;
     for (const channel of output) channel.fill(0);
-    const head = this.chunks[0];
-    if (!head || this.playoutMs === null) {
-      if (this.playing) this.underruns += 1;
-      this.playing = false;
+    if (!this.playing) {
+      if (this.frames < this.targetFrames || this.frames === 0) return null;
+      this.playing = true;
+      this.windowPlayed = 0;
+      this.windowLow = Number.POSITIVE_INFINITY;
+    }
+    if (this.pauseFrames > 0) {
+      this.pauseFrames = Math.max(0, this.pauseFrames - wanted);
       return null;
     }
-    const late = now - (this.position(head) + this.playoutMs + this.extraMs);
-    const quantumMs = (wanted / this.options.sampleRate) * 1000;
-    // Starting, the first sample lands within half a quantum of its time; playing, it is left alone within the
-    // slack (the server's stamps creep against the samples by up to 2 ms a second).
-    const allowed = this.playing ? this.slackMs : quantumMs / 2;
-    if (late < -allowed) return null;
-    if (late > allowed) this.skip(this.toFrames(late));
+    this.windowLow = Math.min(this.windowLow, this.frames);
+    this.windowPlayed += wanted;
+    if (this.windowPlayed >= this.windowFrames) this.settle();
     const first = this.chunks[0];
-    // Everything queued was past its time (the context was suspended): wait for the next packet.
-    if (!first) return null;
-    this.playing = true;
-    const timestamp = this.position(first);
+    const timestamp = first ? first.timestamp + (first.offset / this.options.sampleRate) * 1000 : null;
     let written = 0;
     while (written < wanted) {
       const chunk = this.chunks[0];
       if (!chunk) {
-        // Ran dry mid-quantum: the rest stays silent and the next packet plays when it is due.
+        // Ran dry mid-quantum: the rest stays silent and the buffer refills to the target before playing on.
         this.playing = false;
         this.underruns += 1;
         break;
@@ -148,75 +127,29 @@ export class JitterBuffer {
   }
 
   stats(): TJitterStats {
-    const { earliest } = this.range();
     return {
       bufferedMs: (this.frames / this.options.sampleRate) * 1000,
-      delayMs: this.playoutMs === null || !Number.isFinite(earliest) ? null : this.playoutMs - earliest,
       underruns: this.underruns,
       droppedFrames: this.droppedFrames,
       playing: this.playing,
     };
   }
 
-  /** Forgets the sound and what its arrivals taught (the audio clock stood still, or the stream starts over). */
   clear(): void {
     this.chunks.length = 0;
     this.frames = 0;
     this.playing = false;
-    this.slices.length = 0;
-    this.playoutMs = null;
-    this.strayFrom = null;
+    this.pauseFrames = 0;
   }
 
-  /** A packet arrived `lag` ms after its timestamp: raise the delay for it, or lower it as a slice ends. */
-  private note(lag: number, now: number): void {
-    const { latest, earliest } = this.range();
-    const stray = lag > latest + this.options.maxMs || lag < earliest - this.options.maxMs;
-    if (this.slices.length > 0 && stray) {
-      // One such packet is a stall (it is dropped or waits); a slice of them is a new timeline (the server's
-      // encoder started over): learn it afresh, without the sound queued on the old one.
-      this.strayFrom ??= now;
-      if (now - this.strayFrom < this.windowMs / SLICES) return;
-      this.clear();
-    }
-    this.strayFrom = null;
-    let slice = this.slices.at(-1);
-    if (!slice || now - slice.start >= this.windowMs / SLICES) {
-      slice = { start: now, latest: lag, earliest: lag };
-      this.slices.push(slice);
-      if (this.slices.length > SLICES) this.slices.shift();
-      // A slice ended: what the window's latest arrival needs now, if that is less than the delay by enough.
-      const needed = this.needed();
-      if (this.playoutMs !== null && needed < this.playoutMs - this.slackMs) this.playoutMs = needed;
-    } else {
-      slice.latest = Math.max(slice.latest, lag);
-      slice.earliest = Math.min(slice.earliest, lag);
-    }
-    const needed = this.needed();
-    if (this.playoutMs === null || needed > this.playoutMs) this.playoutMs = needed;
-  }
-
-  /** The window's latest arrival plus the margins, never more than `maxMs` past its earliest. */
-  private needed(): number {
-    const { latest, earliest } = this.range();
-    const margin = this.marginMs + (latest - earliest) * this.spreadShare;
-    return Math.min(latest + margin, earliest + this.options.maxMs);
-  }
-
-  /** The latest and earliest lag in the window (±infinity before any). */
-  private range(): { latest: number; earliest: number } {
-    let latest = Number.NEGATIVE_INFINITY;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const slice of this.slices) {
-      latest = Math.max(latest, slice.latest);
-      earliest = Math.min(earliest, slice.earliest);
-    }
-    return { latest, earliest };
-  }
-
-  /** The server timestamp of the next sample frame of `chunk`. */
-  private position(chunk: TChunk): number {
-    return chunk.timestamp + (chunk.offset / this.options.sampleRate) * 1000;
+  /** At the end of a window: bring the lowest level of the window to the floor, if it is off by enough. */
+  private settle(): void {
+    const off = this.windowLow - this.floorFrames;
+    this.windowPlayed = 0;
+    this.windowLow = Number.POSITIVE_INFINITY;
+    if (Math.abs(off) < this.toFrames(SETTLE_SLACK_MS)) return;
+    if (off > 0) this.skip(off);
+    else this.pauseFrames = -off;
   }
 
   private skip(count: number): void {

@@ -1,17 +1,13 @@
 // The room's sound: Opus packets → WebCodecs AudioDecoder → the AudioWorklet's jitter buffer → volume → speakers.
-// The decoder runs in a worker, which hands the sound straight to the worklet (sound.worker.ts), or without
-// one here on the page (sound-decoder.ts). Built on the first packet. An AudioContext made without a
-// user gesture starts suspended (the autoplay rule): the state says 'blocked' and one click on the page's unmute
-// button resumes it. Volume and mute are kept per browser. The worklet's reports make the sound clock that the
-// picture follows (av-sync.ts).
+// Built on the first packet. An AudioContext made without a user gesture starts suspended (the autoplay rule):
+// the state says 'blocked' and one click on the page's unmute button resumes it. Volume and mute are kept per
+// browser. The worklet's reports make the sound clock that the picture follows (av-sync.ts).
 import type { TMediaFrame } from '@rooms/api/room-protocol';
 import { heardTimestamp, type TOutputTimestamp, type TSoundReport } from './av-sync';
 import { refuseDecoder } from './decoders';
-import { OPUS_SAMPLE_RATE } from './opus';
+import { OPUS_SAMPLE_RATE, opusChannels } from './opus';
 import type { TSoundWorkletMessage, TSoundWorkletReport } from './sound.worklet';
 import workletUrl from './sound.worklet.ts?worker&url';
-import { SoundDecoder } from './sound-decoder';
-import { SoundWorker } from './sound-worker';
 
 export type TSoundStatus = 'off' | 'starting' | 'blocked' | 'playing' | 'failed';
 
@@ -39,16 +35,16 @@ export class RoomSound {
   private node: AudioWorkletNode | null = null;
   private gain: GainNode | null = null;
   private analyser: AnalyserNode | null = null;
-  /** Decodes off the main thread; null where no worker runs. */
-  private worker: SoundWorker | null = null;
-  /** The page's own decoder, where no worker decodes. */
-  private decoder: SoundDecoder | null = null;
+  private decoder: AudioDecoder | null = null;
+  private channels: 1 | 2 = 2;
   private report: TSoundReport | null = null;
   private buffered: { ms: number; underruns: number; droppedMs: number } | null = null;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
-  /** Packets that arrived while the worklet loaded (dropped). */
+  /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
   skipped = 0;
+  private errors = 0;
+  private decoded = 0;
 
   constructor(private readonly changed: () => void) {}
 
@@ -59,22 +55,22 @@ export class RoomSound {
   packet(frame: TMediaFrame): void {
     if (this.closed) return;
     if (this.state.status === 'off') {
-      this.worker = SoundWorker.create(() => refuseDecoder('opus'));
+      this.channels = opusChannels(frame.data);
       void this.start();
     }
-    if (this.worker && !this.worker.failed) {
-      this.worker.packet(frame);
-      return;
-    }
-    if (!this.node) {
+    const decoder = this.decoder;
+    if (decoder?.state !== 'configured') {
       this.skipped += 1;
+      if (decoder?.state === 'closed') this.decoder = this.createDecoder();
       return;
     }
-    this.decoder ??= new SoundDecoder(
-      (timestamp, channels) => this.play(timestamp, channels),
-      () => refuseDecoder('opus'),
+    decoder.decode(
+      new EncodedAudioChunk({
+        type: 'key',
+        timestamp: Math.round(frame.timestamp * 1000),
+        data: frame.data,
+      }),
     );
-    this.decoder.decode(frame);
   }
 
   /** The click-to-unmute: runs inside the user's gesture, which is what lets the context start. */
@@ -130,9 +126,8 @@ export class RoomSound {
 
   close(): void {
     this.closed = true;
-    this.decoder?.close();
+    if (this.decoder && this.decoder.state !== 'closed') this.decoder.close();
     this.decoder = null;
-    this.worker?.close();
     this.node?.disconnect();
     void this.context?.close().catch(() => undefined);
     this.context = null;
@@ -164,29 +159,47 @@ export class RoomSound {
       analyser.fftSize = 2048;
       node.connect(gain).connect(analyser).connect(context.destination);
       this.node = node;
-      if (this.worker) {
-        // The worker's decoded sound goes to the worklet directly, never through this page.
-        const channel = new MessageChannel();
-        this.post({ type: 'port', port: channel.port1 }, [channel.port1]);
-        this.worker.connect(channel.port2);
-      }
       this.gain = gain;
       this.analyser = analyser;
       this.applyVolume();
+      this.decoder = this.createDecoder();
       this.followContext();
     } catch {
       this.update({ status: 'failed' });
     }
   }
 
-  private play(timestamp: number, channels: Float32Array<ArrayBuffer>[]): void {
-    // A suspended context's clock stands still, which the jitter buffer would take for packets arriving ever
-    // earlier: nothing goes to it until the context runs, and then it starts afresh.
-    if (this.context?.state !== 'running') return;
-    this.post(
-      { type: 'chunk', timestamp, channels },
-      channels.map((channel) => channel.buffer),
-    );
+  private createDecoder(): AudioDecoder {
+    const decoder = new AudioDecoder({
+      output: (data) => {
+        this.decoded += 1;
+        this.play(data);
+      },
+      error: () => {
+        // The decoder closed itself; the next packet builds a new one, unless it never decoded anything.
+        this.errors += 1;
+        if (this.errors >= 3 && this.decoded === 0) refuseDecoder('opus');
+      },
+    });
+    decoder.configure({ codec: 'opus', sampleRate: OPUS_SAMPLE_RATE, numberOfChannels: this.channels });
+    return decoder;
+  }
+
+  private play(data: AudioData): void {
+    try {
+      const channels: Float32Array[] = [];
+      for (let plane = 0; plane < data.numberOfChannels; plane += 1) {
+        const samples = new Float32Array(data.numberOfFrames);
+        data.copyTo(samples, { planeIndex: plane, format: 'f32-planar' });
+        channels.push(samples);
+      }
+      this.post(
+        { type: 'chunk', timestamp: data.timestamp / 1000, channels },
+        channels.map((channel) => channel.buffer as ArrayBuffer),
+      );
+    } finally {
+      data.close();
+    }
   }
 
   private post(message: TSoundWorkletMessage, transfer: Transferable[] = []): void {
@@ -196,10 +209,7 @@ export class RoomSound {
   private followContext(): void {
     const context = this.context;
     if (!context || this.closed || !this.node) return;
-    const running = context.state === 'running';
-    if (running && this.state.status !== 'playing') this.post({ type: 'clear' });
-    this.worker?.sounding(running);
-    if (running) this.update({ status: 'playing' });
+    if (context.state === 'running') this.update({ status: 'playing' });
     else if (context.state === 'suspended') this.update({ status: 'blocked' });
   }
 

@@ -1,8 +1,7 @@
-// The audio thread's end of the room sound: decoded packets arrive on the port (or on a second port straight
-// from the sound worker), the jitter buffer plays each when it is due on this thread's clock, and every ~50 ms
-// (and whenever sound starts or stops) the port hears which server timestamp was rendered at which context
-// time, the sound clock that the picture follows (av-sync.ts). Loaded with audioWorklet.addModule from the URL
-// Vite gives for `?worker&url`, so it is bundled with its import.
+// The audio thread's end of the room sound: decoded packets arrive on the port, the jitter buffer spaces them
+// out, and every ~50 ms (and whenever sound starts or stops) the port hears which server timestamp was rendered
+// at which context time, the sound clock that the picture follows (av-sync.ts). Loaded with
+// audioWorklet.addModule from the URL Vite gives for `?worker&url`, so it is bundled with its import.
 import { JITTER_DEFAULTS, JitterBuffer } from './jitter-buffer';
 
 // The AudioWorkletGlobalScope, which TypeScript's DOM library does not describe.
@@ -16,9 +15,7 @@ declare function registerProcessor(name: string, processor: new () => AudioWorkl
 export type TSoundWorkletMessage =
   | { type: 'chunk'; timestamp: number; channels: Float32Array[] }
   | { type: 'target'; ms: number }
-  | { type: 'clear' }
-  /** A second port that chunks come in on (from the sound worker, which decodes them). */
-  | { type: 'port'; port: MessagePort };
+  | { type: 'clear' };
 
 export interface TSoundWorkletReport {
   type: 'report';
@@ -38,20 +35,18 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
 
   constructor() {
     super();
-    const receive = (event: MessageEvent<TSoundWorkletMessage>) => {
+    this.port.onmessage = (event: MessageEvent<TSoundWorkletMessage>) => {
       const message = event.data;
-      if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels, currentTime * 1000);
+      if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels);
       else if (message.type === 'target') this.jitter.setDelay(message.ms);
-      else if (message.type === 'clear') this.jitter.clear();
-      else message.port.onmessage = receive;
+      else this.jitter.clear();
     };
-    this.port.onmessage = receive;
   }
 
   process(_inputs: Float32Array[][], outputs: Float32Array[][]): boolean {
     const output = outputs[0];
     if (!output) return true;
-    const timestamp = this.jitter.pull(output, currentTime * 1000);
+    const timestamp = this.jitter.pull(output);
     const sounding = timestamp !== null;
     if (sounding !== this.sounding || currentTime - this.reportedAt >= REPORT_EVERY_S) {
       this.sounding = sounding;
