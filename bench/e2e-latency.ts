@@ -557,7 +557,9 @@ async function measureRoom(
 
 async function waitForPaints(pages: Page[], deadline: number): Promise<void> {
   for (const page of pages) {
-    const left = Math.max(0, deadline - performance.now());
+    // At least 1 ms: Playwright reads a timeout of 0 as none, and a page still waiting once the deadline has
+    // passed (a press the room missed) would hold the bench for good.
+    const left = Math.max(1, deadline - performance.now());
     await page
       .waitForFunction(() => (window as unknown as { __latency: THarness }).__latency.done(), undefined, {
         timeout: left,
