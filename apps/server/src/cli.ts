@@ -11,7 +11,7 @@ import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
 import { createArgon2Hasher } from './services/passwords/argon2-hasher';
-import { notifySessionChange } from './services/session-events/session-events';
+import { notifySessionChange, type TAnnouncedChange } from './services/session-events/session-events';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -68,10 +68,12 @@ async function findUser(orm: MikroORM, email: string) {
  * account's rooms), and an account's change its session cache, through PostgreSQL NOTIFY.
  */
 function sessionEventsOf(orm: MikroORM): SessionEvents {
-  return {
-    ended: (end) => notifySessionChange(orm.em.fork(), end),
-    accountChanged: (userId) => notifySessionChange(orm.em.fork(), { accountChanged: userId }),
-  };
+  // The change is saved either way: a notice that cannot go out is said, not a failure of the command.
+  const tell = (change: TAnnouncedChange) =>
+    notifySessionChange(orm.em.fork(), change).catch((error: Error) =>
+      console.warn(`warning: the server was not told (${error.message}); it sees the change within 10 s`),
+    );
+  return { ended: tell, accountChanged: (userId) => tell({ accountChanged: userId }) };
 }
 
 /** The CLI acts through the admin area's own domain functions, audited as 'cli'. */

@@ -2,6 +2,7 @@
 import { User } from '@rooms/db';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
+import type { TSessionUser } from './account/session';
 import type { TContext } from './context';
 import { isDatabaseOutage } from './database-outage';
 import { AppError, describeError, type TAppErrorCode } from './errors';
@@ -81,16 +82,23 @@ export function missingPath(path: string): TRPCError {
   return new TRPCError({ code: 'NOT_FOUND', message: `No procedure found on path "${path}"` });
 }
 
+/**
+ * An administrator in their own session (an impersonated one is the user's). The session may come from the
+ * cache: the role is read again, so a revoked administrator is out at once even if the news of it was lost on the
+ * way to this process.
+ */
+export async function isAdministrator(em: TContext['em'], session: TSessionUser): Promise<boolean> {
+  if (session.user.role !== 'admin' || session.impersonator) return false;
+  // The whole row: a partial one would stay in the request's identity map and leave its other fields unset.
+  const fresh = await em.findOne(User, session.user.id);
+  return fresh?.role === 'admin' && !fresh.disabled;
+}
+
 export const adminProcedure = t.procedure
   .use(databaseOutage)
   .use(async ({ ctx, path, next }) => {
     const session = ctx.session;
-    if (!session || session.user.role !== 'admin' || session.impersonator) throw missingPath(path);
-    // The session may come from the cache: the role is read again, so a revoked administrator is out at once
-    // even if the news of it was lost on the way to this process.
-    // (The whole row: a partial one would stay in the request's identity map and leave its other fields unset.)
-    const fresh = await ctx.em.findOne(User, session.user.id);
-    if (fresh?.role !== 'admin' || fresh.disabled) throw missingPath(path);
+    if (!session || !(await isAdministrator(ctx.em, session))) throw missingPath(path);
     return next({ ctx: { ...ctx, session } });
   })
   .use(refuseControlCharacters);

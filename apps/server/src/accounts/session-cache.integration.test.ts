@@ -1,8 +1,9 @@
 // Signed-in reads reuse resolved sessions for a few seconds (packages/api/src/account/session-cache.ts). What a
 // user or an administrator changes must still show at once: logouts, levels, roles, a disabled account.
+import { watchAccountChanges } from '@rooms/api';
 import { User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../admin/admin-testing';
+import { createAdmin, impersonate } from '../admin/admin-testing';
 import { createOwner } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
 import { startTestServer, type TTestServer } from '../testing/test-server';
@@ -70,5 +71,50 @@ describe('the session cache', () => {
     await server.app.orm.em.nativeUpdate(User, { id: admin.userId }, { role: 'user' });
     expect((await userinfo(admin.token)).data.role).toBe('admin');
     expect((await list()).status).toBe(404);
+  });
+
+  it('ends the sessions an administrator opened as others once that administrator is disabled', async () => {
+    const [admin, other] = [await createAdmin(server.app), await createAdmin(server.app)];
+    const owner = await createOwner(server.app);
+    const asOwner = await impersonate(server.app, admin.token, owner.userId);
+    expect((await userinfo(asOwner)).status).toBe(200);
+    const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
+      token: other.token,
+      body: { userId: admin.userId, disabled: true },
+    });
+    expect(disabled.status).toBe(200);
+    expect((await userinfo(asOwner)).status).toBe(401);
+    expect((await userinfo(owner.token)).status).toBe(200);
+  });
+
+  it('announces an account changed inside a transaction only once it is committed, and not after a rollback', async () => {
+    const owner = await createOwner(server.app);
+    const seen: string[] = [];
+    watchAccountChanges(server.app.orm, {
+      accountChanged: async (userId) => {
+        if (userId === owner.userId) seen.push(userId);
+      },
+    });
+    await server.app.orm.em.fork().transactional(async (tx) => {
+      (await tx.findOneOrFail(User, owner.userId)).level = 3;
+      await tx.flush();
+      // Written but not committed: a cache told now could read the old row again and keep it.
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual([owner.userId]);
+
+    await expect(
+      server.app.orm.em.fork().transactional(async (tx) => {
+        (await tx.findOneOrFail(User, owner.userId)).level = 4;
+        await tx.flush();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(seen).toEqual([owner.userId]);
+
+    const em = server.app.orm.em.fork();
+    (await em.findOneOrFail(User, owner.userId)).level = 5;
+    await em.flush();
+    expect(seen).toEqual([owner.userId, owner.userId]);
   });
 });

@@ -53,6 +53,14 @@ describe('SessionCache', () => {
     expect(cache.get('h4')).toBeUndefined();
   });
 
+  it('forgets everything when news may have been missed', () => {
+    const cache = new SessionCache();
+    cache.remember('h1', session('s1', 'u1'), cache.generation());
+    cache.remember('h2', session('s2', 'u2'), cache.generation());
+    cache.forget({ missed: true });
+    expect(cache.size).toBe(0);
+  });
+
   it('does not store a read that began before a change', () => {
     const cache = new SessionCache();
     const before = cache.generation();

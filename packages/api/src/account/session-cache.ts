@@ -15,7 +15,11 @@ interface TCached {
   until: number;
 }
 
-export type TSessionChange = TSessionEnd | { accountChanged: string };
+/**
+ * What makes cached sessions stale: sessions that ended, an account that changed, or `missed` when news may have
+ * been lost (the bus's database connection was down): then everything is read again.
+ */
+export type TSessionChange = TSessionEnd | { accountChanged: string } | { missed: true };
 
 export class SessionCache {
   private readonly byTokenHash = new Map<string, TCached>();
@@ -54,6 +58,10 @@ export class SessionCache {
 
   forget(change: TSessionChange): void {
     this.changes++;
+    if ('missed' in change) {
+      this.byTokenHash.clear();
+      return;
+    }
     for (const [tokenHash, { session }] of this.byTokenHash) {
       if (concerns(change, session)) this.byTokenHash.delete(tokenHash);
     }
@@ -64,7 +72,7 @@ export class SessionCache {
   }
 }
 
-function concerns(change: TSessionChange, session: TSessionUser): boolean {
+function concerns(change: Exclude<TSessionChange, { missed: true }>, session: TSessionUser): boolean {
   if ('sessionId' in change) return session.sessionId === change.sessionId;
   // An administrator's changed account also changes the sessions they opened as someone else (the banner names them).
   if ('accountChanged' in change) {

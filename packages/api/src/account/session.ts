@@ -77,6 +77,8 @@ export async function resolveSession(
   );
   if (!session || session.user.disabled) return null;
   const impersonator = session.impersonator;
+  // A session an administrator opened as someone else ends with their standing as administrator.
+  if (impersonator && (impersonator.disabled || impersonator.role !== 'admin')) return null;
   const resolved: TSessionUser = Object.freeze({
     sessionId: session.id,
     user: accountOf(session.user),

@@ -22,10 +22,13 @@ const ZNotice = z.object({
   ]),
 });
 
+/** What one process tells the others (`missed` is each listener's own conclusion, never sent). */
+export type TAnnouncedChange = Exclude<TSessionChange, { missed: true }>;
+
 /** Tells every process listening on this database (for processes that do not listen, like the CLI). */
 export async function notifySessionChange(
   em: EntityManager,
-  change: TSessionChange,
+  change: TAnnouncedChange,
   from = 'cli',
 ): Promise<void> {
   const notice: z.input<typeof ZNotice> = { from, change };
@@ -89,13 +92,15 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     try {
       await next.connect();
       await next.query(`LISTEN ${SESSION_END_CHANNEL}`);
+      // Whatever was announced while no connection listened is unknown: caches start afresh.
+      deliver({ missed: true });
     } catch (error) {
       reconnect(error);
     }
   };
   void listen();
 
-  const announce = async (change: TSessionChange) => {
+  const announce = async (change: TAnnouncedChange) => {
     deliver(change);
     try {
       await notifySessionChange(orm.em.fork(), change, self);
@@ -109,7 +114,7 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     accountChanged: (userId) => announce({ accountChanged: userId }),
     subscribe(listener) {
       const endsOnly = (change: TSessionChange) => {
-        if (!('accountChanged' in change)) listener(change);
+        if ('sessionId' in change || 'userId' in change) listener(change);
       };
       listeners.add(endsOnly);
       return () => listeners.delete(endsOnly);

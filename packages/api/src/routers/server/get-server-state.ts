@@ -1,9 +1,8 @@
 import { Region, Room } from '@rooms/db';
 import { z } from 'zod';
-import type { TSessionUser } from '../../account/session';
 import type { TContext } from '../../context';
 import { liveRoomViews } from '../../domains/admin';
-import { protectedProcedure } from '../../trpc';
+import { isAdministrator, protectedProcedure } from '../../trpc';
 import { ZServerState } from './get-server-state.types';
 
 export const getServerState = protectedProcedure
@@ -30,14 +29,9 @@ export const getServerState = protectedProcedure
         nodes: [nodeReply],
       })),
       updatedAt: ctx.services.now().toISOString(),
-      details: isAdmin(ctx.session) ? await serverDetails(ctx) : null,
+      details: (await isAdministrator(ctx.em, ctx.session)) ? await serverDetails(ctx) : null,
     };
   });
-
-/** An administrator in their own session (an impersonated one sees what the user sees). */
-function isAdmin(session: TSessionUser): boolean {
-  return session.user.role === 'admin' && !session.impersonator;
-}
 
 async function serverDetails(ctx: TContext) {
   const { services } = ctx;
