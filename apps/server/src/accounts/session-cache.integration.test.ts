@@ -87,6 +87,35 @@ describe('the session cache', () => {
     expect((await userinfo(owner.token)).status).toBe(200);
   });
 
+  it('tells another server on the same database: a logout and a new level there show at once', async () => {
+    const other = await startTestServer({ listen: false, env: { DATABASE_URL: server.config.databaseUrl } });
+    try {
+      const admin = await createAdmin(server.app);
+      const [owner, leaving] = [await createOwner(server.app), await createOwner(server.app)];
+      const there = (token: string) =>
+        rest<{ level: number }>(other.app, 'GET', '/api/user/userinfo', { token });
+      // Both sessions resolved, and so cached, by the other server.
+      expect((await there(owner.token)).data.level).toBe(1);
+      expect((await there(leaving.token)).status).toBe(200);
+
+      expect((await rest(server.app, 'POST', '/api/user/logout', { token: leaving.token })).status).toBe(200);
+      const set = await rest(server.app, 'POST', '/api/admin/users/setLevel', {
+        token: admin.token,
+        body: { userId: owner.userId, level: 3 },
+      });
+      expect(set.status).toBe(200);
+      // The notices travel through PostgreSQL NOTIFY: a moment, far less than the cache's 10 s lifetime.
+      const deadline = Date.now() + 2000;
+      const settled = async () =>
+        (await there(leaving.token)).status === 401 && (await there(owner.token)).data.level === 3;
+      while (!(await settled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect((await there(leaving.token)).status).toBe(401);
+      expect((await there(owner.token)).data.level).toBe(3);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('announces an account changed inside a transaction only once it is committed, and not after a rollback', async () => {
     const owner = await createOwner(server.app);
     const seen: string[] = [];
