@@ -88,7 +88,9 @@ describe('the session cache', () => {
   });
 
   it('tells another server on the same database: a logout and a new level there show at once', async () => {
-    const other = await startTestServer({ listen: false, env: { DATABASE_URL: server.config.databaseUrl } });
+    const databaseUrl = server.config.databaseUrl;
+    if (!databaseUrl) throw new Error('the test server runs on a database of its own');
+    const other = await startTestServer({ listen: false, env: { DATABASE_URL: databaseUrl } });
     try {
       const admin = await createAdmin(server.app);
       const [owner, leaving] = [await createOwner(server.app), await createOwner(server.app)];
