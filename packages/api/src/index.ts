@@ -36,7 +36,7 @@ export {
   ZRoomTarget,
 } from './routers/room/room.types';
 export { resumeRoom } from './routers/room/room-lifecycle';
-export { ROOM_DEFAULTS } from './routers/room/room-settings';
+export { effectiveSettings, ROOM_DEFAULTS } from './routers/room/room-settings';
 export {
   publicRoomThumbnailPath,
   REPORT_REASON_MAX_LENGTH,

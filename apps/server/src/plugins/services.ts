@@ -2,6 +2,7 @@
 // hands them to the request contexts.
 import {
   admin,
+  effectiveSettings,
   type Mailer,
   type RoomEngine,
   resumeRoom,
@@ -195,8 +196,8 @@ async function resumeInterruptedRooms(
 }
 
 /**
- * The shape of the room started last, bounded by its owner's plan as its start would be (packages/api
- * room-settings.ts); with no room started yet, a new room's on the default plan.
+ * The shape of the room started last, with its owner's plan applied as its start would apply it; with no room
+ * started yet, a new room's on the default plan (created rooms take the plan's limits).
  */
 async function warmForLastRoom(app: FastifyInstance, rooms: ChromiumRoomEngine): Promise<void> {
   if (rooms.warmRuns().shape) return;
@@ -205,20 +206,19 @@ async function warmForLastRoom(app: FastifyInstance, rooms: ChromiumRoomEngine):
     const room = await em.findOne(
       Room,
       { lastStartedAt: { $ne: null } },
-      {
-        orderBy: { lastStartedAt: 'desc' },
-        fields: ['width', 'height', 'maxFrameRate', 'videoBitrateKbps', 'owner'],
-      },
+      { orderBy: { lastStartedAt: 'desc' } },
     );
-    const plan = room
-      ? await planOf(em, room.owner.id)
-      : await em.findOne(Plan, { isDefault: true }, { orderBy: { sortOrder: 'asc' } });
+    if (room) {
+      rooms.warmFor(effectiveSettings(room, await planOf(em, room.owner.id)));
+      return;
+    }
+    const plan = await em.findOne(Plan, { isDefault: true }, { orderBy: { sortOrder: 'asc' } });
     if (!plan) return;
     rooms.warmFor({
-      width: Math.min(room?.width ?? plan.maxWidth, plan.maxWidth),
-      height: Math.min(room?.height ?? plan.maxHeight, plan.maxHeight),
-      maxFrameRate: Math.min(room?.maxFrameRate ?? plan.maxFrameRate, plan.maxFrameRate),
-      videoBitrateKbps: Math.min(room?.videoBitrateKbps ?? plan.maxBitrateKbps, plan.maxBitrateKbps),
+      width: plan.maxWidth,
+      height: plan.maxHeight,
+      maxFrameRate: plan.maxFrameRate,
+      videoBitrateKbps: plan.maxBitrateKbps,
     });
   } catch (error) {
     app.log.warn({ err: error }, 'could not tell the warm room pool what to start');
