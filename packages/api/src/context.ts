@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
 import type { SessionCache } from './account/session-cache';
+import type { BalanceCache } from './domains/billing/ledger';
 import type { NodeMonitor } from './services/node-monitor';
 import type { PaymentGateway } from './services/payments';
 import type {
@@ -51,6 +52,8 @@ export interface TServices {
   sessionEvents: SessionEvents;
   /** Resolved sessions reused for a few seconds (resolveSession's cache). */
   sessionCache: SessionCache;
+  /** Committed balances reused between reads (committedBalanceCents's cache). */
+  balanceCache: BalanceCache;
   /** The payment providers on offer (recharge, refresh). */
   payments: PaymentGateway;
   now(): Date;

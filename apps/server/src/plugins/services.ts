@@ -2,6 +2,7 @@
 // hands them to the request contexts.
 import {
   admin,
+  billing,
   effectiveSettings,
   type Mailer,
   type RoomEngine,
@@ -116,6 +117,12 @@ export const servicesPlugin = fp(
     const sessionCache = new SessionCache();
     sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
     watchAccountChanges(app.orm, sessionEvents);
+    // Balances likewise: the ledger's trigger tells every process, the commit itself tells this one at once.
+    const balanceCache = new billing.BalanceCache();
+    sessionEvents.subscribeBalances((change) =>
+      'missed' in change ? balanceCache.clear() : balanceCache.forget(change.userId),
+    );
+    billing.watchLedgerWrites(app.orm, (userId) => balanceCache.forget(userId));
     // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
     // or another server, whose word arrives as the end of the user's sessions.
     sessionEvents.subscribe((end) => {
@@ -167,6 +174,7 @@ export const servicesPlugin = fp(
       node,
       sessionEvents,
       sessionCache,
+      balanceCache,
       payments: payments.gateway,
       // The relay (registered after this plugin) knows who is connected; asked at call time.
       presence: {

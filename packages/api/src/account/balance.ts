@@ -1,2 +1,2 @@
 // The prepaid balance lives with billing (domains/billing/ledger.ts); the profile reads it from there.
-export { balanceCents } from '../domains/billing/ledger';
+export { balanceCents, committedBalanceCents } from '../domains/billing/ledger';

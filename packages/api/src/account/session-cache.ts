@@ -2,6 +2,7 @@
 // Correctness rests on events, not on the lifetime: a session that ends and an account that changes (level, role,
 // name, disabled) are forgotten at once in this process and, through the session-event bus, in every other. The
 // short lifetime only bounds what a lost event could leave behind.
+import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { TSessionEnd } from '../services/ports';
 import type { TSessionUser } from './session';
 
@@ -10,11 +11,6 @@ export const SESSION_CACHE_TTL_MS = 10_000;
 /** Far above the sessions one server sees in ten seconds; a flood of tokens cannot grow memory beyond it. */
 export const SESSION_CACHE_MAX_ENTRIES = 20_000;
 
-interface TCached {
-  session: TSessionUser;
-  until: number;
-}
-
 /**
  * What makes cached sessions stale: sessions that ended, an account that changed, or `missed` when news may have
  * been lost (the bus's database connection was down): then everything is read again.
@@ -22,49 +18,33 @@ interface TCached {
 export type TSessionChange = TSessionEnd | { accountChanged: string } | { missed: true };
 
 export class SessionCache {
-  private readonly byTokenHash = new Map<string, TCached>();
-  /** Bumped by every forget: a lookup that began before a change must not store what it read. */
-  private changes = 0;
+  private readonly byTokenHash: ShortLivedCache<string, TSessionUser>;
 
   constructor(
-    private readonly ttlMs = SESSION_CACHE_TTL_MS,
-    private readonly maxEntries = SESSION_CACHE_MAX_ENTRIES,
-    private readonly clock: () => number = () => performance.now(),
-  ) {}
+    ttlMs = SESSION_CACHE_TTL_MS,
+    maxEntries = SESSION_CACHE_MAX_ENTRIES,
+    clock: () => number = () => performance.now(),
+  ) {
+    this.byTokenHash = new ShortLivedCache(ttlMs, maxEntries, clock);
+  }
 
   get(tokenHash: string): TSessionUser | undefined {
-    const cached = this.byTokenHash.get(tokenHash);
-    if (!cached) return undefined;
-    if (cached.until > this.clock()) return cached.session;
-    this.byTokenHash.delete(tokenHash);
-    return undefined;
+    return this.byTokenHash.get(tokenHash);
   }
 
   /** Taken before the database read whose result `remember` stores. */
   generation(): number {
-    return this.changes;
+    return this.byTokenHash.generation();
   }
 
   /** Stores a session read at `generation`, unless something changed since: then the read may be stale. */
   remember(tokenHash: string, session: TSessionUser, generation: number): void {
-    if (generation !== this.changes) return;
-    if (this.byTokenHash.size >= this.maxEntries) {
-      // Maps iterate in insertion order: the first key is the oldest entry.
-      const oldest = this.byTokenHash.keys().next().value;
-      if (oldest !== undefined) this.byTokenHash.delete(oldest);
-    }
-    this.byTokenHash.set(tokenHash, { session, until: this.clock() + this.ttlMs });
+    this.byTokenHash.remember(tokenHash, session, generation);
   }
 
   forget(change: TSessionChange): void {
-    this.changes++;
-    if ('missed' in change) {
-      this.byTokenHash.clear();
-      return;
-    }
-    for (const [tokenHash, { session }] of this.byTokenHash) {
-      if (concerns(change, session)) this.byTokenHash.delete(tokenHash);
-    }
+    if ('missed' in change) this.byTokenHash.clear();
+    else this.byTokenHash.forgetWhere((session) => concerns(change, session));
   }
 
   get size(): number {

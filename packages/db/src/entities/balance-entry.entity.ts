@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './user.entity';
 
+/**
+ * Where the database says that a user's ledger changed (the payload is the user's id), sent by a trigger in the
+ * writing transaction, so every process hears of every write once it is committed, whoever wrote it.
+ */
+export const BALANCE_CHANGED_CHANNEL = 'rooms_balance_changed';
+
 export const balanceEntryKinds = ['recharge', 'purchase', 'refund', 'adjustment'] as const;
 export type BalanceEntryKind = (typeof balanceEntryKinds)[number];
 
@@ -27,6 +33,17 @@ const BalanceEntrySchema = defineEntity({
   },
   // Balances and statements are read per user, newest first.
   indexes: [{ properties: ['user', 'createdAt'] }],
+  triggers: [
+    {
+      // Balances are kept in the servers' memory between reads; this is how they learn that one changed.
+      name: 'balance_changed',
+      timing: 'after',
+      events: ['insert', 'update', 'delete'],
+      forEach: 'row',
+      body: `perform pg_notify('${BALANCE_CHANGED_CHANNEL}', coalesce(new.user_id, old.user_id)::text);
+  return null`,
+    },
+  ],
 });
 
 export class BalanceEntry extends BalanceEntrySchema.class {}

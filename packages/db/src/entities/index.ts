@@ -20,7 +20,12 @@ import { User } from './user.entity';
 
 export { AdminLoginToken } from './admin-login-token.entity';
 export { AuditEntry } from './audit-entry.entity';
-export { BalanceEntry, type BalanceEntryKind, balanceEntryKinds } from './balance-entry.entity';
+export {
+  BALANCE_CHANGED_CHANNEL,
+  BalanceEntry,
+  type BalanceEntryKind,
+  balanceEntryKinds,
+} from './balance-entry.entity';
 export { BillingNotice, type BillingNoticeKind, billingNoticeKinds } from './billing-notice.entity';
 export { EmailCode, type EmailCodePurpose, emailCodePurposes } from './email-code.entity';
 export { OutboxMail } from './outbox-mail.entity';

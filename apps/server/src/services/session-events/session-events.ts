@@ -1,11 +1,13 @@
 // Session ends (logout, a password change or reset, an operator disabling an account) told to whoever holds a
 // connection opened with those sessions, and account changes told to the session caches: at once in this
 // process, and through PostgreSQL NOTIFY to every other process on the same database (the operator CLI runs apart
-// from the server; a second server node would too). A notification lost while the listening connection is down is
+// from the server; a second server node would too). The database itself announces ledger writes (a trigger), which
+// the balance caches hear through the same connection. A notification lost while the listening connection is down is
 // caught by the relay's periodic re-check and by the session cache's short lifetime.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SessionEvents, TSessionChange, TSessionEnd } from '@rooms/api';
+import { BALANCE_CHANGED_CHANNEL } from '@rooms/db';
 import pg from 'pg';
 import { z } from 'zod';
 
@@ -40,8 +42,12 @@ export interface TSessionEventBus extends SessionEvents {
   subscribe(listener: (end: TSessionEnd) => void): () => void;
   /** Session ends and account changes: what the session cache forgets. */
   subscribeChanges(listener: (change: TSessionChange) => void): () => void;
+  /** Committed ledger writes, by user: what the balance cache forgets (`missed`: anything may have changed). */
+  subscribeBalances(listener: (change: TBalanceChange) => void): () => void;
   close(): Promise<void>;
 }
+
+export type TBalanceChange = { userId: string } | { missed: true };
 
 interface TLog {
   warn(object: object, message: string): void;
@@ -50,12 +56,13 @@ interface TLog {
 export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
   const self = randomUUID();
   const listeners = new Set<(change: TSessionChange) => void>();
+  const balanceListeners = new Set<(change: TBalanceChange) => void>();
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const deliver = (change: TSessionChange) => {
-    for (const listener of listeners) {
+  const deliverTo = <T>(to: Set<(change: T) => void>, change: T) => {
+    for (const listener of to) {
       try {
         listener(change);
       } catch (error) {
@@ -63,6 +70,7 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
       }
     }
   };
+  const deliver = (change: TSessionChange) => deliverTo(listeners, change);
 
   const listen = async () => {
     const next = new pg.Client({ connectionString: orm.config.get('clientUrl') });
@@ -80,6 +88,10 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     next.on('error', reconnect);
     next.on('end', () => reconnect(new Error('connection ended')));
     next.on('notification', (message) => {
+      if (message.channel === BALANCE_CHANGED_CHANNEL && message.payload) {
+        deliverTo(balanceListeners, { userId: message.payload });
+        return;
+      }
       if (message.channel !== SESSION_END_CHANNEL || !message.payload) return;
       let notice: z.infer<typeof ZNotice>;
       try {
@@ -91,9 +103,10 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${SESSION_END_CHANNEL}`);
+      await next.query(`LISTEN ${SESSION_END_CHANNEL}; LISTEN ${BALANCE_CHANGED_CHANNEL}`);
       // Whatever was announced while no connection listened is unknown: caches start afresh.
       deliver({ missed: true });
+      deliverTo(balanceListeners, { missed: true });
     } catch (error) {
       reconnect(error);
     }
@@ -122,6 +135,10 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     subscribeChanges(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    subscribeBalances(listener) {
+      balanceListeners.add(listener);
+      return () => balanceListeners.delete(listener);
     },
     async close() {
       closed = true;

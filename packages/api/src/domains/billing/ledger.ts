@@ -1,7 +1,8 @@
 // The prepaid balance: an append-only ledger in integer cents whose sum is the balance. Every entry carries a
 // unique external key, so the same credit (a payment's out_trade_no) or debit cannot be written twice.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, EventSubscriber, MikroORM } from '@mikro-orm/postgresql';
 import { BalanceEntry, type BalanceEntryKind, User } from '@rooms/db';
+import { ShortLivedCache } from '../../cache/short-lived-cache';
 
 /** The balance as `em` sees it: inside a transaction, including that transaction's own entries. */
 export async function balanceCents(em: EntityManager, userId: string): Promise<number> {
@@ -10,6 +11,49 @@ export async function balanceCents(em: EntityManager, userId: string): Promise<n
     [userId],
   );
   return Number(row?.total ?? 0);
+}
+
+/**
+ * Balances kept between reads (the profile asks on every page). A trigger on the ledger announces each committed
+ * write to every process (the session-event bus evicts on it); in the writing process the eviction also happens
+ * at the commit itself (`watchLedgerWrites`), so whoever paid sees the new balance on the very next read.
+ */
+export class BalanceCache extends ShortLivedCache<string, number> {
+  constructor(ttlMs = 10_000, maxEntries = 20_000, clock?: () => number) {
+    super(ttlMs, maxEntries, clock);
+  }
+}
+
+/** The committed balance, from the cache when it has it: for reads outside a transaction (the profile). */
+export function committedBalanceCents(
+  em: EntityManager,
+  userId: string,
+  cache: BalanceCache,
+): Promise<number> {
+  return cache.through(userId, () => balanceCents(em, userId));
+}
+
+/** Users whose ledger a still-open transaction wrote, by the transaction's entity manager. */
+const uncommittedWrites = new WeakMap<EntityManager, Set<string>>();
+
+/**
+ * Tells `committed` of each user whose ledger changed, once the writing transaction has committed (never after a
+ * rollback). Inside a savepoint the news comes at its release, before the outer commit: the trigger's notice,
+ * sent at the real commit, evicts again.
+ */
+export function watchLedgerWrites(orm: Pick<MikroORM, 'em'>, committed: (userId: string) => void): void {
+  const subscriber: EventSubscriber = {
+    afterTransactionCommit({ em }) {
+      const users = uncommittedWrites.get(em as EntityManager);
+      if (!users) return;
+      uncommittedWrites.delete(em as EntityManager);
+      for (const userId of users) committed(userId);
+    },
+    afterTransactionRollback({ em }) {
+      uncommittedWrites.delete(em as EntityManager);
+    },
+  };
+  orm.em.getEventManager().registerSubscriber(subscriber);
 }
 
 /**
@@ -37,6 +81,11 @@ export interface TLedgerEntry {
  * transaction.
  */
 export async function appendEntry(em: EntityManager, entry: TLedgerEntry): Promise<boolean> {
+  // In a transaction of its own when it has none, so that its commit is seen (watchLedgerWrites).
+  if (!em.isInTransaction()) return em.transactional((tx) => appendEntry(tx, entry));
+  const written = uncommittedWrites.get(em) ?? new Set<string>();
+  written.add(entry.userId);
+  uncommittedWrites.set(em, written);
   const rows = await em.execute<{ id: string }[]>(
     `insert into balance_entries (id, user_id, amount_cents, kind, external_key, note, created_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, now())

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { balanceCents } from '../../account/balance';
+import { committedBalanceCents } from '../../account/balance';
 import { protectedProcedure } from '../../trpc';
 import { ZUserInfo } from './userinfo.types';
 
@@ -15,7 +15,7 @@ export const userinfo = protectedProcedure
       email: user.email,
       level: user.level,
       role: user.role,
-      balance: (await balanceCents(ctx.em, user.id)) / 100,
+      balance: (await committedBalanceCents(ctx.em, user.id, ctx.services.balanceCache)) / 100,
       lastLoginIp: user.lastLoginIp ?? null,
       lastLoginTime: user.lastLoginAt ?? null,
       createdAt: user.createdAt,
