@@ -1,10 +1,15 @@
 // API speed over real HTTP: the signed-in reads every page makes (userinfo, the room list) over REST and tRPC
 // under concurrency, each beside a bare Fastify route as the yardstick (the table's last column), and the login
 // call, whose cost is dominated by argon2id. Runs the real server on a throw-away embedded PostgreSQL.
-//   npm run bench:api [-- seconds concurrency]
+// With profile=DIR, each of our routes is loaded under the V8 CPU profiler (the server runs in this process) and
+// its profile written to DIR/<route>.cpuprofile, with the functions costing the most printed; the profiler slows
+// everything down, so such a run's table is not a measurement.
+//   npm run bench:api [-- seconds concurrency profile=DIR]
 
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Profiler, Runtime } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,8 +21,16 @@ import { buildApp } from '../apps/server/src/app';
 import { parseEnv } from '../apps/server/src/env';
 import { createArgon2Hasher } from '../apps/server/src/services/passwords/argon2-hasher';
 
-const seconds = Number(process.argv[2] ?? 5);
-const concurrency = Number(process.argv[3] ?? 16);
+const positional = process.argv.slice(2).filter((arg) => !arg.includes('='));
+const named = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((arg) => arg.includes('='))
+    .map((arg) => arg.split('=', 2) as [string, string]),
+);
+const seconds = Number(positional[0] ?? 5);
+const concurrency = Number(positional[1] ?? 16);
+const profileDir: string | undefined = named.profile;
 const run = promisify(execFile);
 
 /** Load from another process (autocannon), so the load generator does not share the server's CPU time. */
@@ -32,6 +45,55 @@ async function load(url: string, token: string | null): Promise<{ rps: number; p
   };
   if (result.non2xx > 0) throw new Error(`${url} answered ${result.non2xx} non-2xx responses`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * The functions with the most samples of their own (idle excluded) and, per package, the share of samples whose
+ * stack passes through it at all (inclusive), which is what shows where a request's time goes.
+ */
+function topFunctions(profile: Profiler.Profile, count: number): string {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const hits = new Map<number, number>();
+  for (const id of profile.samples ?? []) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const where = (frame: Runtime.CallFrame) => {
+    const url = frame.url.replace(/^file:\/\//, '');
+    const module = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
+    if (module) return module;
+    if (url.includes('/work/') || url.includes('/apps/') || url.includes('/packages/'))
+      return url.replace(/.*\/(apps|packages|bench)\//, '$1/');
+    return url || '(native)';
+  };
+  const own = new Map<string, number>();
+  const packages = new Map<string, number>();
+  let busy = 0;
+  for (const [id, samples] of hits) {
+    const node = byId.get(id);
+    if (!node || node.callFrame.functionName === '(idle)') continue;
+    busy += samples;
+    const frame = node.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${where(frame)}:${frame.lineNumber + 1}`;
+    own.set(key, (own.get(key) ?? 0) + samples);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frameAt = byId.get(at)?.callFrame;
+      if (!frameAt) continue;
+      const pkg = where(frameAt).split(':')[0] ?? '';
+      const group =
+        pkg.startsWith('apps/') || pkg.startsWith('packages/') ? pkg.split('/').slice(0, 2).join('/') : pkg;
+      if (!seen.has(group)) seen.add(group);
+    }
+    for (const group of seen) packages.set(group, (packages.get(group) ?? 0) + samples);
+  }
+  const pct = (samples: number) => `${((samples / busy) * 100).toFixed(1).padStart(5)} %`;
+  const top = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, samples]) => `  ${pct(samples)}  ${key}`)
+      .join('\n');
+  return `self time:\n${top(own)}\ninclusive, by package:\n${top(packages)}`;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -128,10 +190,26 @@ async function main() {
     ['tRPC room.getRoomList', `${base}/trpc/room.getRoomList`, true],
   ];
   const rows: { route: string; rps: number; p50: number; p99: number }[] = [];
+  const profiler = profileDir ? new Session() : null;
+  if (profiler && profileDir) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+    await mkdir(profileDir, { recursive: true });
+  }
   for (const [route, url, signedIn] of routes) {
+    const profiled = profiler && route !== 'bare Fastify route';
+    if (profiled) await profiler.post('Profiler.start');
     const result = await load(url, signedIn ? token : null);
     rows.push({ route, ...result });
+    if (profiled && profileDir) {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = join(profileDir, `${route.replace(/[^A-Za-z0-9.]+/g, '-')}.cpuprofile`);
+      await writeFile(file, JSON.stringify(profile));
+      console.log(`\n${route}: ${file}\n${topFunctions(profile, 25)}`);
+    }
   }
+  profiler?.disconnect();
   const bareRps = rows[0]?.rps ?? 1;
 
   console.log(
