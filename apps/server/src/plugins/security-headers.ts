@@ -2,7 +2,9 @@
 // scripts only (the captcha's module worker and the sound AudioWorklet are files of the build), the room
 // picture and QR codes as blob:/data: images, avatars from any https address, the room WebSocket to this
 // server, and inline styles (the UI library positions popovers with them). Nothing may frame the app.
-// Helmet itself, built once: the Fastify wrapper built a new Helmet (parsing every directive) on each request.
+// Helmet itself, built once: the Fastify wrapper built a new Helmet (parsing every directive) on each request. Its
+// headers depend on nothing in the request, so they are taken from it once and set from that list on every answer
+// (running its dozen middlewares per request cost as much as a signed-in read's own work).
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { TConfig } from '../env';
@@ -35,8 +37,22 @@ export const securityHeadersPlugin = fp(
       // Only over https: a browser ignores it on http, and a development machine should not remember it.
       strictTransportSecurity: https ? { maxAge: 180 * 24 * 60 * 60 } : false,
     });
+    const headers: [string, string | number | readonly string[]][] = [];
+    const recorder = {
+      setHeader: (name: string, value: string | number | readonly string[]) => headers.push([name, value]),
+      // Helmet removes X-Powered-By, which Fastify never sets.
+      removeHeader: () => {},
+    };
     // Helmet 8 throws instead of passing an error on; it has none to pass for these fixed options.
-    app.addHook('onRequest', (request, reply, done) => applyHeaders(request.raw, reply.raw, () => done()));
+    applyHeaders(
+      {} as Parameters<typeof applyHeaders>[0],
+      recorder as unknown as Parameters<typeof applyHeaders>[1],
+      () => {},
+    );
+    app.addHook('onRequest', (_request, reply, done) => {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+      done();
+    });
   },
   { name: 'security-headers' },
 );

@@ -1,9 +1,9 @@
 // Runs one REST call through its procedure and wraps the outcome in the envelope clients expect:
 // { msg: 'success', data } on success, { msg: 'error', data: '<text a person reads>' } on failure.
-import { TRPCError } from '@trpc/server';
+import { type AnyProcedure, callTRPCProcedure, TRPCError } from '@trpc/server';
 import type { TContext } from '../context';
 import { AppError, describeError, errorSpec } from '../errors';
-import { createCaller } from '../root';
+import { appRouter } from '../root';
 import type { TRestRoute } from './route-table';
 
 export type TRestEnvelope = { msg: 'success'; data: unknown } | { msg: 'error'; data: string };
@@ -15,13 +15,8 @@ export interface TRestReply {
   error?: unknown;
 }
 
-type TCallable = (input: unknown) => Promise<unknown>;
-
-function procedureOf(caller: unknown, path: string): TCallable {
-  let node = caller as Record<string, unknown>;
-  for (const segment of path.split('.')) node = node[segment] as Record<string, unknown>;
-  return node as unknown as TCallable;
-}
+// Keyed by dotted path at run time, whatever the type says.
+const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>;
 
 /** GET takes the query string; POST takes the JSON body, with the query parameters the spec shows as well. */
 export function restInput(route: TRestRoute, query: unknown, body: unknown): unknown {
@@ -34,7 +29,16 @@ export function restInput(route: TRestRoute, query: unknown, body: unknown): unk
 
 export async function callRoute(ctx: TContext, route: TRestRoute, input: unknown): Promise<TRestReply> {
   try {
-    const data = await procedureOf(createCaller(ctx), route.procedure)(input);
+    // The procedure itself, as tRPC's HTTP handler calls it: a caller (createCaller) would build a proxy per request.
+    const data = await callTRPCProcedure({
+      router: appRouter,
+      path: route.procedure,
+      type: procedures[route.procedure]?._def.type ?? 'query',
+      getRawInput: async () => input,
+      ctx,
+      signal: undefined,
+      batchIndex: 0,
+    });
     return { status: 200, body: { msg: 'success', data: data ?? null } };
   } catch (error) {
     // A path refused as missing (admin paths for everyone else) answers like an unknown /api path does.
