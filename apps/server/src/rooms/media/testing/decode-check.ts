@@ -2,6 +2,7 @@
 // through ffmpeg's decoder, Opus packets are wrapped in an Ogg stream (the framing ffmpeg reads) and decoded to
 // PCM whose loudness is measured.
 import { spawn } from 'node:child_process';
+import { opusPacketSamples } from '../ogg-opus-reader';
 
 function run(
   args: string[],
@@ -59,21 +60,21 @@ export async function decodeH264(
   return { frames: luma.length, errors: stderr.trim(), luma };
 }
 
-/** Decodes Opus packets (48 kHz stereo) and returns the RMS of each packet's 20 ms, 0..1 full scale. */
+/** Decodes Opus packets (48 kHz stereo) and returns the RMS of each 20 ms of the sound, 0..1 full scale. */
 export async function opusLoudness(packets: readonly Uint8Array[]): Promise<number[]> {
   const { stdout } = await run(
     ['-hide_banner', '-v', 'error', '-f', 'ogg', '-i', 'pipe:0', '-ac', '1', '-f', 's16le', 'pipe:1'],
     oggOpus(packets),
   );
-  const samplesPerPacket = 960;
+  const samplesPerWindow = 960;
   const levels: number[] = [];
-  for (let offset = 0; offset + samplesPerPacket * 2 <= stdout.length; offset += samplesPerPacket * 2) {
+  for (let offset = 0; offset + samplesPerWindow * 2 <= stdout.length; offset += samplesPerWindow * 2) {
     let sum = 0;
-    for (let i = 0; i < samplesPerPacket; i++) {
+    for (let i = 0; i < samplesPerWindow; i++) {
       const sample = stdout.readInt16LE(offset + i * 2) / 32768;
       sum += sample * sample;
     }
-    levels.push(Math.sqrt(sum / samplesPerPacket));
+    levels.push(Math.sqrt(sum / samplesPerWindow));
   }
   return levels;
 }
@@ -91,22 +92,32 @@ export function oggOpus(packets: readonly Uint8Array[]): Buffer {
   tags.write('OpusTags', 0, 'latin1');
   tags.writeUInt32LE(vendor.length, 8);
   tags.write(vendor, 12, 'latin1');
-  const pages = [page(head, 0, 0, 0x02), page(tags, 0, 1, 0)];
+  const pages = [page([head], 0, 0, 0x02), page([tags], 0, 1, 0)];
+  let granule = 0;
   packets.forEach((packet, index) => {
     const last = index === packets.length - 1;
-    pages.push(page(packet, (index + 1) * 960, index + 2, last ? 0x04 : 0));
+    granule += opusPacketSamples(packet);
+    pages.push(page([packet], granule, index + 2, last ? 0x04 : 0));
   });
   return Buffer.concat(pages);
 }
 
-function page(body: Uint8Array, granule: number, sequence: number, flags: number): Buffer {
+/** One Ogg page holding `packets` whole, ending at `granule` (tests of pages with several packets). */
+export function oggPage(packets: readonly Uint8Array[], granule: number, sequence = 1000): Buffer {
+  return page(packets, granule, sequence, 0);
+}
+
+function page(packets: readonly Uint8Array[], granule: number, sequence: number, flags: number): Buffer {
   const lacing: number[] = [];
-  let left = body.length;
-  while (left >= 255) {
-    lacing.push(255);
-    left -= 255;
+  for (const packet of packets) {
+    let left = packet.length;
+    while (left >= 255) {
+      lacing.push(255);
+      left -= 255;
+    }
+    lacing.push(left);
   }
-  lacing.push(left);
+  const body = Buffer.concat(packets);
   const header = Buffer.alloc(27 + lacing.length);
   header.write('OggS', 0, 'latin1');
   header[5] = flags;
