@@ -9,8 +9,10 @@ import { PaymentEvent } from './payment-event.entity';
 import { Plan } from './plan.entity';
 import { Region } from './region.entity';
 import { Room } from './room.entity';
+import { RoomAgent } from './room-agent.entity';
 import { RoomMeter } from './room-meter.entity';
 import { RoomReport } from './room-report.entity';
+import { RoomRun } from './room-run.entity';
 import { Session } from './session.entity';
 import { Subscription } from './subscription.entity';
 import { SystemImage } from './system-image.entity';
@@ -34,8 +36,10 @@ export { PaymentEvent, type PaymentEventOutcome, paymentEventOutcomes } from './
 export { Plan } from './plan.entity';
 export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
+export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.entity';
 export { RoomMeter } from './room-meter.entity';
 export { RoomReport } from './room-report.entity';
+export { liveRoomRunStates, RoomRun, type RoomRunState, roomRunStates } from './room-run.entity';
 export { Session } from './session.entity';
 export { Subscription } from './subscription.entity';
 export { SystemImage, type SystemImageKind, systemImageKinds } from './system-image.entity';
@@ -64,4 +68,6 @@ export const entities = [
   BillingNotice,
   AuditEntry,
   AdminLoginToken,
+  RoomAgent,
+  RoomRun,
 ] as const;
