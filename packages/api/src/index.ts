@@ -5,6 +5,7 @@ export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
 export { isDatabaseOutage } from './database-outage';
 export * as admin from './domains/admin';
 export * as billing from './domains/billing';
+export * as fleet from './domains/fleet';
 export { AppError, describeError, errorSpec, type TAppErrorCode } from './errors';
 export { callRoute, restInput, type TRestEnvelope, type TRestReply } from './rest/call-route';
 export { buildOpenApiDocument } from './rest/openapi';
