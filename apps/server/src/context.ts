@@ -1,5 +1,4 @@
 // The tRPC context of one HTTP request, shared by the tRPC endpoint and the REST layer.
-import { RequestContext } from '@mikro-orm/postgresql';
 import { AppError, isDatabaseOutage, resolveSession, type SessionCache, type TContext } from '@rooms/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -10,12 +9,24 @@ export function tokenFrom(request: FastifyRequest): string | null {
   return header.replace(/^Bearer\s+/i, '') || null;
 }
 
+/**
+ * The entity manager is forked when a procedure first reads `ctx.em`, not per request: a signed-in read served from
+ * the caches (the session, the balance) and every call refused before its procedure runs never touch the database,
+ * and a fork costs more than the rest of such a request. Nothing spreads the context on the way to a procedure
+ * (packages/api trpc.ts narrows the session without copying it), so the getter runs only when a procedure uses it.
+ */
 export async function createRequestContext(app: FastifyInstance, request: FastifyRequest): Promise<TContext> {
-  const em = RequestContext.getEntityManager() ?? app.orm.em.fork();
+  let em: TContext['em'] | undefined;
+  const entityManager = () => {
+    em ??= app.orm.em.fork() as TContext['em'];
+    return em;
+  };
   const services = app.services;
   const token = tokenFrom(request);
   return {
-    em: em as TContext['em'],
+    get em() {
+      return entityManager();
+    },
     services,
     request: {
       ip: request.ip,
@@ -24,14 +35,14 @@ export async function createRequestContext(app: FastifyInstance, request: Fastif
       origin: originOf(request),
     },
     session: token
-      ? await resolveSessionOrUnavailable(em as TContext['em'], token, services.now(), services.sessionCache)
+      ? await resolveSessionOrUnavailable(entityManager, token, services.now(), services.sessionCache)
       : null,
   };
 }
 
 /** The session lookup runs before any procedure: a database out of reach answers 503 here already. */
 async function resolveSessionOrUnavailable(
-  em: TContext['em'],
+  em: () => TContext['em'],
   token: string,
   now: Date,
   cache: SessionCache,

@@ -1,7 +1,7 @@
 // The database: the configured PostgreSQL, or an embedded one in the data directory when DATABASE_URL is unset.
 // Migrations and reference data are applied before the server accepts requests.
 import { join } from 'node:path';
-import { type MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm, migrateAndSeed, startEmbeddedPostgres } from '@rooms/db';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
@@ -43,11 +43,8 @@ export const databasePlugin = fp(
     }
     app.decorate('orm', orm);
 
-    // One entity manager per request (the MikroORM guide's pattern for Fastify).
-    app.addHook('onRequest', (_request, _reply, done) => {
-      RequestContext.create(orm.em, done);
-    });
-
+    // No entity manager forked per request in an onRequest hook (the MikroORM guide's pattern): a request's context
+    // forks one when its procedure first needs it (context.ts), and everything else forks its own explicitly.
     app.addHook('onClose', async () => {
       await orm.close();
       await stopEmbedded?.();

@@ -60,7 +60,8 @@ export async function createSession(
  * a token seen within the cache's lifetime costs no query: revocations and account changes reach it as events.
  */
 export async function resolveSession(
-  em: EntityManager,
+  /** Or a function giving it, so that a token found in the cache needs no entity manager at all. */
+  em: EntityManager | (() => EntityManager),
   token: string,
   now: Date,
   cache?: SessionCache,
@@ -70,7 +71,7 @@ export async function resolveSession(
   const cached = cache?.get(tokenHash);
   if (cached) return cached.expiresAt > now ? cached : null;
   const generation = cache?.generation();
-  const session = await em.findOne(
+  const session = await (typeof em === 'function' ? em() : em).findOne(
     Session,
     { tokenHash, revokedAt: null, expiresAt: { $gt: now } },
     { populate: ['user', 'impersonator'] },
