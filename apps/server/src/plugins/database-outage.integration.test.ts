@@ -1,5 +1,5 @@
 // PostgreSQL out of reach for 10 s (every connection to it cut, through a TCP proxy between the server and the
-// database): each request answers 503 with a sentence within seconds, REST and tRPC alike; a write refused during
+// database): each request that needs it answers 503 with a sentence within seconds, REST and tRPC alike; a write refused during
 // the outage did nothing; once the database answers again the same server serves again, no restart.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
@@ -69,10 +69,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function userinfoOverTrpc(): Promise<{ status: number; message: unknown }> {
+/** The room list reads the database on every call (the profile may come from the session and balance caches). */
+async function roomListOverTrpc(): Promise<{ status: number; message: unknown }> {
   const response = await server.app.inject({
     method: 'GET',
-    url: '/trpc/user.userinfo',
+    url: '/trpc/room.getRoomList',
     headers: { authorization: owner.token },
   });
   const body = response.json() as { error?: { json?: { message?: unknown } } };
@@ -96,8 +97,8 @@ describe('PostgreSQL out of reach for 10 s', () => {
     while (Date.now() < outageEnds) {
       const started = performance.now();
       const [read, trpc, write] = await Promise.all([
-        rest(server.app, 'GET', '/api/user/userinfo', { token: owner.token }),
-        userinfoOverTrpc(),
+        rest(server.app, 'GET', '/api/room/getRoomList', { token: owner.token }),
+        roomListOverTrpc(),
         create(),
       ]);
       slowest.push(performance.now() - started);
@@ -114,7 +115,7 @@ describe('PostgreSQL out of reach for 10 s', () => {
     proxy.up();
     await expect
       .poll(
-        async () => (await rest(server.app, 'GET', '/api/user/userinfo', { token: owner.token })).status,
+        async () => (await rest(server.app, 'GET', '/api/room/getRoomList', { token: owner.token })).status,
         {
           timeout: 10_000,
           interval: 250,
