@@ -24,13 +24,16 @@ export class BalanceCache extends ShortLivedCache<string, number> {
   }
 }
 
-/** The committed balance, from the cache when it has it: for reads outside a transaction (the profile). */
+/**
+ * The committed balance, from the cache when it has it: for reads outside a transaction (the profile). The entity
+ * manager comes from a function, called only on a miss, so a cached read does not fork one.
+ */
 export function committedBalanceCents(
-  em: EntityManager,
+  em: () => EntityManager,
   userId: string,
   cache: BalanceCache,
 ): Promise<number> {
-  return cache.through(userId, () => balanceCents(em, userId));
+  return cache.through(userId, () => balanceCents(em(), userId));
 }
 
 /** Users whose ledger a still-open transaction wrote, by the transaction's entity manager. */

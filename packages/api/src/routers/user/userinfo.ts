@@ -15,7 +15,7 @@ export const userinfo = protectedProcedure
       email: user.email,
       level: user.level,
       role: user.role,
-      balance: (await committedBalanceCents(ctx.em, user.id, ctx.services.balanceCache)) / 100,
+      balance: (await committedBalanceCents(() => ctx.em, user.id, ctx.services.balanceCache)) / 100,
       lastLoginIp: user.lastLoginIp ?? null,
       lastLoginTime: user.lastLoginAt ?? null,
       createdAt: user.createdAt,
