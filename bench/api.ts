@@ -3,7 +3,7 @@
 // call, whose cost is dominated by argon2id. Runs the real server on a throw-away embedded PostgreSQL.
 // With profile=DIR, each of our routes is loaded under the V8 CPU profiler (the server runs in this process) and
 // its profile written to DIR/<route>.cpuprofile, with the functions costing the most printed; the profiler slows
-// everything down, so such a run's table is not a measurement.
+// everything down, so such a run's table is not a measurement. Each route gets a second of unmeasured load first.
 //   npm run bench:api [-- seconds concurrency profile=DIR]
 
 import { execFile } from 'node:child_process';
@@ -34,8 +34,12 @@ const profileDir: string | undefined = named.profile;
 const run = promisify(execFile);
 
 /** Load from another process (autocannon), so the load generator does not share the server's CPU time. */
-async function load(url: string, token: string | null): Promise<{ rps: number; p50: number; p99: number }> {
-  const args = ['autocannon', '-c', String(concurrency), '-d', String(seconds), '-j'];
+async function load(
+  url: string,
+  token: string | null,
+  duration = seconds,
+): Promise<{ rps: number; p50: number; p99: number }> {
+  const args = ['autocannon', '-c', String(concurrency), '-d', String(duration), '-j'];
   if (token) args.push('-H', `authorization=${token}`);
   const { stdout } = await run('npx', [...args, url]);
   const result = JSON.parse(stdout) as {
@@ -199,6 +203,9 @@ async function main() {
   }
   for (const [route, url, signedIn] of routes) {
     const profiled = profiler && route !== 'bare Fastify route';
+    // A second of load first, unmeasured, so that no route (the bare one runs first) is timed while V8 still
+    // compiles its code: in cold runs the yardstick came out below /healthz.
+    await load(url, signedIn ? token : null, 1);
     if (profiled) await profiler.post('Profiler.start');
     const result = await load(url, signedIn ? token : null);
     rows.push({ route, ...result });
