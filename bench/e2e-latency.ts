@@ -7,10 +7,9 @@
 // Run: npm run bench:e2e [-- presses=30 paths=h264,screencast fps=30,60 repeat=1 web=apps/web/dist]
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Plan, startEmbeddedPostgres } from '@rooms/db';
+import { freePort, Plan, startEmbeddedPostgres } from '@rooms/db';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../apps/server/src/app';
 import { parseEnv } from '../apps/server/src/env';
@@ -75,17 +74,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 const sortedCopy = (values: number[]) => [...values].sort((a, b) => a - b);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(address)));
-    });
-  });
-}
 
 async function servePage(): Promise<{ origin: string; server: Server; events: string[] }> {
   const events: string[] = [];

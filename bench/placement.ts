@@ -6,13 +6,21 @@
 //   npm run bench:placement [-- starts=10000 concurrency=8 agents=100 fill=0.95]
 
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, fleet } from '@rooms/api';
-import { initOrm, migrateAndSeed, Region, Room, SystemImage, startEmbeddedPostgres, User } from '@rooms/db';
+import {
+  freePort,
+  initOrm,
+  migrateAndSeed,
+  Region,
+  Room,
+  SystemImage,
+  startEmbeddedPostgres,
+  User,
+} from '@rooms/db';
 import pg from 'pg';
 
 const named = Object.fromEntries(
@@ -33,17 +41,6 @@ const regionShares = [
   { code: 'ap-south', share: 0.2 },
 ];
 const machineSizes = [4, 8, 12, 16, 24];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(address)));
-    });
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;

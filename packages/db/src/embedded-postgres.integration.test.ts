@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { freePort } from './free-port';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('./testing/embedded-postgres-child.ts', import.meta.url));
@@ -24,15 +24,6 @@ async function scratchDir(): Promise<string> {
   await chmod(dir, 0o755); // reachable by the `postgres` user the server runs as under root
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return path.join(dir, 'data');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {

@@ -2,26 +2,17 @@
 // `postgres`. A new cluster gets a generated one, kept in its data directory readable by its owner only; a
 // cluster made before (password `postgres`) is switched to a generated one when it starts, its data kept.
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { freePort } from './free-port';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function canLogIn(port: number, password: string): Promise<boolean> {
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });

@@ -6,6 +6,7 @@ export {
   startEmbeddedPostgres,
 } from './embedded-postgres';
 export * from './entities';
+export { freePort } from './free-port';
 export { initOrm, MikroORM, migrateAndSeed } from './orm';
 export { createOrmConfig, migrationsPath, type OrmOptions } from './orm-config';
 export { planOf } from './plan-of';

@@ -6,12 +6,21 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
-import { LOCAL_REGION_CODE, Plan, Region, Room, Session, Subscription, SystemImage, User } from '@rooms/db';
+import {
+  freePort,
+  LOCAL_REGION_CODE,
+  Plan,
+  Region,
+  Room,
+  Session,
+  Subscription,
+  SystemImage,
+  User,
+} from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoomClient } from '../ws/room-client';
@@ -47,14 +56,6 @@ afterAll(async () => {
   await database?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** `tsx src/server.ts` with this test's database; resolves once it serves. */
 async function startServer(port: number): Promise<{ process: ChildProcess; exited: Promise<number | null> }> {

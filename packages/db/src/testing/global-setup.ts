@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../embedded-postgres';
+import { freePort } from '../free-port';
 import type {} from './provided-context';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -37,17 +37,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(address)));
-    });
-  });
 }
 
 /** Test files drop their databases; this catches the ones a crashed or interrupted file left behind. */

@@ -8,17 +8,10 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy, type TEgressProxy } from './egress-proxy';
-import {
-  closed,
-  exchange,
-  freePort,
-  openTunnel,
-  startSite,
-  type TSite,
-  viaProxy,
-} from './testing/proxy-test-kit';
+import { closed, exchange, openTunnel, startSite, type TSite, viaProxy } from './testing/proxy-test-kit';
 
 const BLOCK_TEXT = 'This address is blocked in rooms';
 

@@ -60,15 +60,6 @@ export async function startSite(): Promise<TSite> {
   return { server, port: (server.address() as AddressInfo).port, hits };
 }
 
-/** A loopback port nothing listens on. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A door of the proxy: its TCP port, or its unix socket. */
 export type TDoor = { port: number } | { path: string };
 
