@@ -54,7 +54,6 @@ export {
   ZServerState,
 } from './routers/server/get-server-state.types';
 export { ZUsername } from './routers/user/register.types';
-export { runProcedure } from './run-procedure';
 export * from './schemas/captcha';
 export * from './schemas/common';
 export * from './schemas/self-hosted-captcha';

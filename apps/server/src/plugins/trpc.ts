@@ -2,9 +2,10 @@
 // carrying a share password) are answered by a direct handler that runs the procedure as tRPC's own HTTP handler
 // does and writes the same answer; everything else (batches, streams, subscriptions, unknown paths, odd methods
 // or content types, unparsable input) goes to tRPC's official Fastify adapter unchanged.
-import { type AppRouter, appRouter, describeError, runProcedure, type TContext } from '@rooms/api';
+import { type AppRouter, appRouter, describeError, type TContext } from '@rooms/api';
 import {
   type AnyTRPCProcedure,
+  callTRPCProcedure,
   getTRPCErrorFromUnknown,
   getTRPCErrorShape,
   TRPCError,
@@ -125,7 +126,7 @@ export const trpcPlugin = fp(
         let response: TRPCResponse;
         try {
           ctx = await createRequestContext(app, request);
-          const data = await runProcedure({
+          const data = await callTRPCProcedure({
             router: appRouter,
             path,
             type: call.type,

@@ -1,10 +1,9 @@
 // Runs one REST call through its procedure and wraps the outcome in the envelope clients expect:
 // { msg: 'success', data } on success, { msg: 'error', data: '<text a person reads>' } on failure.
-import { type AnyProcedure, TRPCError } from '@trpc/server';
+import { type AnyProcedure, callTRPCProcedure, TRPCError } from '@trpc/server';
 import type { TContext } from '../context';
 import { AppError, describeError, errorSpec } from '../errors';
 import { appRouter } from '../root';
-import { runProcedure } from '../run-procedure';
 import type { TRestRoute } from './route-table';
 
 export type TRestEnvelope = { msg: 'success'; data: unknown } | { msg: 'error'; data: string };
@@ -31,7 +30,7 @@ export function restInput(route: TRestRoute, query: unknown, body: unknown): unk
 export async function callRoute(ctx: TContext, route: TRestRoute, input: unknown): Promise<TRestReply> {
   try {
     // The procedure itself, as tRPC's HTTP handler calls it: a caller (createCaller) would build a proxy per request.
-    const data = await runProcedure({
+    const data = await callTRPCProcedure({
       router: appRouter,
       path: route.procedure,
       type: procedures[route.procedure]?._def.type ?? 'query',
