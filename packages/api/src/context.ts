@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TSessionUser } from './account/session';
 import type { SessionCache } from './account/session-cache';
 import type { BalanceCache } from './domains/billing/ledger';
+import type { RoomListCache } from './routers/room/room-list-cache';
 import type { NodeMonitor } from './services/node-monitor';
 import type { PaymentGateway } from './services/payments';
 import type {
@@ -54,6 +55,8 @@ export interface TServices {
   sessionCache: SessionCache;
   /** Committed balances reused between reads (committedBalanceCents's cache). */
   balanceCache: BalanceCache;
+  /** The dashboards' room lists reused between polls (listOwnedRooms's cache). */
+  roomListCache: RoomListCache;
   /** The payment providers on offer (recharge, refresh). */
   payments: PaymentGateway;
   now(): Date;

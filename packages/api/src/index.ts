@@ -37,6 +37,7 @@ export {
   ZRoomTarget,
 } from './routers/room/room.types';
 export { resumeRoom } from './routers/room/room-lifecycle';
+export { RoomListCache, watchRoomListWrites } from './routers/room/room-list-cache';
 export { effectiveSettings, ROOM_DEFAULTS } from './routers/room/room-settings';
 export {
   publicRoomThumbnailPath,

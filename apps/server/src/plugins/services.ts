@@ -6,13 +6,15 @@ import {
   effectiveSettings,
   type Mailer,
   type RoomEngine,
+  RoomListCache,
   resumeRoom,
   SessionCache,
   setSharePasswordHasher,
   type TServices,
   watchAccountChanges,
+  watchRoomListWrites,
 } from '@rooms/api';
-import { Plan, planOf, Room, User } from '@rooms/db';
+import { BALANCE_CHANGED_CHANNEL, Plan, planOf, ROOM_LIST_CHANGED_CHANNEL, Room, User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
@@ -98,7 +100,13 @@ export const servicesPlugin = fp(
       app.log.error({ problem: roomsProblem }, 'rooms cannot start on this server until this is fixed');
     // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
     // every change is stored, except that rooms stopped by the shutdown stay stored as running, to be resumed.
-    const roomStates = await startRoomStateSync({ orm: app.orm, engine: rooms, logger: app.log });
+    const roomListCache = new RoomListCache();
+    const roomStates = await startRoomStateSync({
+      orm: app.orm,
+      engine: rooms,
+      logger: app.log,
+      stored: (roomIds) => roomListCache.roomsChanged(roomIds),
+    });
     app.addHook('onClose', async () => roomStates.close());
     // Rooms that ran when this server went down start again once it serves (their members' pages wait for them).
     // Then the warm pool fills for the likeliest next room, unless a resumed room has already shown its shape.
@@ -119,10 +127,16 @@ export const servicesPlugin = fp(
     watchAccountChanges(app.orm, sessionEvents);
     // Balances likewise: the ledger's trigger tells every process, the commit itself tells this one at once.
     const balanceCache = new billing.BalanceCache();
-    sessionEvents.subscribeBalances((change) =>
-      'missed' in change ? balanceCache.clear() : balanceCache.forget(change.userId),
+    sessionEvents.subscribeTable(BALANCE_CHANGED_CHANNEL, (change) =>
+      'missed' in change ? balanceCache.clear() : balanceCache.forget(change.key),
     );
     billing.watchLedgerWrites(app.orm, (userId) => balanceCache.forget(userId));
+    // Room lists likewise: triggers on rooms, zones and images, this process's ORM writes at their commit, and the
+    // room states it stores itself.
+    sessionEvents.subscribeTable(ROOM_LIST_CHANGED_CHANNEL, (change) =>
+      'missed' in change ? roomListCache.clear() : roomListCache.changed(change.key),
+    );
+    watchRoomListWrites(app.orm, roomListCache);
     // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
     // or another server, whose word arrives as the end of the user's sessions.
     sessionEvents.subscribe((end) => {
@@ -175,6 +189,7 @@ export const servicesPlugin = fp(
       sessionEvents,
       sessionCache,
       balanceCache,
+      roomListCache,
       payments: payments.gateway,
       // The relay (registered after this plugin) knows who is connected; asked at call time.
       presence: {

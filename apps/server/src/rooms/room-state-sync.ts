@@ -20,6 +20,11 @@ export interface TRoomStateSyncOptions {
    * nodes, each must name its own, or one node's start would mark another's running rooms stopped.
    */
   regionCodes?: readonly string[];
+  /**
+   * Told of the rooms whose state was just stored (in this process, at once: the rows' trigger tells every
+   * process too, but its notice arrives moments later, and a dashboard polling here must not read the old state).
+   */
+  stored?: (roomIds: string[]) => void;
 }
 
 export interface RoomStateSync {
@@ -57,6 +62,7 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
     if (change.ending?.reason === 'server-restart' && change.state !== 'running') return;
     void enqueue(`storing ${change.state} for room ${change.roomId}`, async () => {
       await orm.em.fork().nativeUpdate(Room, { id: change.roomId }, { state: change.state });
+      options.stored?.([change.roomId]);
     });
   });
 
@@ -78,6 +84,7 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
     }
     for (const [state, ids] of corrections) {
       await em.nativeUpdate(Room, { id: { $in: ids } }, { state });
+      options.stored?.(ids);
       logger.info({ state, rooms: ids.length }, 'room states corrected to what this node runs');
     }
   });

@@ -37,6 +37,7 @@ export { Plan } from './plan.entity';
 export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
 export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.entity';
+export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
 export { RoomReport } from './room-report.entity';
 export { liveRoomRunStates, RoomRun, type RoomRunState, roomRunStates } from './room-run.entity';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
+import { everyListChanged } from './room-list-changes';
 
 /** A zone rooms run in; today the single node this server is. Plans name the zones they include by code. */
 const RegionSchema = defineEntity({
@@ -18,6 +19,7 @@ const RegionSchema = defineEntity({
     enabled: p.boolean().default(true),
     sortOrder: p.integer().default(0),
   },
+  triggers: [everyListChanged],
 });
 
 export class Region extends RegionSchema.class {}

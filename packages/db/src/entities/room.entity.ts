@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { Region } from './region.entity';
+import { ownerListChanged } from './room-list-changes';
 import { SystemImage } from './system-image.entity';
 import { User } from './user.entity';
 
@@ -57,6 +58,7 @@ const RoomSchema = defineEntity({
       expression: 'create unique index "rooms_name_lower_unique" on "rooms" (lower("name"))',
     },
   ],
+  triggers: [ownerListChanged],
 });
 
 export class Room extends RoomSchema.class {}

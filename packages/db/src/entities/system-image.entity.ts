@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
+import { everyListChanged } from './room-list-changes';
 
 /**
  * What a room's browser opens with: a blank page, a video site, or a start address the room supplies
@@ -24,6 +25,7 @@ const SystemImageSchema = defineEntity({
     enabled: p.boolean().default(true),
     sortOrder: p.integer().default(0),
   },
+  triggers: [everyListChanged],
 });
 
 export class SystemImage extends SystemImageSchema.class {}

@@ -1,13 +1,13 @@
 // Session ends (logout, a password change or reset, an operator disabling an account) told to whoever holds a
 // connection opened with those sessions, and account changes told to the session caches: at once in this
 // process, and through PostgreSQL NOTIFY to every other process on the same database (the operator CLI runs apart
-// from the server; a second server node would too). The database itself announces ledger writes (a trigger), which
-// the balance caches hear through the same connection. A notification lost while the listening connection is down is
+// from the server; a second server node would too). The database itself announces ledger writes and room-list
+// changes (triggers), which the balance and room-list caches hear through the same connection. A notification lost while the listening connection is down is
 // caught by the relay's periodic re-check and by the session cache's short lifetime.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SessionEvents, TSessionChange, TSessionEnd } from '@rooms/api';
-import { BALANCE_CHANGED_CHANNEL } from '@rooms/db';
+import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL } from '@rooms/db';
 import pg from 'pg';
 import { z } from 'zod';
 
@@ -42,12 +42,18 @@ export interface TSessionEventBus extends SessionEvents {
   subscribe(listener: (end: TSessionEnd) => void): () => void;
   /** Session ends and account changes: what the session cache forgets. */
   subscribeChanges(listener: (change: TSessionChange) => void): () => void;
-  /** Committed ledger writes, by user: what the balance cache forgets (`missed`: anything may have changed). */
-  subscribeBalances(listener: (change: TBalanceChange) => void): () => void;
+  /**
+   * What a trigger announced on `channel` once its transaction committed (the payload: a user's id for the ledger,
+   * an owner's id or '*' for room lists), what a cache forgets; `missed`: anything may have changed.
+   */
+  subscribeTable(channel: TTriggerChannel, listener: (change: TTableChange) => void): () => void;
   close(): Promise<void>;
 }
 
-export type TBalanceChange = { userId: string } | { missed: true };
+/** The channels the database's own triggers announce on. */
+const TRIGGER_CHANNELS = [BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL] as const;
+export type TTriggerChannel = (typeof TRIGGER_CHANNELS)[number];
+export type TTableChange = { key: string } | { missed: true };
 
 interface TLog {
   warn(object: object, message: string): void;
@@ -56,7 +62,9 @@ interface TLog {
 export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
   const self = randomUUID();
   const listeners = new Set<(change: TSessionChange) => void>();
-  const balanceListeners = new Set<(change: TBalanceChange) => void>();
+  const tableListeners = new Map<string, Set<(change: TTableChange) => void>>(
+    TRIGGER_CHANNELS.map((channel) => [channel, new Set()]),
+  );
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
@@ -88,8 +96,9 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     next.on('error', reconnect);
     next.on('end', () => reconnect(new Error('connection ended')));
     next.on('notification', (message) => {
-      if (message.channel === BALANCE_CHANGED_CHANNEL && message.payload) {
-        deliverTo(balanceListeners, { userId: message.payload });
+      const table = tableListeners.get(message.channel);
+      if (table) {
+        if (message.payload) deliverTo(table, { key: message.payload });
         return;
       }
       if (message.channel !== SESSION_END_CHANNEL || !message.payload) return;
@@ -103,10 +112,12 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${SESSION_END_CHANNEL}; LISTEN ${BALANCE_CHANGED_CHANNEL}`);
+      await next.query(
+        [SESSION_END_CHANNEL, ...TRIGGER_CHANNELS].map((channel) => `LISTEN ${channel}`).join('; '),
+      );
       // Whatever was announced while no connection listened is unknown: caches start afresh.
       deliver({ missed: true });
-      deliverTo(balanceListeners, { missed: true });
+      for (const table of tableListeners.values()) deliverTo(table, { missed: true });
     } catch (error) {
       reconnect(error);
     }
@@ -136,9 +147,10 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    subscribeBalances(listener) {
-      balanceListeners.add(listener);
-      return () => balanceListeners.delete(listener);
+    subscribeTable(channel, listener) {
+      const table = tableListeners.get(channel);
+      table?.add(listener);
+      return () => table?.delete(listener);
     },
     async close() {
       closed = true;

@@ -8,6 +8,6 @@ export const getRoomList = protectedProcedure
   .input(z.object({}).optional())
   .output(z.array(ZRoomListItem))
   .query(async ({ ctx }) => {
-    const rooms = await listOwnedRooms(ctx.em, ctx.session.user);
+    const rooms = await listOwnedRooms(() => ctx.em, ctx.session.user, ctx.services.roomListCache);
     return rooms.map((room) => toListItem(room, ctx.services.presence.memberCount(room.id)));
   });

@@ -5,6 +5,7 @@ import type { TServices } from '../../context';
 import { AppError } from '../../errors';
 import { isUuid } from '../../schemas/common';
 import type { TRoomInfo, TRoomListItem, TRoomTarget } from './room.types';
+import type { RoomListCache } from './room-list-cache';
 import { ownersSharePassword } from './share-password';
 
 /** A case-insensitive exact match: names are unique regardless of case, and `_` is a LIKE wildcard. */
@@ -99,14 +100,24 @@ interface TRoomListRow {
 }
 
 /**
- * The owner's rooms, newest first, for the dashboard, which polls it: one indexed query read as plain rows.
+ * The owner's rooms, newest first, for the dashboard, which polls it: one indexed query read as plain rows, kept
+ * between polls in `cache` (room-list-cache.ts says what evicts it).
  * Loading them as entities with their region, image and owner cost about five times as much, most of it in
  * hydration, on every poll of every open dashboard.
  */
 export async function listOwnedRooms(
-  em: EntityManager,
+  em: () => EntityManager,
   owner: { id: string; username: string },
+  cache: RoomListCache,
 ): Promise<TListedRoom[]> {
+  const rooms = await cache.through(owner.id, () => readOwnedRooms(em(), owner.id));
+  return rooms.map((room) => ({ ...room, owner: { username: owner.username } }));
+}
+
+/** A list item's room without its owner (the caller's own account supplies that). */
+export type TOwnedRoom = Omit<TListedRoom, 'owner'>;
+
+async function readOwnedRooms(em: EntityManager, ownerId: string): Promise<TOwnedRoom[]> {
   const rows = await em.execute<TRoomListRow[]>(
     `select r.id, r.name, r.remark, r.password is not null as has_password, r.state, r.is_public, r.start_url,
             r.max_connections, r.width, r.height, r.video_bitrate_kbps, r.max_frame_rate, r.keep_data,
@@ -118,7 +129,7 @@ export async function listOwnedRooms(
        join system_images i on i.id = r.image_id
       where r.owner_id = ?
       order by r.created_at desc, r.id asc`,
-    [owner.id],
+    [ownerId],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -141,7 +152,6 @@ export async function listOwnedRooms(
     lastStartedAt: row.last_started_at === null ? null : new Date(row.last_started_at),
     region: { code: row.region_code, name: row.region_name },
     image: { code: row.image_code, name: row.image_name, kind: row.image_kind },
-    owner: { username: owner.username },
   }));
 }
 
