@@ -47,6 +47,8 @@ export interface TServices {
   rooms: RoomEngine;
   /** This server's load, for /serverstate. */
   node: NodeMonitor;
+  /** The fleet agents this server registered as (its own rows /serverstate shows live, not as last reported). */
+  ownAgents(): ReadonlySet<string>;
   /** Member counts of running rooms, for the public square. */
   presence: RoomPresence;
   /** Told when sessions end, so the room sockets opened with them close, and when accounts change. */

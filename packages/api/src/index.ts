@@ -49,6 +49,7 @@ export {
 } from './routers/room/share.types';
 export { checkShareAccess, ROOM_PASSWORD_LIMITS, type TShareAccess } from './routers/room/share-access';
 export { isPasswordHash, setSharePasswordHasher } from './routers/room/share-password';
+export { toServerNode } from './routers/server/get-server-state';
 export {
   type TServerNode,
   type TServerState,

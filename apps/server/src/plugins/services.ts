@@ -18,6 +18,7 @@ import { BALANCE_CHANGED_CHANNEL, Plan, planOf, ROOM_LIST_CHANGED_CHANNEL, Room,
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { startLocalAgent } from '../fleet/local-agent';
 import { startEgressProxy } from '../rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../rooms/engine/chromium-room-engine';
 import { startRoomStateSync } from '../rooms/room-state-sync';
@@ -118,6 +119,9 @@ export const servicesPlugin = fp(
     app.decorate('roomEngine', rooms);
     const node = startNodeMonitor({ engine: rooms });
     app.addHook('onClose', async () => node.close());
+    // This server in the fleet's registry: its zones, its load at each heartbeat, and the sweep of silent ones.
+    const agent = await startLocalAgent({ orm: app.orm, node, log: app.log });
+    app.addHook('onClose', async () => agent.close());
     const sessionEvents = startSessionEvents(app.orm, app.log);
     app.addHook('onClose', async () => sessionEvents.close());
     app.decorate('sessionEvents', sessionEvents);
@@ -186,6 +190,7 @@ export const servicesPlugin = fp(
       now,
       rooms,
       node,
+      ownAgents: () => agent.ids(),
       sessionEvents,
       sessionCache,
       balanceCache,

@@ -37,6 +37,8 @@ const RoomAgentSchema = defineEntity({
     heartbeatAt: p.datetime(),
     /** When placement last gave the agent a run: agents equally loaded take turns, longest waiting first. */
     lastPlacedAt: p.datetime().nullable(),
+    /** What the agent said of itself at its last heartbeat (name, rooms, CPU, memory, start times), for /serverstate. */
+    report: p.json<Record<string, unknown>>().nullable(),
   },
   indexes: [{ properties: ['region', 'state'] }, { properties: ['address'] }],
   checks: [

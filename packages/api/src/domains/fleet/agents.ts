@@ -17,6 +17,8 @@ export interface TAgent {
   assigned: number;
   registeredAt: Date;
   heartbeatAt: Date;
+  /** What it said of itself at its last heartbeat (unchecked: the reader validates what it shows). */
+  report: unknown;
 }
 
 interface TAgentRow {
@@ -29,10 +31,11 @@ interface TAgentRow {
   assigned: number;
   registered_at: Date | string;
   heartbeat_at: Date | string;
+  report: unknown;
 }
 
 const AGENT_COLUMNS =
-  'id, region_id, address, capacity, version, state, assigned, registered_at, heartbeat_at';
+  'id, region_id, address, capacity, version, state, assigned, registered_at, heartbeat_at, report';
 
 function toAgent(row: TAgentRow): TAgent {
   return {
@@ -45,6 +48,7 @@ function toAgent(row: TAgentRow): TAgent {
     assigned: row.assigned,
     registeredAt: new Date(row.registered_at),
     heartbeatAt: new Date(row.heartbeat_at),
+    report: row.report ?? null,
   };
 }
 
@@ -122,14 +126,22 @@ export type THeartbeat =
   /** The agent was declared lost (or never registered): its rooms run elsewhere; it stops them and registers again. */
   | { ok: false; reason: 'lost' | 'not-found' };
 
-/** The agent is alive: its heartbeat time and the leases of its live runs move on. */
-export function heartbeat(em: EntityManager, agentId: string, now: Date): Promise<THeartbeat> {
+/**
+ * The agent is alive: its heartbeat time and the leases of its live runs move on; `report` (what it says of its
+ * load) replaces the last one when given.
+ */
+export function heartbeat(
+  em: EntityManager,
+  agentId: string,
+  now: Date,
+  report?: Record<string, unknown>,
+): Promise<THeartbeat> {
   if (!isUuid(agentId)) return Promise.resolve({ ok: false, reason: 'not-found' });
   return em.transactional(async (tx) => {
     const [agent] = await tx.execute<{ state: RoomAgentState }[]>(
-      `update room_agents set heartbeat_at = greatest(heartbeat_at, ?) where id = ? and state <> 'lost'
-       returning state`,
-      [now, agentId],
+      `update room_agents set heartbeat_at = greatest(heartbeat_at, ?), report = coalesce(?::jsonb, report)
+       where id = ? and state <> 'lost' returning state`,
+      [now, report === undefined ? null : JSON.stringify(report), agentId],
     );
     if (!agent) {
       const [known] = await tx.execute<{ id: string }[]>('select id from room_agents where id = ?', [
@@ -198,6 +210,33 @@ export function markLostAgents(em: EntityManager, now: Date): Promise<TLostSweep
     );
     return { agentIds, runs: [...runs, ...lapsed.map(toRun)] };
   });
+}
+
+/**
+ * An agent leaving the fleet on purpose (its process shuts down): lost at once with its live runs, which are
+ * returned, instead of after the silence threshold.
+ */
+export function retireAgent(em: EntityManager, agentId: string, now: Date): Promise<TRun[]> {
+  if (!isUuid(agentId)) return Promise.resolve([]);
+  return em.transactional(async (tx) => {
+    const locked = await tx.execute<{ id: string }[]>(
+      `select id from room_agents where id = ? and state <> 'lost' for no key update`,
+      [agentId],
+    );
+    return loseAgents(
+      tx,
+      locked.map((row) => row.id),
+      now,
+    );
+  });
+}
+
+/** Agents that are not lost, of every region, for /serverstate. */
+export async function liveAgents(em: EntityManager): Promise<TAgent[]> {
+  const rows = await em.execute<TAgentRow[]>(
+    `select ${AGENT_COLUMNS} from room_agents where state <> 'lost' order by registered_at, id`,
+  );
+  return rows.map(toAgent);
 }
 
 /** The agents of a region, for /serverstate and the tests. */

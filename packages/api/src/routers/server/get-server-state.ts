@@ -2,8 +2,15 @@ import { Region, Room } from '@rooms/db';
 import { z } from 'zod';
 import type { TContext } from '../../context';
 import { liveRoomViews } from '../../domains/admin';
+import { AGENT_LOST_AFTER_MS, liveAgents } from '../../domains/fleet';
+import type { TNodeState } from '../../services/node-monitor';
 import { isAdministrator, protectedProcedure } from '../../trpc';
-import { ZServerState } from './get-server-state.types';
+import { type TServerNode, ZServerNode, ZServerState } from './get-server-state.types';
+
+/** A server's state as /serverstate shows it, and as its fleet heartbeat reports it. */
+export function toServerNode(state: TNodeState): TServerNode {
+  return { ...state, startedAt: state.startedAt.toISOString() };
+}
 
 export const getServerState = protectedProcedure
   .meta({
@@ -13,21 +20,36 @@ export const getServerState = protectedProcedure
   .input(z.object({}).optional())
   .output(ZServerState)
   .query(async ({ ctx }) => {
-    const [regions, running] = await Promise.all([
+    const [regions, running, agents] = await Promise.all([
       ctx.em.find(Region, { enabled: true }, { orderBy: { sortOrder: 'asc', code: 'asc' } }),
       ctx.em.find(Room, { state: 'running' }, { fields: ['id', 'region'] }),
+      liveAgents(ctx.em),
     ]);
-    const node = ctx.services.node.state();
-    const nodeReply = { ...node, startedAt: node.startedAt.toISOString() };
+    // Every server of a zone as its last heartbeat described it (this one as it is now); one silent past the
+    // threshold is left out (the sweep is about to mark it lost). A zone no server has registered in yet shows
+    // this one, which serves it.
+    const heardSince = ctx.services.now().getTime() - AGENT_LOST_AFTER_MS;
+    const here = toServerNode(ctx.services.node.state());
+    const own = ctx.services.ownAgents();
+    const nodesOf = (regionId: string) =>
+      agents.flatMap((agent) => {
+        if (agent.regionId !== regionId) return [];
+        if (own.has(agent.id)) return [here];
+        if (agent.heartbeatAt.getTime() <= heardSince) return [];
+        const report = ZServerNode.safeParse(agent.report);
+        return report.success ? [report.data] : [];
+      });
     return {
-      // One server serves every enabled zone today; several nodes per zone arrive with the node registry.
-      regions: regions.map((region) => ({
-        code: region.code,
-        name: region.name,
-        description: region.description,
-        runningRooms: running.filter((room) => room.region.id === region.id).length,
-        nodes: [nodeReply],
-      })),
+      regions: regions.map((region) => {
+        const nodes = nodesOf(region.id);
+        return {
+          code: region.code,
+          name: region.name,
+          description: region.description,
+          runningRooms: running.filter((room) => room.region.id === region.id).length,
+          nodes: nodes.length > 0 ? nodes : [here],
+        };
+      }),
       updatedAt: ctx.services.now().toISOString(),
       details: (await isAdministrator(ctx.em, ctx.session)) ? await serverDetails(ctx) : null,
     };
