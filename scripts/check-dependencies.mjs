@@ -9,21 +9,31 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** What each workspace may import of the others (`@rooms/<name>` and any subpath, unless subpaths are listed). */
+/**
+ * What each workspace may import of the others: exact specifiers, or every subpath of one that ends in `/`.
+ * A relative path into another workspace counts as that workspace's folder (e.g. `apps/server`).
+ */
 const RULES = {
   'packages/db': { may: [] },
   'packages/i18n': { may: [] },
   'packages/ui': { may: [] },
   'packages/api': { may: ['@rooms/db'] },
-  'apps/server': { may: ['@rooms/api', '@rooms/db'] },
+  'apps/server': { may: ['@rooms/api', '@rooms/api/captcha', '@rooms/api/room-protocol', '@rooms/db'] },
   // The browser gets the API's types and the modules written for it, never the server-side code behind them.
   'apps/web': {
-    may: ['@rooms/api/client', '@rooms/api/captcha', '@rooms/api/room-protocol', '@rooms/ui', '@rooms/i18n'],
+    may: [
+      '@rooms/api/client',
+      '@rooms/api/captcha',
+      '@rooms/api/room-protocol',
+      '@rooms/ui/',
+      '@rooms/i18n',
+      '@rooms/i18n/lingui.config',
+    ],
   },
 };
-/** What tests may use besides: the database package's test helpers; the journeys, the server's test kit. */
+/** What tests may use besides: the database package's test helpers; the journeys, the server and its test kit. */
 const TEST_MAY = ['@rooms/db/testing'];
-const JOURNEY_MAY = ['@rooms/db', 'apps/server'];
+const JOURNEY_MAY = ['@rooms/db', 'apps/server/'];
 
 const SOURCE = /\.(?:ts|tsx|mts|mjs|js)$/;
 const SKIP = new Set(['node_modules', 'dist', '.turbo']);
@@ -39,7 +49,7 @@ async function* sources(dir) {
 }
 
 const allows = (allowed, specifier) =>
-  allowed.some((rule) => specifier === rule || specifier.startsWith(`${rule}/`));
+  allowed.some((rule) => (rule.endsWith('/') ? specifier.startsWith(rule) : specifier === rule));
 
 /** The workspace a path inside the repo belongs to, or undefined outside them. */
 const workspaceOf = (path) => Object.keys(RULES).find((workspace) => path.startsWith(`${workspace}/`));
@@ -62,9 +72,8 @@ for (const [workspace, rule] of Object.entries(RULES)) {
           const into = relative(root, resolve(dirname(file), specifier))
             .split(sep)
             .join('/');
-          const other = workspaceOf(`${into}/`);
-          if (other === workspace) continue;
-          target = other ?? into;
+          if (workspaceOf(`${into}/`) === workspace) continue;
+          target = into;
         } else continue;
         if (allows(rule.may, target)) continue;
         if (test && allows(TEST_MAY, target)) continue;
