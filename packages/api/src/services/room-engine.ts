@@ -19,6 +19,12 @@ export interface TRoomLaunchSpec {
   keepData: boolean;
   /** Stop the room after this long with nobody connected; null keeps it running. */
   autoCloseMs: number | null;
+  /**
+   * The run's epoch from the fleet's placement (the room's count of starts). What a run writes on the room's
+   * behalf (its kept profile, its state) carries it, so a run the room has moved on from cannot overwrite a newer
+   * one's. 0 when the room was started outside the fleet (tests that drive an engine directly).
+   */
+  epoch?: number;
 }
 
 export interface TRoomStateChange {
