@@ -90,11 +90,13 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   });
   await app.register(roomRelayPlugin, { config });
   await app.register(healthPlugin);
+  await app.register(metricsPlugin, { config });
+  // Agents and gateways serve the install's other processes and the participants' sockets, nothing else.
+  if (config.role === 'agent' || config.role === 'gateway') return app;
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });
   await app.register(paymentsPlugin, { config });
   await app.register(roomThumbnailsPlugin);
-  await app.register(metricsPlugin, { config });
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxPlugin);
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

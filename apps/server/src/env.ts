@@ -109,6 +109,21 @@ const ZEnv = z
     ALIPAY_PUBLIC_KEY: optionalString,
     /** Another Alipay gateway (the sandbox one, or a local server in tests). */
     ALIPAY_GATEWAY: optionalString.pipe(z.url().optional()),
+    /**
+     * What this process is (ARCHITECTURE.md): `all` (npm start: the control plane with one local room agent),
+     * `control` (API, web app, tickets, placement, the lost sweep), `agent` (rooms: engine, media, room hubs), or
+     * `gateway` (participants' room sockets, forwarded to the agent running the room).
+     */
+    ROOM_ROLE: z.enum(['all', 'control', 'agent', 'gateway']).default('all'),
+    /** Where the control plane and the gateways reach this agent (host:port); required for ROOM_ROLE=agent. */
+    AGENT_ADDRESS: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port')
+        .optional(),
+    ),
+    /** Comma-separated zone codes this agent serves; unset: every enabled zone. */
+    AGENT_REGIONS: optionalString,
     /** Scheduled billing work (bill expiry, renewals, metering) on the PostgreSQL job queue. */
     BILLING_JOBS: z.enum(['on', 'off']).default('on'),
     /** Comma-separated host:port exceptions to the egress guard, for tests that serve pages on loopback. */
@@ -175,7 +190,31 @@ const ZEnv = z
       if (!env.APP_SECRET)
         ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
     }
+    if (env.ROOM_ROLE === 'agent' && !env.AGENT_ADDRESS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AGENT_ADDRESS'],
+        message: 'is required when ROOM_ROLE=agent: the control plane and the gateways reach the agent there',
+      });
+    }
+    // Processes of one install recognise one another (tickets, the fleet's own calls) by the shared secret.
+    if (env.ROOM_ROLE !== 'all' && !env.APP_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET'],
+        message: `is required when ROOM_ROLE=${env.ROOM_ROLE}: every process of the install must share it`,
+      });
+    }
+    if (env.ROOM_ROLE !== 'all' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `is required when ROOM_ROLE=${env.ROOM_ROLE}: every process of the install shares one database`,
+      });
+    }
   });
+
+export type TRoomRole = 'all' | 'control' | 'agent' | 'gateway';
 
 export type TRoomMediaMode = 'auto' | 'h264' | 'screencast';
 
@@ -235,6 +274,14 @@ export interface TConfig {
   payments: TPaymentConfig;
   /** Run the scheduled billing work in this process. */
   billingJobs: boolean;
+  /** What this process is: see ROOM_ROLE. */
+  role: TRoomRole;
+  agent: {
+    /** Where others reach this agent (host:port); undefined in `all`, where the agent is reached in-process. */
+    address: string | undefined;
+    /** Zone codes this agent serves; undefined: every enabled zone. */
+    regions: string[] | undefined;
+  };
   rooms: {
     /** Kept room profiles and the fresh profiles of running rooms. */
     dataDir: string;
@@ -338,6 +385,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
           : null,
     },
     billingJobs: env.BILLING_JOBS === 'on',
+    role: env.ROOM_ROLE,
+    agent: {
+      address: env.AGENT_ADDRESS,
+      regions: env.AGENT_REGIONS?.split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    },
     rooms: {
       dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',

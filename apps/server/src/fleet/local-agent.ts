@@ -1,8 +1,8 @@
-// This server as a room agent of the fleet (issue 15's first wiring): it registers in every zone it serves, says
-// how it is doing at each heartbeat (what /serverstate shows of it, for every server on the database), and sweeps
-// up agents that fell silent. Rooms are not placed through the fleet yet: this process's engine still runs every
-// room it is asked to, so the lost sweep's runs are none of its business for now; what the fleet knows is which
-// servers are up, where, and how loaded. A server that shuts down leaves the fleet at once.
+// This process as a room agent of the fleet: it registers in every zone it serves, says how it is doing at each
+// heartbeat (what /serverstate shows of it, for every server on the database; the heartbeat also renews its runs'
+// leases), and leaves the fleet at once when it shuts down, its runs lost so the control plane starts their rooms
+// again elsewhere. An agent the fleet declared lost (a stall longer than the fleet's patience) has had its rooms
+// given away: it stops them and registers again as a new agent.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -24,6 +24,12 @@ export interface TLocalAgentOptions {
   orm: MikroORM;
   node: NodeMonitor;
   log: TLog;
+  /** Where the control plane and gateways reach this agent (AGENT_ADDRESS); unset: reached in-process only. */
+  address?: string;
+  /** The zones it serves (AGENT_REGIONS); unset: every enabled zone. */
+  regions?: readonly string[];
+  /** Told when the fleet gave this agent's rooms away: they must stop here. */
+  onLost?: () => Promise<void>;
   now?: () => Date;
 }
 
@@ -36,10 +42,10 @@ export interface TLocalAgent {
 export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLocalAgent> {
   const { orm, node, log } = options;
   const now = options.now ?? (() => new Date());
-  // Each start is a new agent (a restarted process has lost its browsers): the name says which machine and process,
-  // and which start of it, so two servers in one process (tests) or a quick restart never pass for one another.
-  // The silent earlier agent is swept out as lost. A gateway address comes with the agent role (issue 15).
-  const address = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  // Each start is a new agent (a restarted process has lost its browsers). An agent of its own process is named
+  // by machine, process and start, so two servers in one process (tests) or a quick restart never pass for one
+  // another; an agent others reach keeps its address, and registering there again loses its former runs at once.
+  const address = options.address ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const agents = new Map<string, string>();
   let closed = false;
   let busy: Promise<unknown> = Promise.resolve();
@@ -61,15 +67,14 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
       const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report);
       // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.
       if (!answer.ok) {
-        log.warn({ regionCode, agentId }, 'this server was declared lost by the fleet; registering again');
+        log.warn(
+          { regionCode, agentId },
+          'this agent was declared lost by the fleet; its rooms run elsewhere now',
+        );
+        await options.onLost?.();
         await register(regionCode);
       }
     }
-  };
-
-  const sweep = async () => {
-    const swept = await fleet.markLostAgents(orm.em.fork(), now());
-    if (swept.agentIds.length > 0) log.info({ agents: swept.agentIds }, 'silent room servers marked lost');
   };
 
   /** One tick at a time; a tick that fails (the database away) is said and the next one tries again. */
@@ -82,12 +87,15 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
     return timer;
   };
 
-  const regions = await orm.em.fork().find(Region, { enabled: true }, { orderBy: { code: 'asc' } });
+  const regions = await orm.em
+    .fork()
+    .find(
+      Region,
+      { enabled: true, ...(options.regions ? { code: { $in: [...options.regions] } } : {}) },
+      { orderBy: { code: 'asc' } },
+    );
   for (const region of regions) await register(region.code);
-  const timers = [
-    every(fleet.HEARTBEAT_INTERVAL_MS, beat, 'heartbeat'),
-    every(fleet.LOST_SWEEP_INTERVAL_MS, sweep, 'sweep'),
-  ];
+  const timers = [every(fleet.HEARTBEAT_INTERVAL_MS, beat, 'heartbeat')];
 
   return {
     ids: () => new Set(agents.values()),
@@ -97,7 +105,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
       await busy;
       for (const agentId of agents.values()) {
         await fleet.retireAgent(orm.em.fork(), agentId, now()).catch((error: unknown) => {
-          log.warn({ err: error }, 'could not leave the fleet; the sweep will mark this server lost');
+          log.warn({ err: error }, 'could not leave the fleet; the sweep will mark this agent lost');
         });
       }
     },

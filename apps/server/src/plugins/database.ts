@@ -36,7 +36,9 @@ export const databasePlugin = fp(
     let orm: MikroORM;
     try {
       orm = await initOrm({ clientUrl });
-      await migrateAndSeed(orm);
+      // The control plane owns the schema: agents and gateways of the same install use it as the control plane
+      // left it, and never race it to migrate.
+      if (options.config.role === 'all' || options.config.role === 'control') await migrateAndSeed(orm);
     } catch (error) {
       await stopEmbedded?.();
       throw error;

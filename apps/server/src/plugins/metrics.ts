@@ -59,79 +59,82 @@ export const metricsPlugin = fp(
       );
     });
 
-    const engine = app.roomEngine;
-    new Gauge({
-      name: 'rooms_rooms',
-      help: 'Rooms on this server by state',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        const counts = new Map<string, number>(ROOM_STATES.map((state) => [state, 0]));
+    // The rooms' gauges, where rooms run (not on a control plane of agents elsewhere).
+    if (app.hasDecorator('roomEngine')) {
+      const engine = app.roomEngine;
+      new Gauge({
+        name: 'rooms_rooms',
+        help: 'Rooms on this server by state',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        collect() {
+          const counts = new Map<string, number>(ROOM_STATES.map((state) => [state, 0]));
+          for (const room of engine.roomList()) {
+            if (counts.has(room.state)) counts.set(room.state, (counts.get(room.state) ?? 0) + 1);
+          }
+          for (const [state, count] of counts) this.set({ state }, count);
+        },
+      });
+      new Gauge({
+        name: 'rooms_warm_browsers',
+        help: 'Room browsers kept warm for the next start: ready, or still starting',
+        labelNames: ['status'] as const,
+        registers: [registry],
+        collect() {
+          const { ready, total } = engine.warmRuns();
+          this.set({ status: 'ready' }, ready);
+          this.set({ status: 'starting' }, total - ready);
+        },
+      });
+      new Gauge({
+        name: 'rooms_participants',
+        help: 'Participants connected to the rooms of this server',
+        registers: [registry],
+        collect() {
+          this.set(engine.roomList().reduce((sum, room) => sum + room.participants, 0));
+        },
+      });
+      const streams = () => {
+        const totals = new Map<string, { fps: number; kbps: number }>(
+          MEDIA_PATHS.map((path) => [path, { fps: 0, kbps: 0 }]),
+        );
         for (const room of engine.roomList()) {
-          if (counts.has(room.state)) counts.set(room.state, (counts.get(room.state) ?? 0) + 1);
+          const media = engine.mediaStats(room.roomId);
+          const total = media && totals.get(media.path);
+          if (!total || !media) continue;
+          total.fps += media.fps;
+          total.kbps += media.kbps;
         }
-        for (const [state, count] of counts) this.set({ state }, count);
-      },
-    });
-    new Gauge({
-      name: 'rooms_warm_browsers',
-      help: 'Room browsers kept warm for the next start: ready, or still starting',
-      labelNames: ['status'] as const,
-      registers: [registry],
-      collect() {
-        const { ready, total } = engine.warmRuns();
-        this.set({ status: 'ready' }, ready);
-        this.set({ status: 'starting' }, total - ready);
-      },
-    });
-    new Gauge({
-      name: 'rooms_participants',
-      help: 'Participants connected to the rooms of this server',
-      registers: [registry],
-      collect() {
-        this.set(engine.roomList().reduce((sum, room) => sum + room.participants, 0));
-      },
-    });
-    const streams = () => {
-      const totals = new Map<string, { fps: number; kbps: number }>(
-        MEDIA_PATHS.map((path) => [path, { fps: 0, kbps: 0 }]),
-      );
-      for (const room of engine.roomList()) {
-        const media = engine.mediaStats(room.roomId);
-        const total = media && totals.get(media.path);
-        if (!total || !media) continue;
-        total.fps += media.fps;
-        total.kbps += media.kbps;
-      }
-      return totals;
-    };
-    new Gauge({
-      name: 'rooms_stream_fps',
-      help: 'Frames per second the rooms send, summed by media path',
-      labelNames: ['path'] as const,
-      registers: [registry],
-      collect() {
-        for (const [path, total] of streams()) this.set({ path }, Math.round(total.fps * 10) / 10);
-      },
-    });
-    new Gauge({
-      name: 'rooms_stream_bitrate_kbps',
-      help: 'Picture bitrate the rooms send, summed by media path, kbit/s',
-      labelNames: ['path'] as const,
-      registers: [registry],
-      collect() {
-        for (const [path, total] of streams()) this.set({ path }, Math.round(total.kbps));
-      },
-    });
-    const crashes = new Counter({
-      name: 'rooms_browser_crashes_total',
-      help: 'Room browsers that exited on their own',
-      registers: [registry],
-    });
-    const unsubscribe = engine.onStateChange((change) => {
-      if (change.state === 'crashed') crashes.inc();
-    });
-    app.addHook('onClose', async () => unsubscribe());
+        return totals;
+      };
+      new Gauge({
+        name: 'rooms_stream_fps',
+        help: 'Frames per second the rooms send, summed by media path',
+        labelNames: ['path'] as const,
+        registers: [registry],
+        collect() {
+          for (const [path, total] of streams()) this.set({ path }, Math.round(total.fps * 10) / 10);
+        },
+      });
+      new Gauge({
+        name: 'rooms_stream_bitrate_kbps',
+        help: 'Picture bitrate the rooms send, summed by media path, kbit/s',
+        labelNames: ['path'] as const,
+        registers: [registry],
+        collect() {
+          for (const [path, total] of streams()) this.set({ path }, Math.round(total.kbps));
+        },
+      });
+      const crashes = new Counter({
+        name: 'rooms_browser_crashes_total',
+        help: 'Room browsers that exited on their own',
+        registers: [registry],
+      });
+      const unsubscribe = engine.onStateChange((change) => {
+        if (change.state === 'crashed') crashes.inc();
+      });
+      app.addHook('onClose', async () => unsubscribe());
+    }
 
     // Read from PostgreSQL at scrape time; a scrape while the database is away still answers the rest.
     const query = async <T>(sql: string): Promise<T[] | undefined> => {

@@ -3,31 +3,30 @@
 import {
   admin,
   billing,
-  effectiveSettings,
   type Mailer,
+  type NodeMonitor,
   type RoomEngine,
   RoomListCache,
-  resumeRoom,
   SessionCache,
   setSharePasswordHasher,
   type TServices,
   watchAccountChanges,
   watchRoomListWrites,
 } from '@rooms/api';
-import { BALANCE_CHANGED_CHANNEL, Plan, planOf, ROOM_LIST_CHANGED_CHANNEL, Room, User } from '@rooms/db';
+import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
-import { startLocalAgent } from '../fleet/local-agent';
-import { startEgressProxy } from '../rooms/egress/egress-proxy';
-import { ChromiumRoomEngine } from '../rooms/engine/chromium-room-engine';
-import { startRoomStateSync } from '../rooms/room-state-sync';
+import { startFleetDuties } from '../fleet/fleet-duties';
+import { FleetRoomEngine } from '../fleet/fleet-room-engine';
+import { fleetToken } from '../fleet/fleet-token';
+import { startRoomAgent } from '../fleet/room-agent';
 import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
 import { createCaptcha } from '../services/captcha/create-captcha';
-import { createPostgresOnceStore } from '../services/captcha-once-store';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
 import { createSmtpMailer } from '../services/mail/smtp-mailer';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
+import { createPostgresOnceStore } from '../services/once-store';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
 import { hashPlainSharePasswords } from '../services/passwords/plain-share-passwords';
 import { createPayments, type TPaymentServices } from '../services/payments/create-gateway';
@@ -39,8 +38,6 @@ import { startSessionEvents, type TSessionEventBus } from '../services/session-e
 declare module 'fastify' {
   interface FastifyInstance {
     services: TServices;
-    /** The same engine as services.rooms, with what the WebSocket relay needs (sessions, participant counts). */
-    roomEngine: ChromiumRoomEngine;
     /** The same bus as services.sessionEvents, with the subscription the WebSocket relay listens on. */
     sessionEvents: TSessionEventBus;
     /** The same gateway as services.payments, with the providers whose notifications plugins/payments.ts takes. */
@@ -73,58 +70,37 @@ export const servicesPlugin = fp(
       createPostgresOnceStore(app.orm),
     );
 
-    const rooms = new ChromiumRoomEngine({
-      chromiumPath: config.rooms.chromiumPath,
-      roomsDataDir: config.rooms.dataDir,
-      capacity: config.rooms.capacity,
-      warmPool: config.rooms.warmPool,
-      media: config.rooms.media,
-      sandbox: config.rooms.sandbox,
-      egress: {
-        start: ({ allow, socketPath }) =>
-          // One proxy for every room: Chromium alone keeps up to 32 connections to it, pages add WebSockets.
-          startEgressProxy({
-            allow,
-            socketPath,
-            maxConnections: Math.max(512, config.rooms.capacity * 128),
-            logger: app.log,
-          }),
-        allow: config.rooms.egressAllow,
-      },
-      logger: app.log,
-    });
-    // Said at start-up, not at the first room: an operator must see at once whether rooms are isolated. With
-    // ROOM_SANDBOX=on and no way to isolate, the server does not start.
-    await rooms.sandboxSupport();
-    const roomsProblem = await rooms.preflight();
-    if (roomsProblem)
-      app.log.error({ problem: roomsProblem }, 'rooms cannot start on this server until this is fixed');
-    // Registered before the engine's own close hook so it runs after it (onClose hooks run last-in first-out):
-    // every change is stored, except that rooms stopped by the shutdown stay stored as running, to be resumed.
-    const roomListCache = new RoomListCache();
-    const roomStates = await startRoomStateSync({
-      orm: app.orm,
-      engine: rooms,
-      logger: app.log,
-      stored: (roomIds) => roomListCache.roomsChanged(roomIds),
-    });
-    app.addHook('onClose', async () => roomStates.close());
-    // Rooms that ran when this server went down start again once it serves (their members' pages wait for them).
-    // Then the warm pool fills for the likeliest next room, unless a resumed room has already shown its shape.
-    app.addHook('onReady', async () => {
-      void resumeInterruptedRooms(app, rooms, roomStates.interrupted).then(() => warmForLastRoom(app, rooms));
-    });
-    // No browser may outlive the server: every room stops (and keep-data profiles flush) before exit.
-    app.addHook('onClose', async () => rooms.close());
-    app.decorate('roomEngine', rooms);
-    const node = startNodeMonitor({ engine: rooms });
-    app.addHook('onClose', async () => node.close());
-    // This server in the fleet's registry: its zones, its load at each heartbeat, and the sweep of silent ones.
-    const agent = await startLocalAgent({ orm: app.orm, node, log: app.log });
-    app.addHook('onClose', async () => agent.close());
     const sessionEvents = startSessionEvents(app.orm, app.log);
     app.addHook('onClose', async () => sessionEvents.close());
     app.decorate('sessionEvents', sessionEvents);
+
+    const roomListCache = new RoomListCache();
+    // The rooms this process runs itself, as a room agent of the fleet (ROOM_ROLE all or agent).
+    const local =
+      config.role === 'all' || config.role === 'agent'
+        ? await startRoomAgent(app, config, roomListCache)
+        : undefined;
+    // Rooms are started and stopped through the fleet: placed on a live agent of their zone, this one or another.
+    const rooms = new FleetRoomEngine({
+      orm: app.orm,
+      token: fleetToken(config.appSecret),
+      log: app.log,
+      local,
+    });
+    await rooms.watch(sessionEvents);
+    app.addHook('onClose', async () => rooms.close());
+    let node: NodeMonitor;
+    if (local) node = local.node;
+    else {
+      const own = startNodeMonitor({ engine: rooms });
+      app.addHook('onClose', async () => own.close());
+      node = own;
+    }
+    const controlsFleet = config.role === 'all' || config.role === 'control';
+    if (controlsFleet) {
+      const duties = startFleetDuties({ orm: app.orm, rooms, log: app.log });
+      app.addHook('onClose', async () => duties.close());
+    }
     // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
     const sessionCache = new SessionCache();
     sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
@@ -169,7 +145,8 @@ export const servicesPlugin = fp(
       rooms,
       now,
       log: app.log,
-      queue: config.billingJobs,
+      // Once per install, on the control plane: agents and gateways leave it alone.
+      queue: config.billingJobs && controlsFleet,
     });
     app.addHook('onClose', async () => billingJobs.close());
     app.decorate('billingJobs', billingJobs);
@@ -190,7 +167,7 @@ export const servicesPlugin = fp(
       now,
       rooms,
       node,
-      ownAgents: () => agent.ids(),
+      ownAgents: () => local?.agentIds() ?? new Set(),
       sessionEvents,
       sessionCache,
       balanceCache,
@@ -204,54 +181,6 @@ export const servicesPlugin = fp(
   },
   { name: 'services', dependencies: ['database'] },
 );
-
-async function resumeInterruptedRooms(
-  app: FastifyInstance,
-  rooms: RoomEngine,
-  roomIds: readonly string[],
-): Promise<void> {
-  for (const roomId of roomIds) {
-    try {
-      const running = await resumeRoom(
-        { em: app.orm.em.fork(), services: { rooms, now: () => new Date() } },
-        roomId,
-      );
-      app.log.info({ roomId, running }, 'room resumed after the server restarted');
-    } catch (error) {
-      app.log.warn({ err: error, roomId }, 'could not resume a room after the server restarted');
-    }
-  }
-}
-
-/**
- * The shape of the room started last, with its owner's plan applied as its start would apply it; with no room
- * started yet, a new room's on the default plan (created rooms take the plan's limits).
- */
-async function warmForLastRoom(app: FastifyInstance, rooms: ChromiumRoomEngine): Promise<void> {
-  if (rooms.warmRuns().shape) return;
-  try {
-    const em = app.orm.em.fork();
-    const room = await em.findOne(
-      Room,
-      { lastStartedAt: { $ne: null } },
-      { orderBy: { lastStartedAt: 'desc' } },
-    );
-    if (room) {
-      rooms.warmFor(effectiveSettings(room, await planOf(em, room.owner.id)));
-      return;
-    }
-    const plan = await em.findOne(Plan, { isDefault: true }, { orderBy: { sortOrder: 'asc' } });
-    if (!plan) return;
-    rooms.warmFor({
-      width: plan.maxWidth,
-      height: plan.maxHeight,
-      maxFrameRate: plan.maxFrameRate,
-      videoBitrateKbps: plan.maxBitrateKbps,
-    });
-  } catch (error) {
-    app.log.warn({ err: error }, 'could not tell the warm room pool what to start');
-  }
-}
 
 async function stopRoomsIfDisabled(app: FastifyInstance, rooms: RoomEngine, userId: string): Promise<void> {
   try {

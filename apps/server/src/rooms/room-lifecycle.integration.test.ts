@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Room } from '@rooms/db';
+import { fleet } from '@rooms/api';
+import { LOCAL_REGION_CODE, Room } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -237,11 +238,20 @@ describe('deleting a room', () => {
 });
 
 describe('a node that restarts', () => {
-  it('starts again the rooms it ran, shows the others as stopped, and keeps its rooms to resume when it stops', async () => {
+  it('starts again the rooms it ran, on an agent that serves, and shows the others as stopped', async () => {
     const owner = await createOwner(server.app, { plan: 'pro' });
     const [ran, died] = await Promise.all([createRoom(owner), createRoom(owner)]);
-    // As a node killed mid-run leaves them.
+    // As a node killed mid-run leaves them: the room's run on an agent that fell silent, a crashed room stored.
     const em = server.app.orm.em.fork();
+    const longAgo = new Date(Date.now() - 60_000);
+    await fleet.registerAgent(
+      em,
+      { regionCode: LOCAL_REGION_CODE, address: 'killed-node/1/gone', capacity: 4, version: 'test' },
+      longAgo,
+    );
+    const placed = await fleet.placeRun(em, ran.id, longAgo);
+    await fleet.markRunRunning(em, placed.run.id, placed.run.epoch, longAgo);
+    expect(placed.agentAddress).toBe('killed-node/1/gone');
     await em.nativeUpdate(Room, { id: ran.id }, { state: 'running' });
     await em.nativeUpdate(Room, { id: died.id }, { state: 'crashed' });
 
@@ -249,16 +259,20 @@ describe('a node that restarts', () => {
     try {
       await restarted.ready();
       expect(await storedState(owner, died)).toBe('stopped');
-      // The room that ran comes back by itself (its members' pages are waiting for it), never a ghost "running".
-      await expect.poll(() => restarted.roomEngine.state(ran.id), { timeout: 30_000 }).toBe('running');
+      // The room that ran comes back by itself on a live agent (its members' pages are waiting for it).
+      const runsAgain = () =>
+        [server.app, restarted].some((app) => app.roomEngine.state(ran.id) === 'running');
+      await expect.poll(runsAgain, { timeout: 30_000 }).toBe(true);
       await expect.poll(() => storedState(owner, ran)).toBe('running');
+      const run = await fleet.liveRunOf(server.app.orm.em.fork(), ran.id);
+      expect(run?.epoch).toBe(placed.run.epoch + 1);
       expect(restarted.roomEngine.state(died.id)).toBe('stopped');
+      const host = [server.app, restarted].find((app) => app.roomEngine.state(ran.id) === 'running');
+      await host?.services.rooms.stop(ran.id);
+      await expect.poll(() => storedState(owner, ran)).toBe('stopped');
     } finally {
       await restarted.close();
     }
-    // Stopped by the shutdown, it stays stored as running: the next start of the server resumes it.
-    expect(await storedState(owner, ran)).toBe('running');
-    await em.nativeUpdate(Room, { id: ran.id }, { state: 'stopped' });
   });
 });
 

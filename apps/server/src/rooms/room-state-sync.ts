@@ -1,7 +1,6 @@
-// Keeps each room's stored state equal to what this server's engine says about its browser. The dashboard reads
-// the database, so without this a crash or an auto-close would go unseen, and a node that restarted would still
-// show the rooms it ran before as "running". Those rooms are the ones it resumes (services.ts): the stops of a
-// shutdown are not stored, so a restarted server finds its rooms as it left them.
+// Keeps each room's stored state equal to what this agent's engine says about its browser. The dashboard reads
+// the database, so without this a crash or an auto-close would go unseen. The stops of a shutdown are not stored:
+// the agent leaves the fleet, its runs are lost, and the control plane starts those rooms again (fleet-duties.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RoomEngine, TRoomRuntimeState } from '@rooms/api';
 import { Room } from '@rooms/db';
@@ -16,10 +15,15 @@ export interface TRoomStateSyncOptions {
   engine: RoomEngine;
   logger: TSyncLogger;
   /**
-   * The regions whose rooms this node runs. Unset: every room (one node serves the whole install). With several
-   * nodes, each must name its own, or one node's start would mark another's running rooms stopped.
+   * The epoch of the room's latest run on this agent (0 when it never ran under a run). A state is stored only
+   * while the room has no newer run, so an agent the fleet gave up on never overwrites the new agent's word.
    */
-  regionCodes?: readonly string[];
+  epochOf?: (roomId: string) => number;
+  /**
+   * Whether to correct, at start, every stored live room this engine does not run: right when this process is
+   * the only agent (npm start), never when other agents run rooms of the same database.
+   */
+  reconcile?: boolean;
   /**
    * Told of the rooms whose state was just stored (in this process, at once: the rows' trigger tells every
    * process too, but its notice arrives moments later, and a dashboard polling here must not read the old state).
@@ -28,11 +32,6 @@ export interface TRoomStateSyncOptions {
 }
 
 export interface RoomStateSync {
-  /**
-   * The rooms this node ran when it last went down (stored as running, a restart's stops left as they were, or
-   * a crash): at start they are stored as stopped, and the server starts them again (resumeRoom).
-   */
-  readonly interrupted: readonly string[];
   /** Resolves once every state change seen so far is stored (tests, shutdown). */
   settled(): Promise<void>;
   /** Stops listening after the pending writes are stored. */
@@ -48,7 +47,6 @@ export interface RoomStateSync {
 export async function startRoomStateSync(options: TRoomStateSyncOptions): Promise<RoomStateSync> {
   const { orm, engine, logger } = options;
   let tail: Promise<void> = Promise.resolve();
-  const interrupted: string[] = [];
   const enqueue = (label: string, write: () => Promise<void>) => {
     tail = tail
       .then(write)
@@ -61,24 +59,24 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
     // A room stopped because this server shuts down stays stored as running: it comes back with the server.
     if (change.ending?.reason === 'server-restart' && change.state !== 'running') return;
     void enqueue(`storing ${change.state} for room ${change.roomId}`, async () => {
-      await orm.em.fork().nativeUpdate(Room, { id: change.roomId }, { state: change.state });
+      await orm.em
+        .fork()
+        .execute(
+          'update rooms set state = ? where id = ? and not exists (select 1 from room_runs where room_id = ? and epoch > ?)',
+          [change.state, change.roomId, change.roomId, options.epochOf?.(change.roomId) ?? 0],
+        );
       options.stored?.([change.roomId]);
     });
   });
 
+  if (options.reconcile === false) {
+    return { settled: () => tail, close: async () => unsubscribe() };
+  }
   await enqueue('reconciling at start', async () => {
     const em = orm.em.fork();
-    const live = await em.find(
-      Room,
-      {
-        state: { $ne: 'stopped' },
-        ...(options.regionCodes ? { region: { code: { $in: [...options.regionCodes] } } } : {}),
-      },
-      { fields: ['id', 'state'] },
-    );
+    const live = await em.find(Room, { state: { $ne: 'stopped' } }, { fields: ['id', 'state'] });
     const corrections = new Map<TRoomRuntimeState, string[]>();
     for (const room of live) {
-      if (room.state === 'running' || room.state === 'starting') interrupted.push(room.id);
       const truth = engine.state(room.id);
       if (truth !== room.state) corrections.set(truth, [...(corrections.get(truth) ?? []), room.id]);
     }
@@ -90,7 +88,6 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
   });
 
   return {
-    interrupted,
     settled: () => tail,
     async close() {
       unsubscribe();

@@ -1,13 +1,21 @@
-// The room relay as a Fastify plugin: the ticket route, the WebSocket handlers of ./registry, a heartbeat that
-// drops dead connections, sockets closed when their session ends, and `app.roomRelay` (whose ports a test or
-// another engine may replace).
+// The room relay as a Fastify plugin, by the process's role: the control plane issues tickets; an agent holds the
+// rooms' hubs and takes the sockets gateways forward; a gateway takes participants' sockets and forwards them; a
+// single server (npm start) does all of it in one process. Wherever sockets end: a heartbeat that drops dead
+// connections, and sockets closed when their session ends. `app.roomRelay`'s ports a test may replace.
 import { resolveSession } from '@rooms/api';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { registerAgentRoutes } from '../fleet/agent-routes';
+import { fleetToken } from '../fleet/fleet-token';
+import { registerGateway } from '../fleet/gateway';
+import { createPostgresOnceStore } from '../services/once-store';
 import { databaseLiveSessions, databaseRoomDirectory, engineLink } from './default-ports';
 import { registerSocketHandlers } from './registry';
 import type { RoomDirectory, RoomLink } from './relay-ports';
 import { RoomRelay } from './room-relay';
+import type { TSocketAuthDeps } from './socket-auth';
+import { TicketBook } from './ticket';
 import { registerTicketRoute } from './ticket-route';
 
 declare module 'fastify' {
@@ -32,53 +40,51 @@ const SESSION_RECHECK_MS = 60_000;
 
 export const roomRelayPlugin = fp(
   async (app, options: TRoomRelayPluginOptions) => {
+    const { role, appSecret } = options.config;
+    const spentTickets = createPostgresOnceStore(app.orm);
+    const liveSessions = databaseLiveSessions(app.orm, app.services.now);
+    const auth = (tickets: TicketBook): TSocketAuthDeps => ({
+      tickets,
+      publicUrl: options.config.publicUrl,
+      now: Date.now,
+      async sessionOfToken(token) {
+        const session = await resolveSession(
+          app.orm.em.fork(),
+          token,
+          app.services.now(),
+          app.services.sessionCache,
+        );
+        return session ? { userId: session.user.id, sessionId: session.sessionId } : null;
+      },
+      liveSessions,
+    });
+
+    if (role === 'gateway') {
+      registerGateway(app, {
+        orm: app.orm,
+        auth: auth(new TicketBook(appSecret, spentTickets)),
+        token: fleetToken(appSecret),
+      });
+      dropDeadSockets(app);
+      return;
+    }
+
     const relay = new RoomRelay({
-      appSecret: options.config.appSecret,
+      appSecret,
+      spentTickets,
       directory: options.directory ?? databaseRoomDirectory(app.orm),
-      link: options.link ?? engineLink(app.roomEngine),
+      // The control plane runs no rooms: its relay only issues tickets.
+      link: options.link ?? (app.hasDecorator('roomEngine') ? engineLink(app.roomEngine) : NO_ROOMS),
       rateLimiter: app.services.rateLimiter,
       log: app.log,
     });
     app.decorate('roomRelay', relay);
-
-    const liveSessions = databaseLiveSessions(app.orm, app.services.now);
-    registerTicketRoute(app, relay);
-    registerSocketHandlers(app, {
-      relay,
-      log: app.log,
-      auth: {
-        tickets: relay.tickets,
-        publicUrl: options.config.publicUrl,
-        now: Date.now,
-        async sessionOfToken(token) {
-          const session = await resolveSession(
-            app.orm.em.fork(),
-            token,
-            app.services.now(),
-            app.services.sessionCache,
-          );
-          return session ? { userId: session.user.id, sessionId: session.sessionId } : null;
-        },
-        liveSessions,
-      },
-    });
-
-    const alive = new WeakSet<object>();
-    const heartbeat = setInterval(() => {
-      for (const socket of app.websocketServer.clients) {
-        if (!alive.has(socket)) {
-          socket.terminate();
-          continue;
-        }
-        alive.delete(socket);
-        socket.ping();
-      }
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
-    app.websocketServer.on('connection', (socket) => {
-      alive.add(socket);
-      socket.on('pong', () => alive.add(socket));
-    });
+    if (role === 'all' || role === 'control') registerTicketRoute(app, relay);
+    if (role === 'control') return;
+    if (role === 'agent')
+      registerAgentRoutes(app, { runs: app.agentRuns, relay, token: fleetToken(appSecret) });
+    else registerSocketHandlers(app, { relay, log: app.log, auth: auth(relay.tickets) });
+    dropDeadSockets(app);
 
     const stopListening = app.sessionEvents.subscribe((end) => relay.connections.endSessions(end));
     const recheck = setInterval(() => {
@@ -89,7 +95,6 @@ export const roomRelayPlugin = fp(
     recheck.unref();
 
     app.addHook('preClose', async () => {
-      clearInterval(heartbeat);
       clearInterval(recheck);
       stopListening();
       // Already told and closed by app.ts's earlier pre-close when the server shuts down; this stops the rest.
@@ -98,3 +103,27 @@ export const roomRelayPlugin = fp(
   },
   { name: 'room-relay', dependencies: ['database', 'services', '@fastify/websocket'] },
 );
+
+/** A connection that has not answered a ping within HEARTBEAT_MS is gone (laptop closed, network lost). */
+function dropDeadSockets(app: FastifyInstance): void {
+  const alive = new WeakSet<object>();
+  const heartbeat = setInterval(() => {
+    for (const socket of app.websocketServer.clients) {
+      if (!alive.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      alive.delete(socket);
+      socket.ping();
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  app.websocketServer.on('connection', (socket) => {
+    alive.add(socket);
+    socket.on('pong', () => alive.add(socket));
+  });
+  app.addHook('preClose', async () => clearInterval(heartbeat));
+}
+
+/** The ports of a process that runs no rooms. */
+const NO_ROOMS: RoomLink = { session: () => undefined, participantsChanged: () => {} };

@@ -1,5 +1,5 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
-import { checkShareAccess, describeError, type RateLimiter } from '@rooms/api';
+import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { RoomSession } from '../rooms/room-session';
 import { ConnectionBook } from './connection-book';
@@ -18,6 +18,8 @@ export interface TRoomRelayOptions {
   link: RoomLink;
   /** The budget of wrong share passwords, shared with the API (scripts that connect with a token spend it too). */
   rateLimiter: RateLimiter;
+  /** Where spent tickets are kept: PostgreSQL, so a ticket is spent once on whichever process redeems it. */
+  spentTickets: OnceStore;
   log?: TRoomHubOptions['log'];
   /** Passed to every hub (tests shorten the stats interval, benchmarks tune backpressure). */
   hub?: Pick<TRoomHubOptions, 'backpressure' | 'statsIntervalMs'>;
@@ -34,7 +36,7 @@ export class RoomRelay {
   private stopWatching: (() => void) | undefined;
 
   constructor(private readonly options: TRoomRelayOptions) {
-    this.tickets = new TicketBook(options.appSecret);
+    this.tickets = new TicketBook(options.appSecret, options.spentTickets);
     this.guestIds = new GuestIds(options.appSecret);
     this.directory = options.directory;
     this.link = options.link;
@@ -55,6 +57,7 @@ export class RoomRelay {
     return this.directory.find(roomId);
   }
 
+  /** Whether the room's browser runs in this process. */
   isRunning(roomId: string): boolean {
     return this.link.session(roomId) !== undefined;
   }

@@ -26,7 +26,7 @@ const BAD_MESSAGE_WINDOW_MS = 60_000;
 /** Time to send member/join after connecting: a page sends it as the socket opens, a script right after. */
 export const JOIN_TIMEOUT_MS = 10_000;
 
-interface TRoomSocketContext {
+export interface TRoomSocketContext {
   identity: TJoinIdentity;
   via: 'ticket' | 'token';
 }
@@ -65,7 +65,7 @@ interface TConnectionOptions {
   password: string | undefined;
 }
 
-class RoomConnection implements TBookedConnection {
+export class RoomConnection implements TBookedConnection {
   private readonly peer: SocketPeer;
   private readonly badMessages = new SlidingWindow(BAD_MESSAGE_LIMIT - 1, BAD_MESSAGE_WINDOW_MS);
   /** Messages that arrive while the room is looked up, handled in order once it is known. */

@@ -48,7 +48,7 @@ export async function authenticateSocket(
   const { ticket, token: queryToken } = request.query;
   if (ticket) {
     if (origin === undefined) return refused(403, 'A room ticket is only accepted from our web pages');
-    const claims = deps.tickets.redeem(ticket, request.params.roomId, deps.now());
+    const claims = await deps.tickets.redeem(ticket, request.params.roomId, deps.now());
     if (!claims) return refused(401, 'The room ticket is invalid or has expired');
     // Signed out between the ticket and the socket: the ticket went with the session.
     if (claims.sessionId && !(await deps.liveSessions([claims.sessionId])).has(claims.sessionId)) {

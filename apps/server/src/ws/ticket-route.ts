@@ -49,7 +49,10 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
       return fail(reply, refusal.status, refusal.message);
     }
-    if (!relay.isRunning(room.id)) return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
+    // Wherever it runs: in this process, or on another agent of the fleet.
+    if (!relay.isRunning(room.id) && app.services.rooms.state(room.id) !== 'running') {
+      return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
+    }
 
     // Every browser gets the id, signed in or not: a guest banned in it stays banned after logging in.
     let guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);

@@ -3,6 +3,7 @@
 // epoch ms, n: nonce }, signed with HMAC-SHA256
 // under a key derived from the app secret (so a ticket can never pass for another signed value of the app).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OnceStore } from '@rooms/api';
 import { ROOM_TICKET_TTL_MS } from '@rooms/api/room-protocol';
 
 export interface TTicketClaims {
@@ -27,11 +28,14 @@ interface TTicketPayload {
 
 export class TicketBook {
   private readonly key: Buffer;
-  /** Nonces of tickets already used, until they expire anyway; bounded by the tickets issued in one TTL. */
-  private readonly used = new Map<string, number>();
 
+  /**
+   * `spent`: where used nonces are kept until they expire anyway. A ticket is issued by the control plane and may
+   * be redeemed on any gateway, so they live in PostgreSQL (services/once-store.ts), never in one process.
+   */
   constructor(
     appSecret: string,
+    private readonly spent: OnceStore,
     private readonly ttlMs = ROOM_TICKET_TTL_MS,
   ) {
     this.key = createHmac('sha256', appSecret).update('room-socket-ticket/v1').digest();
@@ -57,17 +61,12 @@ export class TicketBook {
     return { ticket: `${body}.${this.sign(body)}`, expiresAt };
   }
 
-  /**
-   * The claims of a valid, unexpired ticket for this room, spending it; null otherwise. Single use is kept in
-   * this process's memory: the room's browser and so its sockets live on one node, where its tickets are spent.
-   */
-  redeem(ticket: string, roomId: string, now: number): TTicketClaims | null {
+  /** The claims of a valid, unexpired ticket for this room, spending it; null otherwise (or spent before). */
+  async redeem(ticket: string, roomId: string, now: number): Promise<TTicketClaims | null> {
     const claims = this.verify(ticket, now);
     if (!claims || claims.roomId !== roomId) return null;
-    this.sweep(now);
-    if (this.used.has(claims.nonce)) return null;
-    this.used.set(claims.nonce, claims.expiresAt);
-    return claims;
+    const first = await this.spent.claim(`room-ticket:${claims.nonce}`, new Date(claims.expiresAt));
+    return first ? claims : null;
   }
 
   private verify(ticket: string, now: number): TTicketClaims | null {
@@ -96,9 +95,5 @@ export class TicketBook {
 
   private sign(body: string): string {
     return createHmac('sha256', this.key).update(body).digest('base64url');
-  }
-
-  private sweep(now: number): void {
-    for (const [nonce, expiresAt] of this.used) if (expiresAt <= now) this.used.delete(nonce);
   }
 }

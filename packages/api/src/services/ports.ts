@@ -55,6 +55,12 @@ export interface RateLimiter {
    * nothing. For budgets of failures (wrong room passwords): checked before trying, hit only on a failure.
    */
   peek(key: string, limit: number): Promise<number>;
+  /**
+   * Takes back one hit of the key's current window (none when the window is over or empty). A budget of failures
+   * can so be held before a slow try and given back when the try succeeds: tries sent at once, to one server or to
+   * several, are then counted one by one instead of all passing a check made before any of them was counted.
+   */
+  undo(key: string): Promise<void>;
 }
 
 /** Who is in the rooms this server runs right now (the relay knows; the API asks). */
@@ -63,7 +69,7 @@ export interface RoomPresence {
   memberCount(roomId: string): number;
 }
 
-/** Remembers single-use keys (captcha pass tokens) until they expire. */
+/** Remembers single-use keys (captcha pass tokens, room-socket tickets) until they expire, on every server. */
 export interface OnceStore {
   /** True the first time a key is claimed; false when it was claimed before. */
   claim(key: string, expiresAt: Date): Promise<boolean>;

@@ -17,7 +17,7 @@ import { Session } from './session.entity';
 import { Subscription } from './subscription.entity';
 import { SystemImage } from './system-image.entity';
 import { UsageMonth } from './usage-month.entity';
-import { UsedCaptchaToken } from './used-captcha-token.entity';
+import { UsedOnceKey } from './used-once-key.entity';
 import { User } from './user.entity';
 
 export { AdminLoginToken } from './admin-login-token.entity';
@@ -39,13 +39,14 @@ export { Room, type RoomState, roomStates } from './room.entity';
 export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.entity';
 export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
+export { RUN_CHANGED_CHANNEL } from './room-run-changes';
 export { RoomReport } from './room-report.entity';
 export { liveRoomRunStates, RoomRun, type RoomRunState, roomRunStates } from './room-run.entity';
 export { Session } from './session.entity';
 export { Subscription } from './subscription.entity';
 export { SystemImage, type SystemImageKind, systemImageKinds } from './system-image.entity';
 export { UsageMonth } from './usage-month.entity';
-export { UsedCaptchaToken } from './used-captcha-token.entity';
+export { UsedOnceKey } from './used-once-key.entity';
 export { User, type UserRole, userRoles } from './user.entity';
 
 /** Every entity, listed explicitly: the ORM does no folder discovery. */
@@ -53,7 +54,7 @@ export const entities = [
   User,
   Session,
   EmailCode,
-  UsedCaptchaToken,
+  UsedOnceKey,
   OutboxMail,
   BalanceEntry,
   Region,

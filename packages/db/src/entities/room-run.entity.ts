@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { Room } from './room.entity';
+import { runChanged } from './room-run-changes';
 import { RoomAgent } from './room-agent.entity';
 
 /** `starting` and `running` runs are live (at most one per room); `stopped` and `lost` ones are history. */
@@ -62,6 +63,7 @@ const RoomRunSchema = defineEntity({
   end if;
   return null`,
     },
+    runChanged,
   ],
 });
 

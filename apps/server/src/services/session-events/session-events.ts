@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SessionEvents, TSessionChange, TSessionEnd } from '@rooms/api';
-import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL } from '@rooms/db';
+import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, RUN_CHANGED_CHANNEL } from '@rooms/db';
 import pg from 'pg';
 import { z } from 'zod';
 
@@ -51,7 +51,7 @@ export interface TSessionEventBus extends SessionEvents {
 }
 
 /** The channels the database's own triggers announce on. */
-const TRIGGER_CHANNELS = [BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL] as const;
+const TRIGGER_CHANNELS = [BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, RUN_CHANGED_CHANNEL] as const;
 export type TTriggerChannel = (typeof TRIGGER_CHANNELS)[number];
 export type TTableChange = { key: string } | { missed: true };
 

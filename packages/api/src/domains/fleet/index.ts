@@ -2,5 +2,6 @@
 // sweep hands back the runs of agents that went silent. PostgreSQL holds it all; these functions are its rules.
 export * from './agents';
 export * from './placement';
+export * from './restarts';
 export * from './rules';
 export * from './runs';

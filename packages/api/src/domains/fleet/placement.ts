@@ -46,13 +46,15 @@ async function takeSlot(
   tx: EntityManager,
   regionId: string,
   now: Date,
+  among: readonly string[] | undefined,
 ): Promise<{ id: string; address: string } | null> {
   const heardSince = new Date(now.getTime() - AGENT_LOST_AFTER_MS);
+  const only = among ? ' and id in (?)' : '';
   const take = (pick: string) =>
     tx.execute<{ id: string; address: string }[]>(
-      `update room_agents set last_placed_at = ? where id = (select id from room_agents where ${ELIGIBLE} ${pick})
+      `update room_agents set last_placed_at = ? where id = (select id from room_agents where ${ELIGIBLE}${only} ${pick})
        returning id, address`,
-      [now, regionId, heardSince],
+      among ? [now, regionId, heardSince, among] : [now, regionId, heardSince],
     );
   await tx.execute('savepoint fleet_pick');
   const [free] = await take(`${LEAST_LOADED} limit 1 for no key update skip locked`);
@@ -69,10 +71,18 @@ async function takeSlot(
  * Places a start of the room in its region and creates its run (epoch: the room's last plus one, lease from now).
  * A room that already has a live run gets that run back (`created: false`), never a second one. Refusals are
  * AppErrors a person can read: ROOM_NOT_FOUND; ROOMS_UNAVAILABLE when no agent of the region is up at all;
- * SERVER_FULL when every one of them is full.
+ * SERVER_FULL when every one of them is full. `among`: only these agents may take it (a single server places on
+ * its own agent, which no other process can reach).
  */
-export function placeRun(em: EntityManager, roomId: string, now: Date): Promise<TPlacement> {
+export function placeRun(
+  em: EntityManager,
+  roomId: string,
+  now: Date,
+  among?: readonly string[],
+): Promise<TPlacement> {
   if (!isUuid(roomId)) return Promise.reject(new AppError('ROOM_NOT_FOUND'));
+  // No agent to choose from is no agent up.
+  if (among?.length === 0) return Promise.reject(new AppError('ROOMS_UNAVAILABLE'));
   return em.transactional(async (tx) => {
     // Starts of one room queue here, so the live-run check and the next epoch are read by one start at a time.
     // `no key update` leaves writes that merely reference the room (its meter, reports) free to go on.
@@ -90,11 +100,14 @@ export function placeRun(em: EntityManager, roomId: string, now: Date): Promise<
     );
     if (live) return { run: toRun(live), agentAddress: live.address, created: false };
 
-    const agent = await takeSlot(tx, room.region_id, now);
+    const agent = await takeSlot(tx, room.region_id, now, among);
     if (!agent) {
+      const heardSince = new Date(now.getTime() - AGENT_LOST_AFTER_MS);
       const [up] = await tx.execute<{ n: number }[]>(
-        `select 1 as n from room_agents where region_id = ? and state = 'active' and heartbeat_at > ? limit 1`,
-        [room.region_id, new Date(now.getTime() - AGENT_LOST_AFTER_MS)],
+        `select 1 as n from room_agents where region_id = ? and state = 'active' and heartbeat_at > ?${
+          among ? ' and id in (?)' : ''
+        } limit 1`,
+        among ? [room.region_id, heardSince, among] : [room.region_id, heardSince],
       );
       throw new AppError(up ? 'SERVER_FULL' : 'ROOMS_UNAVAILABLE');
     }

@@ -1,0 +1,132 @@
+// A room agent's own routes, for the other processes of the install only (the fleet token): the control plane
+// orders runs started and rooms stopped, and gateways forward participants' sockets here, each with the identity
+// the gateway verified (its ticket or session token).
+import { describeError } from '@rooms/api';
+import { ZSystemRoomEnded } from '@rooms/api/room-protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { RoomRelay } from '../ws/room-relay';
+import { RoomConnection, type TRoomSocketContext } from '../ws/room-socket';
+import type { AgentRuns } from './agent-runs';
+import { isFleetCaller } from './fleet-token';
+
+/** The identity a gateway forwards with a participant's socket, as JSON in this header (base64url). */
+export const FORWARDED_IDENTITY_HEADER = 'x-room-identity';
+
+export const ZForwardedIdentity = z.object({
+  userId: z.uuid().nullable(),
+  guestId: z.string().max(200).nullable(),
+  sessionId: z.uuid().nullable(),
+  ip: z.string().max(100).nullable(),
+  via: z.enum(['ticket', 'token']),
+});
+export type TForwardedIdentity = z.infer<typeof ZForwardedIdentity>;
+
+const ZRunOrder = z.object({
+  runId: z.uuid(),
+  epoch: z.number().int().positive(),
+  spec: z.object({
+    roomId: z.uuid(),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    maxFrameRate: z.number().int().positive(),
+    videoBitrateKbps: z.number().int().positive(),
+    startUrl: z.string().max(4096),
+    keepData: z.boolean(),
+    autoCloseMs: z.number().int().positive().nullable(),
+  }),
+});
+
+export interface TAgentRoutesOptions {
+  runs: AgentRuns;
+  relay: RoomRelay;
+  token: string;
+}
+
+export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesOptions): void {
+  const { runs, relay, token } = options;
+  const fleetOnly = async (
+    request: FastifyRequest,
+    reply: { code(status: number): { send(body: unknown): unknown } },
+  ) => {
+    if (!isFleetCaller(request.headers.authorization, token)) {
+      return reply
+        .code(401)
+        .send({ code: 'FORBIDDEN', message: 'Only the processes of this install may call an agent' });
+    }
+  };
+
+  app.post('/fleet/runs', { preHandler: fleetOnly }, async (request, reply) => {
+    const order = ZRunOrder.safeParse(request.body);
+    if (!order.success) return reply.code(400).send({ message: order.error.issues[0]?.message });
+    try {
+      return { state: await runs.start(order.data) };
+    } catch (error) {
+      const refusal = describeError(error);
+      return reply.code(refusal.status).send({ code: refusal.appCode, message: refusal.message });
+    }
+  });
+
+  app.post<{ Params: { roomId: string } }>(
+    '/fleet/rooms/:roomId/stop',
+    { preHandler: fleetOnly },
+    async (request, reply) => {
+      const body = z
+        .object({ ending: ZSystemRoomEnded.omit({ type: true }).optional() })
+        .safeParse(request.body ?? {});
+      if (!body.success || !z.uuid().safeParse(request.params.roomId).success) {
+        return reply.code(400).send({ message: 'Not a room stop' });
+      }
+      await runs.stop(request.params.roomId, body.data.ending);
+      return { state: 'stopped' };
+    },
+  );
+
+  const contexts = new WeakMap<FastifyRequest, TRoomSocketContext>();
+  app.route<{ Params: { roomId: string } }>({
+    method: 'GET',
+    url: '/fleet/rooms/:roomId/socket',
+    websocket: true,
+    preValidation: async (request, reply) => {
+      if (!isFleetCaller(request.headers.authorization, token)) {
+        return reply.code(401).send({ message: 'Only a gateway of this install may forward a participant' });
+      }
+      const identity = forwardedIdentity(request.headers[FORWARDED_IDENTITY_HEADER]);
+      if (!identity)
+        return reply.code(400).send({ message: 'The forwarded identity is missing or malformed' });
+      const { via, ...rest } = identity;
+      contexts.set(request, { identity: rest, via });
+    },
+    handler: (socket, request) => {
+      const context = contexts.get(request);
+      if (!context) {
+        socket.close(1011, 'unauthenticated');
+        return;
+      }
+      const password = request.headers['x-room-password'];
+      new RoomConnection(socket, {
+        roomId: request.params.roomId,
+        context,
+        relay,
+        log: app.log,
+        password: typeof password === 'string' ? password : undefined,
+      }).start();
+    },
+  });
+}
+
+export function encodeForwardedIdentity(identity: TForwardedIdentity): string {
+  return Buffer.from(JSON.stringify(identity)).toString('base64url');
+}
+
+function forwardedIdentity(header: string | string[] | undefined): TForwardedIdentity | null {
+  if (typeof header !== 'string' || header.length > 2048) return null;
+  try {
+    const parsed = ZForwardedIdentity.safeParse(
+      JSON.parse(Buffer.from(header, 'base64url').toString('utf8')),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,323 @@
+// The fleet as real processes on this machine: a control plane, three room agents and two gateways, each a
+// `tsx src/server.ts` with its ROOM_ROLE, on one database. Rooms spread over the agents; an agent killed with
+// everything it started (kill -9 of its process group: the machine lost) has its room marked lost within 15 s and
+// started again on another agent, where its participant lands by reconnecting as the web app does; a gateway
+// killed moves its participants to the other one; a control plane restarted interrupts no room.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fleet } from '@rooms/api';
+import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import {
+  freePort,
+  LOCAL_REGION_CODE,
+  Plan,
+  Region,
+  Room,
+  Session,
+  Subscription,
+  SystemImage,
+  User,
+} from '@rooms/db';
+import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../ws/room-client';
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const SECRET = 'failover-secret-that-is-long-enough-for-hmac';
+
+let database: TestDatabase;
+let page: Server;
+let pageHost: string;
+let dataDir: string;
+const processes = new Set<ChildProcess>();
+
+interface TProcess {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<number | null>;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  page = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end(
+      `<!doctype html><title>moving</title><canvas id=c width=64 height=64></canvas><script>
+        let n = 0; const c = document.getElementById('c').getContext('2d');
+        (function f() { c.fillStyle = 'hsl(' + (n++ % 360) + ',80%,50%)'; c.fillRect(0, 0, 64, 64); requestAnimationFrame(f); })();
+      </script>`,
+    );
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  const address = page.address();
+  if (!address || typeof address !== 'object') throw new Error('no page port');
+  pageHost = `127.0.0.1:${address.port}`;
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-failover-'));
+}, 60_000);
+
+afterAll(async () => {
+  for (const child of processes) killGroup(child, 'SIGKILL');
+  await new Promise((resolve) => page?.close(resolve));
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** One process of the fleet; resolves once it serves. Each leads its own process group (its machine). */
+async function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TProcess> {
+  const listen = port ?? (await freePort());
+  const child = spawn('tsx', ['src/server.ts'], {
+    cwd: SERVER_DIR,
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(listen),
+      DATABASE_URL: database.url,
+      DATA_DIR: join(dataDir, name),
+      APP_SECRET: SECRET,
+      BILLING_JOBS: 'off',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  processes.add(child);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      processes.delete(child);
+      resolve(code);
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start:\n${output.slice(-3000)}`)),
+      90_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('cloud-browser rooms is serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${output.slice(-3000)}`));
+    });
+  });
+  return { child, port: listen, exited };
+}
+
+async function startAgent(name: string): Promise<TProcess> {
+  const port = await freePort();
+  return startProcess(
+    name,
+    {
+      ROOM_ROLE: 'agent',
+      AGENT_ADDRESS: `127.0.0.1:${port}`,
+      ROOMS_DATA_DIR: join(dataDir, name, 'rooms'),
+      ROOM_EGRESS_ALLOW: pageHost,
+      ROOM_CAPACITY: '2',
+      ROOM_WARM_POOL: '0',
+      ROOM_MEDIA: 'screencast',
+    },
+    port,
+  );
+}
+
+async function ownerWithRooms(count: number): Promise<{ token: string; roomIds: string[] }> {
+  const em = database.orm.em.fork();
+  const suffix = randomBytes(4).toString('hex');
+  const user = em.create(User, {
+    username: `fleet-${suffix}`,
+    email: `fleet-${suffix}@example.test`,
+    passwordHash: 'not-used',
+  });
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  em.create(Subscription, {
+    user,
+    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
+    startsAt: new Date(Date.now() - 60_000),
+    expiresAt: null,
+  });
+  const rooms = [];
+  for (let index = 0; index < count; index++) {
+    rooms.push(
+      em.create(Room, {
+        name: `fleet-${suffix}-${index}`,
+        password: null,
+        isPublic: false,
+        region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
+        image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
+        startUrl: `http://${pageHost}/`,
+        maxConnections: 5,
+        width: 640,
+        height: 360,
+        videoBitrateKbps: 1000,
+        maxFrameRate: 15,
+        owner: user,
+      }),
+    );
+  }
+  await em.flush();
+  return { token, roomIds: rooms.map((room) => room.id) };
+}
+
+async function liveRun(roomId: string): Promise<fleet.TRun | null> {
+  return fleet.liveRunOf(database.orm.em.fork(), roomId);
+}
+
+async function eventually<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | null | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Joins through a gateway as a script does (its session token), and waits for the picture. */
+async function enterRoom(gatewayPort: number, roomId: string, token: string): Promise<RoomClient> {
+  const client = await RoomClient.connect(
+    `ws://127.0.0.1:${gatewayPort}${roomSocketPath(roomId)}?token=${encodeURIComponent(token)}`,
+  );
+  client.send({ type: 'member/join', nickname: 'Olga' });
+  await client.next('member/list');
+  await client.until(() => client.frames.length > 2, 'the picture', 30_000);
+  return client;
+}
+
+/** What the web app does when its socket closes: try again (every 500 ms here) until it is in the room again. */
+async function rejoin(
+  gatewayPorts: number[],
+  roomId: string,
+  token: string,
+  timeoutMs: number,
+): Promise<RoomClient> {
+  let attempt = 0;
+  return eventually('the participant back in the room', timeoutMs, async () => {
+    const port = gatewayPorts[attempt++ % gatewayPorts.length] as number;
+    try {
+      return await enterRoom(port, roomId, token);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return null;
+    }
+  });
+}
+
+describe('rooms on a fleet of agents', () => {
+  it('spreads rooms, survives an agent and a gateway killed, and a control plane restarted', async () => {
+    const controlPort = await freePort();
+    const controlEnv = { ROOM_ROLE: 'control', PUBLIC_URL: `http://127.0.0.1:${controlPort}` };
+    let control = await startProcess('control', controlEnv, controlPort);
+    const agents = [await startAgent('agent-1'), await startAgent('agent-2'), await startAgent('agent-3')];
+    const gateways = [
+      await startProcess('gateway-1', {
+        ROOM_ROLE: 'gateway',
+        PUBLIC_URL: `http://127.0.0.1:${controlPort}`,
+      }),
+      await startProcess('gateway-2', {
+        ROOM_ROLE: 'gateway',
+        PUBLIC_URL: `http://127.0.0.1:${controlPort}`,
+      }),
+    ] as const;
+
+    const { token, roomIds } = await ownerWithRooms(3);
+    for (const roomId of roomIds) {
+      const started = await fetch(`http://127.0.0.1:${control.port}/api/room/startRoom?id=${roomId}`, {
+        method: 'POST',
+        headers: { authorization: token },
+      });
+      expect(((await started.json()) as { data: { state: string } }).data.state).toBe('running');
+    }
+    // Spread: each agent runs one of the three rooms.
+    const runs = await Promise.all(roomIds.map((roomId) => liveRun(roomId)));
+    expect(new Set(runs.map((run) => run?.agentId)).size).toBe(3);
+
+    const participants = await Promise.all(
+      roomIds.map((roomId) => enterRoom(gateways[0].port, roomId, token)),
+    );
+
+    // An agent's machine is lost: its room is lost within 15 s and runs again on another agent.
+    const [victimRoom] = roomIds as [string, ...string[]];
+    const victimRun = runs[0] as fleet.TRun;
+    const agentRows = await fleet.liveAgents(database.orm.em.fork());
+    const victimAddress = agentRows.find((agent) => agent.id === victimRun.agentId)?.address;
+    const victim = agents.find((agent) => `127.0.0.1:${agent.port}` === victimAddress);
+    if (!victim) throw new Error('no agent runs the first room');
+    const killedAt = Date.now();
+    killGroup(victim.child, 'SIGKILL');
+    const closed = await participants[0]?.closedWith();
+    expect(closed?.code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    await eventually('the room marked lost', 20_000, async () => {
+      const [row] = await database.orm.em
+        .fork()
+        .execute<{ state: string }[]>('select state from room_runs where id = ?', [victimRun.id]);
+      return row?.state === 'lost';
+    });
+    const lostAfter = Date.now() - killedAt;
+    expect(lostAfter).toBeLessThan(fleet.WORST_LOSS_DETECTION_MS + 3_000);
+    const moved = await eventually('the room running on another agent', 60_000, async () => {
+      const run = await liveRun(victimRoom);
+      return run?.state === 'running' ? run : null;
+    });
+    expect(moved.agentId).not.toBe(victimRun.agentId);
+    expect(moved.epoch).toBe(victimRun.epoch + 1);
+    const back = await rejoin([gateways[0].port, gateways[1].port], victimRoom, token, 60_000);
+    expect(back.frames.length).toBeGreaterThan(2);
+    console.log(`agent killed: room lost after ${lostAfter} ms, back after ${Date.now() - killedAt} ms`);
+
+    // A gateway dies: its participants come back through the other one within 3 s.
+    const others = participants.slice(1) as RoomClient[];
+    killGroup(gateways[0].child, 'SIGKILL');
+    const gatewayKilledAt = Date.now();
+    await Promise.all(others.map((client) => client.closedWith()));
+    back.close();
+    const rejoined = await Promise.all(
+      roomIds.slice(1).map((roomId) => rejoin([gateways[1].port], roomId, token, 10_000)),
+    );
+    const movedAfter = Date.now() - gatewayKilledAt;
+    console.log(`gateway killed: participants back after ${movedAfter} ms`);
+    expect(movedAfter).toBeLessThan(3_000);
+
+    // The control plane restarts: the rooms keep running and nobody is disconnected.
+    control.child.kill('SIGTERM');
+    expect(await control.exited).toBe(0);
+    control = await startProcess('control', controlEnv, controlPort);
+    const framesBefore = rejoined.map((client) => client.frames.length);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    rejoined.forEach((client, index) => {
+      expect(client.closed).toBeUndefined();
+      expect(client.frames.length).toBeGreaterThan(framesBefore[index] as number);
+    });
+    for (const roomId of roomIds) expect((await liveRun(roomId))?.state).toBe('running');
+    for (const client of rejoined) client.close();
+  }, 400_000);
+});

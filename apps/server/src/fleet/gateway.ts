@@ -1,0 +1,152 @@
+// The room gateway: participants' room sockets end here and are forwarded to the agent that runs the room. It
+// checks who may connect exactly as a single server does (Origin, a single-use ticket spent in PostgreSQL, or a
+// session token), finds the room's live run, and pipes messages both ways. It keeps nothing: a gateway that dies
+// loses only its sockets, whose pages reconnect through another. When the room's agent goes away, its
+// participants are told the room is restarting and wait for its next run, on whichever agent it lands.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { fleet } from '@rooms/api';
+import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import WebSocket, { type RawData } from 'ws';
+import { errorMessage } from '../ws/room-hub';
+import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
+import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
+
+/** Past this much unsent to a participant, the agent's stream is paused: the agent then skips to keyframes. */
+const PAUSE_ABOVE_BYTES = 4 * 1024 * 1024;
+const RESUME_BELOW_BYTES = 1024 * 1024;
+/** Messages a participant sends before the agent answers (member/join and a ping at most). */
+const EARLY_MESSAGES = 16;
+
+export interface TGatewayOptions {
+  orm: MikroORM;
+  auth: TSocketAuthDeps;
+  token: string;
+}
+
+type TGatewayRequest = FastifyRequest<{
+  Params: { roomId: string };
+  Querystring: Record<string, string | undefined>;
+}>;
+
+export function registerGateway(app: FastifyInstance, options: TGatewayOptions): void {
+  const identities = new WeakMap<FastifyRequest, TForwardedIdentity>();
+  app.route<{ Params: { roomId: string }; Querystring: Record<string, string | undefined> }>({
+    method: 'GET',
+    url: '/ws/room/:roomId',
+    websocket: true,
+    preValidation: async (request, reply) => {
+      const result = await authenticateSocket(request as TGatewayRequest, options.auth);
+      if (!result.ok) return reply.code(result.status).send({ msg: 'error', data: result.message });
+      const { identity, via } = result;
+      identities.set(request, {
+        userId: identity.userId,
+        guestId: identity.guestId ?? null,
+        sessionId: identity.sessionId ?? null,
+        ip: identity.ip ?? null,
+        via,
+      });
+    },
+    handler: (socket, request) => {
+      const identity = identities.get(request);
+      if (!identity) {
+        socket.close(1011, 'unauthenticated');
+        return;
+      }
+      const password = request.headers['x-room-password'];
+      void forward(socket, {
+        roomId: request.params.roomId,
+        identity,
+        password: typeof password === 'string' ? password : undefined,
+        orm: options.orm,
+        token: options.token,
+        log: app.log,
+      });
+    },
+  });
+}
+
+interface TForward {
+  roomId: string;
+  identity: TForwardedIdentity;
+  password: string | undefined;
+  orm: MikroORM;
+  token: string;
+  log: FastifyInstance['log'];
+}
+
+async function forward(client: WebSocket, options: TForward): Promise<void> {
+  const early: { data: RawData; isBinary: boolean }[] = [];
+  let upstream: WebSocket | undefined;
+  let clientClosed = false;
+  client.on('message', (data, isBinary) => {
+    if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    else if (early.length < EARLY_MESSAGES) early.push({ data, isBinary });
+  });
+  client.on('close', () => {
+    clientClosed = true;
+    upstream?.close(1000, 'participant left');
+  });
+  client.on('error', () => {});
+
+  const notRunning = (restarting: boolean) => {
+    if (clientClosed) return;
+    if (restarting)
+      client.send(JSON.stringify({ type: 'system/room-ended', reason: 'restarting', by: null }));
+    client.send(JSON.stringify(errorMessage('ROOM_NOT_RUNNING')));
+    client.close(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
+  };
+
+  let address: string | undefined;
+  try {
+    const em = options.orm.em.fork();
+    const run = await fleet.liveRunOf(em, options.roomId);
+    const agent = run?.state === 'running' ? await fleet.agentById(em, run.agentId) : null;
+    address = agent && agent.state !== 'lost' ? agent.address : undefined;
+  } catch (error) {
+    options.log.warn({ err: error, roomId: options.roomId }, 'gateway: could not find the room run');
+  }
+  if (!address) return notRunning(false);
+  if (clientClosed) return;
+
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${options.token}`,
+    [FORWARDED_IDENTITY_HEADER]: encodeForwardedIdentity(options.identity),
+  };
+  if (options.password !== undefined) headers['x-room-password'] = options.password;
+  const agentSocket = new WebSocket(
+    `ws://${address}/fleet/rooms/${encodeURIComponent(options.roomId)}/socket`,
+    {
+      headers,
+      perMessageDeflate: false,
+    },
+  );
+  upstream = agentSocket;
+  let paused = false;
+  agentSocket.on('open', () => {
+    for (const message of early.splice(0)) agentSocket.send(message.data, { binary: message.isBinary });
+  });
+  agentSocket.on('message', (data, isBinary) => {
+    if (clientClosed) return;
+    client.send(data, { binary: isBinary }, () => {
+      if (paused && client.bufferedAmount < RESUME_BELOW_BYTES) {
+        paused = false;
+        agentSocket.resume();
+      }
+    });
+    if (!paused && client.bufferedAmount > PAUSE_ABOVE_BYTES) {
+      paused = true;
+      agentSocket.pause();
+    }
+  });
+  agentSocket.on('close', (code, reason) => {
+    if (clientClosed) return;
+    // The agent's own closes (the room stopped, a kick, a ban) pass through as they are; a connection that
+    // broke means the agent is gone, and the room will run again elsewhere.
+    if (code >= 4000 || code === 1000 || code === 1001) client.close(code, reason.toString());
+    else notRunning(true);
+  });
+  agentSocket.on('error', (error) => {
+    options.log.debug({ err: error, roomId: options.roomId }, 'gateway: agent connection failed');
+  });
+}
