@@ -1,0 +1,128 @@
+// Room agents as Agones GameServers: the control plane takes a Ready agent of the room's region out of the Fleet
+// by creating a GameServerAllocation through the Kubernetes API (allocation.agones.dev/v1, namespaced, create
+// only: the API server answers at once with the outcome, nothing is stored). Agones marks the chosen GameServer
+// Allocated, so the FleetAutoscaler's buffer starts another warm agent, and applies the labels given here, so
+// `kubectl get gameservers -l cloud-browser-rooms/room=<id>` finds a room's agent. An empty fleet is a refusal
+// the caller can show (SERVER_FULL), not a crash.
+
+import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { AppError } from '@rooms/api';
+
+/** The label every GameServer of a region's Fleet carries (deploy/kubernetes), and allocations select on. */
+export const REGION_LABEL = 'cloud-browser-rooms/region';
+/** Set on a GameServer when it is allocated to a room. */
+export const ROOM_LABEL = 'cloud-browser-rooms/room';
+/** Agones labels every GameServer of a Fleet with the Fleet's name. */
+export const FLEET_LABEL = 'agones.dev/fleet';
+
+const GROUP = 'allocation.agones.dev';
+const VERSION = 'v1';
+const PLURAL = 'gameserverallocations';
+/** Agones answers Contention when another allocation took the same GameServer first; trying again is right. */
+const CONTENTION_TRIES = 3;
+
+export interface TAgonesRuntimeOptions {
+  /** Where the API server is and how to sign in: KubeConfig.loadFromCluster() in a pod (its service account). */
+  kubeConfig: KubeConfig;
+  /** The namespace of the room agents' Fleet. */
+  namespace: string;
+  /** The Fleet's name (deploy/kubernetes: room-agents). */
+  fleet: string;
+}
+
+export interface TAgonesAllocationRequest {
+  /** The region (zone) code the room runs in. */
+  region: string;
+  /** The room, written as a label on the GameServer. */
+  roomId?: string;
+  /** More annotations for the GameServer (e.g. the run's epoch). */
+  annotations?: Record<string, string>;
+}
+
+export interface TAgonesAllocation {
+  /** The GameServer's name, which is its pod's name. */
+  name: string;
+  /** The node's address Agones reports, and the agent's port on it. */
+  address: string;
+  port: number;
+  nodeName?: string;
+}
+
+interface TAllocationStatus {
+  state?: string;
+  gameServerName?: string;
+  address?: string;
+  nodeName?: string;
+  ports?: { name?: string; port?: number }[];
+}
+
+export class AgonesRuntime {
+  private readonly api: CustomObjectsApi;
+
+  constructor(private readonly options: TAgonesRuntimeOptions) {
+    this.api = options.kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  /** A Ready agent of the region, now Allocated to the room; SERVER_FULL when the region has none Ready. */
+  async allocate(request: TAgonesAllocationRequest): Promise<TAgonesAllocation> {
+    const body = {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'GameServerAllocation',
+      spec: {
+        selectors: [{ matchLabels: { [FLEET_LABEL]: this.options.fleet, [REGION_LABEL]: request.region } }],
+        metadata: {
+          labels: request.roomId ? { [ROOM_LABEL]: request.roomId } : {},
+          annotations: request.annotations ?? {},
+        },
+      },
+    };
+    for (let attempt = 1; ; attempt++) {
+      const status = await this.create(body);
+      if (status.state === 'Allocated') return this.toAllocation(status);
+      if (status.state === 'UnAllocated') {
+        throw new AppError('SERVER_FULL', {
+          cause: new Error(
+            `no Ready room agent in Fleet ${this.options.fleet} (namespace ${this.options.namespace}) for region ${request.region}`,
+          ),
+        });
+      }
+      if (status.state !== 'Contention' || attempt >= CONTENTION_TRIES) {
+        throw new AppError('ROOMS_UNAVAILABLE', {
+          cause: new Error(`the GameServerAllocation ended in state ${status.state ?? '(none)'}`),
+        });
+      }
+    }
+  }
+
+  private async create(body: object): Promise<TAllocationStatus> {
+    try {
+      const created = (await this.api.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace: this.options.namespace,
+        plural: PLURAL,
+        body,
+      })) as { status?: TAllocationStatus };
+      return created.status ?? {};
+    } catch (error) {
+      // RBAC refusals, Agones not installed (404), the API server out of reach: rooms cannot start, the log says why.
+      const detail =
+        error instanceof ApiException
+          ? `the Kubernetes API answered ${error.code}: ${String(error.body).slice(0, 300)}`
+          : (error as Error).message;
+      throw new AppError('ROOMS_UNAVAILABLE', {
+        cause: new Error(`allocating a room agent failed: ${detail}`),
+      });
+    }
+  }
+
+  private toAllocation(status: TAllocationStatus): TAgonesAllocation {
+    const port = status.ports?.find((entry) => entry.name === 'agent')?.port ?? status.ports?.[0]?.port;
+    if (!status.gameServerName || !status.address || port === undefined) {
+      throw new AppError('ROOMS_UNAVAILABLE', {
+        cause: new Error(`the GameServerAllocation names no address: ${JSON.stringify(status)}`),
+      });
+    }
+    return { name: status.gameServerName, address: status.address, port, nodeName: status.nodeName };
+  }
+}
