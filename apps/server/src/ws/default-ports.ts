@@ -2,9 +2,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TRoomStateChange } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
-import { Room, Session } from '@rooms/db';
+import { Room, RoomBan, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
-import type { RoomDirectory, RoomLink } from './relay-ports';
+import type { RoomBanBook, RoomDirectory, RoomLink } from './relay-ports';
 
 // Room ids are UUIDs; anything else would make PostgreSQL reject the query instead of finding nothing.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,6 +24,33 @@ export function databaseRoomDirectory(orm: MikroORM): RoomDirectory {
         isPublic: room.isPublic,
         maxFrameRate: room.maxFrameRate,
       };
+    },
+    bans: databaseRoomBans(orm),
+  };
+}
+
+/**
+ * Bans in `room_bans`, read on every ticket (one indexed read; tickets are rate-limited per address) so a ban
+ * made on any server counts on the next ticket anywhere. The rows go when the room stops (the rooms trigger).
+ */
+export function databaseRoomBans(orm: MikroORM): RoomBanBook {
+  return {
+    async record(roomId, marks) {
+      if (marks.length === 0) return;
+      const em = orm.em.fork();
+      for (const mark of marks) em.create(RoomBan, { room: em.getReference(Room, roomId), ...mark });
+      await em.flush();
+    },
+    async inForce(roomId) {
+      if (!UUID.test(roomId)) return [];
+      const rows = await orm.em
+        .fork()
+        .find(RoomBan, { room: roomId }, { fields: ['userId', 'guestId', 'ip'] });
+      return rows.map((row) => ({
+        userId: row.userId ?? null,
+        guestId: row.guestId ?? null,
+        ip: row.ip ?? null,
+      }));
     },
   };
 }

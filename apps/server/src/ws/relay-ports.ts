@@ -1,6 +1,6 @@
 // What the relay needs from the rest of the server, as two small ports: the room's data (who owns it, how many
-// may connect) and the running room's live session (from the engine). The defaults read the database and the
-// engine; a test or another engine plugs in its own through RoomRelay.use().
+// may connect, who is banned) and the running room's live session (from the engine). The defaults read the
+// database and the engine; a test or another engine plugs in its own through RoomRelay.use().
 import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { RoomSession } from '../rooms/room-session';
 
@@ -21,6 +21,25 @@ export interface TRelayRoom {
 export interface RoomDirectory {
   /** The room, or null when no room has this id. */
   find(roomId: string): Promise<TRelayRoom | null>;
+  /**
+   * The rooms' bans where every process sees them (the database). Without it (a test's own directory) a ban
+   * lives in its hub's memory only, for that hub's sockets and this server's tickets.
+   */
+  bans?: RoomBanBook;
+}
+
+/** What keeps one seat of a banned person out: its account, its guest browser and its address. */
+export interface TBanMarks {
+  userId: string | null;
+  guestId: string | null;
+  ip: string | null;
+}
+
+export interface RoomBanBook {
+  /** Stores the marks of a person the owner just banned from the room (until the room stops). */
+  record(roomId: string, marks: readonly TBanMarks[]): Promise<void>;
+  /** The room's bans in force, whichever process made them. */
+  inForce(roomId: string): Promise<TBanMarks[]>;
 }
 
 export interface RoomLink {

@@ -3,8 +3,8 @@
 import { decodeMediaFrame, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalRoomSession, readLocalPicture } from './local-room-session';
-import type { TRelayRoom } from './relay-ports';
-import { type HubPeer, RoomHub } from './room-hub';
+import type { TBanMarks, TRelayRoom } from './relay-ports';
+import { type HubPeer, RoomHub, type TRoomHubOptions } from './room-hub';
 
 class RecordingPeer implements HubPeer {
   readonly messages: TServerMessage[] = [];
@@ -55,7 +55,7 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.stop();
 });
 
-function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now()) {
+function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now(), bans?: TRoomHubOptions['bans']) {
   const session = new LocalRoomSession('room-1', { fps: 50 });
   sessions.push(session);
   const counts: number[] = [];
@@ -74,6 +74,7 @@ function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now()) {
     participantsChanged: (count) => counts.push(count),
     now,
     statsIntervalMs: 0,
+    bans,
   });
   let guests = 0;
   // Two guests are two people, who may not share a nickname.
@@ -217,6 +218,75 @@ describe('banning', () => {
     expect(sam.peer.closedWith).toBe(4002);
     expect(enter({ userId: 'someone', ip: '10.0.0.7' }, 'Sam').result).toEqual({ ok: false, code: 'BANNED' });
     expect(hub.isBanned({ userId: 'someone' })).toBe(true);
+  });
+
+  it('stores every seat of a ban for the other servers, and starts with the bans already in force', async () => {
+    const stored: TBanMarks[][] = [];
+    const { hub } = setup({}, undefined, {
+      inForce: [{ userId: null, guestId: 'browser-0', ip: '10.0.0.5' }],
+      async record(marks) {
+        stored.push([...marks]);
+      },
+    });
+    const enter = (identity: { userId: string | null; guestId?: string; ip?: string }, nickname: string) => {
+      const peer = new RecordingPeer();
+      const result = hub.join(peer, identity, nickname);
+      return { peer, result, id: result.ok ? result.memberId : '' };
+    };
+    // Banned before this hub was made (the room ran on another server): out by browser and by address.
+    expect(enter({ userId: null, guestId: 'browser-0', ip: '10.0.0.6' }, 'Gus').result).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    expect(enter({ userId: null, guestId: 'browser-7', ip: '10.0.0.5' }, 'Gus').result).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    const owner = enter({ userId: 'owner-user', guestId: 'owner-browser', ip: '10.0.0.5' }, 'Olga');
+    expect(owner.result.ok).toBe(true);
+
+    const firstTab = enter({ userId: 'max', guestId: 'browser-1', ip: '10.0.0.2' }, 'Max');
+    enter({ userId: null, guestId: 'browser-1', ip: '10.0.0.3' }, 'Max too');
+    hub.handle(owner.id, { type: 'member/ban', memberId: firstTab.id });
+    expect(hub.size).toBe(1);
+    await Promise.resolve();
+    expect(stored).toEqual([
+      [
+        { userId: 'max', guestId: 'browser-1', ip: '10.0.0.2' },
+        { userId: null, guestId: 'browser-1', ip: '10.0.0.3' },
+      ],
+    ]);
+  });
+
+  it('keeps its bans when storing them fails', () => {
+    const warnings: string[] = [];
+    const session = new LocalRoomSession('room-2', { fps: 50 });
+    sessions.push(session);
+    const hub = new RoomHub({
+      room: {
+        id: 'room-2',
+        ownerId: 'owner-user',
+        ownerName: 'Olga',
+        maxConnections: 4,
+        password: null,
+        isPublic: false,
+        maxFrameRate: 30,
+      },
+      session,
+      participantsChanged: () => {},
+      statsIntervalMs: 0,
+      log: { warn: (_object, message) => warnings.push(message) },
+      bans: { record: () => Promise.reject(new Error('database down')) },
+    });
+    const owner = hub.join(new RecordingPeer(), { userId: 'owner-user' }, 'Olga');
+    const guest = hub.join(new RecordingPeer(), { userId: null, guestId: 'browser-1' }, 'Gus');
+    if (!owner.ok || !guest.ok) throw new Error('not joined');
+    hub.handle(owner.memberId, { type: 'member/ban', memberId: guest.memberId });
+    expect(hub.join(new RecordingPeer(), { userId: null, guestId: 'browser-1' }, 'Gus')).toEqual({
+      ok: false,
+      code: 'BANNED',
+    });
+    return expect.poll(() => warnings).toEqual(['room ban not stored for other servers']);
   });
 
   it('removes every seat of the banned person at once, and keeps the browser out after a login', () => {

@@ -18,7 +18,8 @@ import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
 import type { MediaPeer, TBackpressure } from './media-fanout';
 import { ParticipantStreams } from './participant-streams';
-import type { TRelayRoom } from './relay-ports';
+import type { TBanMarks, TRelayRoom } from './relay-ports';
+import { BanList, banMarksOf } from './room-bans';
 
 export interface HubPeer extends MediaPeer {
   send(message: TServerMessage): void;
@@ -51,6 +52,12 @@ export interface TRoomHubOptions {
   backpressure?: TBackpressure;
   /** How often each member is sent its stream/stats; 0 turns them off. */
   statsIntervalMs?: number;
+  /**
+   * The room's bans beyond this hub: those already in force when it was made (a room run again after its server
+   * went down), and where each new one is stored so every process refuses the person a ticket. The hub itself
+   * enforces a ban at once; storing it follows.
+   */
+  bans?: { inForce?: readonly TBanMarks[]; record?(marks: readonly TBanMarks[]): Promise<void> };
 }
 
 interface TMemberState {
@@ -81,9 +88,7 @@ export class RoomHub {
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
   /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
-  private readonly bannedUsers = new Set<string>();
-  private readonly bannedGuests = new Set<string>();
-  private readonly bannedAddresses = new Set<string>();
+  private readonly bans: BanList;
   private readonly stopTabs: () => void;
   private readonly now: () => number;
   private statsTimer: NodeJS.Timeout | undefined;
@@ -96,6 +101,7 @@ export class RoomHub {
     this.room = options.room;
     this.session = options.session;
     this.now = options.now ?? Date.now;
+    this.bans = new BanList(options.bans?.inForce);
     this.media = new ParticipantStreams(options.session, options.backpressure);
     this.control = new ControlQueue({
       has: (id) => this.members.has(id),
@@ -348,31 +354,26 @@ export class RoomHub {
       });
   }
 
-  /**
-   * Whether the owner banned this person. A ban records the account, the browser and the address of every seat
-   * of the person (banPerson); a newcomer matching the account or the browser is out (whoever signs in on a
-   * banned browser, so logging in or out changes nothing), and so is a guest at a banned address (a fresh
-   * browser profile). An address alone never keeps out another account: accounts are told apart by their ids,
-   * and one household or office behind one address must not lose its members, the owner's own people included.
-   * The owner is never banned.
-   */
+  /** Whether the owner banned this person (the rule: ./room-bans.ts). */
   isBanned(identity: TJoinIdentity): boolean {
-    if (identity.userId !== null && identity.userId === this.room.ownerId) return false;
-    if (identity.userId !== null && this.bannedUsers.has(identity.userId)) return true;
-    if (identity.guestId && this.bannedGuests.has(identity.guestId)) return true;
-    return identity.userId === null && !!identity.ip && this.bannedAddresses.has(identity.ip);
+    return this.bans.has(identity, this.room.ownerId);
   }
 
-  /** Records what names the target: its account, browser and address, and those of its other seats. */
+  /**
+   * Records what names the target: its account, browser and address, and those of its other seats; here at once,
+   * then where the other processes look before they issue a ticket.
+   */
   private banPerson(target: TMemberState): void {
+    const marks: TBanMarks[] = [];
     for (const member of this.members.values()) {
       if (member.info.isOwner || (member !== target && !samePerson(member.identity, target.identity)))
         continue;
-      const { userId, guestId, ip } = member.identity;
-      if (userId) this.bannedUsers.add(userId);
-      if (guestId) this.bannedGuests.add(guestId);
-      if (ip) this.bannedAddresses.add(ip);
+      marks.push(banMarksOf(member.identity));
     }
+    for (const mark of marks) this.bans.add(mark);
+    this.options.bans?.record?.(marks).catch((error: unknown) => {
+      this.options.log?.warn({ err: error, roomId: this.room.id }, 'room ban not stored for other servers');
+    });
   }
 
   private kick(by: TMemberState, targetId: string, ban: boolean): void {

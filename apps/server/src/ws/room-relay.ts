@@ -5,6 +5,7 @@ import type { RoomSession } from '../rooms/room-session';
 import { ConnectionBook } from './connection-book';
 import { GuestIds } from './guest-id';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
+import { BanList } from './room-bans';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from './room-hub';
 import { TicketBook } from './ticket';
 
@@ -67,10 +68,15 @@ export class RoomRelay {
     return this.link.session(roomId);
   }
 
-  /** Whether the owner banned this person from the room's current run. */
-  isBanned(roomId: string, identity: TJoinIdentity): boolean {
-    const hub = this.hubs.get(roomId);
-    return !!hub && hub.session === this.link.session(roomId) && hub.isBanned(identity);
+  /**
+   * Whether the owner banned this person from the room until it stops, whichever server's hub did it: this
+   * server's hub knows at once, the stored bans (read on every ask, no cache to go stale) know the others'.
+   */
+  async isBanned(room: TRelayRoom, identity: TJoinIdentity): Promise<boolean> {
+    const hub = this.hubs.get(room.id);
+    if (hub && hub.session === this.link.session(room.id) && hub.isBanned(identity)) return true;
+    const stored = await this.directory.bans?.inForce(room.id);
+    return !!stored && new BanList(stored).has(identity, room.ownerId);
   }
 
   /** Why this caller may not enter (a script with a token and maybe a password), or null when they may. */
@@ -94,6 +100,16 @@ export class RoomRelay {
     return hub && hub.session === this.link.session(roomId) ? hub.size : 0;
   }
 
+  /** People connected here, per room with anyone inside (what an agent reports to the fleet). */
+  memberCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const roomId of this.hubs.keys()) {
+      const count = this.memberCount(roomId);
+      if (count > 0) counts[roomId] = count;
+    }
+    return counts;
+  }
+
   /** The room's hub, made on first use; a hub left from an earlier run of the room's browser is closed first. */
   async open(roomId: string): Promise<TOpenRoom> {
     const room = await this.directory.find(roomId);
@@ -103,14 +119,24 @@ export class RoomRelay {
     if (!session) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     let hub = this.hubs.get(roomId);
     if (!hub) {
-      hub = new RoomHub({
-        room,
-        session,
-        participantsChanged: (count) => this.link.participantsChanged(roomId, count),
-        log: this.options.log,
-        ...this.options.hub,
-      });
-      this.hubs.set(roomId, hub);
+      // A hub made for a room that already ran (its server went down) starts with the bans in force.
+      const book = this.directory.bans;
+      const inForce = (await book?.inForce(roomId)) ?? [];
+      const current = this.link.session(roomId);
+      this.retireIfStale(roomId, current);
+      if (!current) return { ok: false, code: 'ROOM_NOT_RUNNING' };
+      hub = this.hubs.get(roomId);
+      if (!hub) {
+        hub = new RoomHub({
+          room,
+          session: current,
+          participantsChanged: (count) => this.link.participantsChanged(roomId, count),
+          log: this.options.log,
+          bans: { inForce, record: book ? (marks) => book.record(roomId, marks) : undefined },
+          ...this.options.hub,
+        });
+        this.hubs.set(roomId, hub);
+      }
     }
     return { ok: true, room, hub };
   }

@@ -81,3 +81,28 @@ describe('many addresses guessing at one room', () => {
     expect(await checkShareAccess(limiter, guest, shared, 'sesame')).toBe('password');
   });
 });
+
+describe('guesses sent all at once', () => {
+  it('are counted one by one: a burst gets no more wrong tries than the budget, and a right password costs none', async () => {
+    const limiter = createMemoryRateLimiter();
+    const shared = { ...room, password: 'hashed' };
+    // A hasher as slow as argon2 is next to a counter: every guess is in flight before the first is answered.
+    const slowHasher = {
+      hash: async (password: string) => password,
+      verify: (hash: string | null, password: string) =>
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(hash === password), 20)),
+    };
+    const { limit } = ROOM_PASSWORD_LIMITS.perAddress;
+    expect(await checkShareAccess(limiter, guest, shared, 'hashed', slowHasher)).toBe('password');
+    const answers = await Promise.all(
+      Array.from({ length: 4 * limit }, (_, i) =>
+        refusal(checkShareAccess(limiter, guest, shared, `guess-${i}`, slowHasher)),
+      ),
+    );
+    expect(answers.filter((answer) => answer === 'ROOM_PASSWORD_INCORRECT')).toHaveLength(limit);
+    expect(answers.filter((answer) => answer === 'TOO_MANY_REQUESTS')).toHaveLength(3 * limit);
+    expect(await refusal(checkShareAccess(limiter, guest, shared, 'hashed', slowHasher))).toBe(
+      'TOO_MANY_REQUESTS',
+    );
+  });
+});

@@ -49,10 +49,6 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
       return fail(reply, refusal.status, refusal.message);
     }
-    // Wherever it runs: in this process, or on another agent of the fleet.
-    if (!relay.isRunning(room.id) && app.services.rooms.state(room.id) !== 'running') {
-      return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
-    }
 
     // Every browser gets the id, signed in or not: a guest banned in it stays banned after logging in.
     let guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
@@ -61,8 +57,14 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       guestId = issued.guestId;
       reply.header('set-cookie', issued.setCookie);
     }
-    if (relay.isBanned(room.id, { userId, guestId, ip: request.ip })) {
+    // Before "is it running here": the ban may come from another server's hub, and a banned page must hear that
+    // it is banned (final) rather than that the room is not running (which it would wait out).
+    if (await relay.isBanned(room, { userId, guestId, ip: request.ip })) {
       return fail(reply, 403, ROOM_ERROR_MESSAGES.BANNED);
+    }
+    // Wherever it runs: in this process, or on another agent of the fleet.
+    if (!relay.isRunning(room.id) && app.services.rooms.state(room.id) !== 'running') {
+      return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
     }
 
     const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId, sessionId);

@@ -10,6 +10,7 @@ import { Plan } from './plan.entity';
 import { Region } from './region.entity';
 import { Room } from './room.entity';
 import { RoomAgent } from './room-agent.entity';
+import { RoomBan } from './room-ban.entity';
 import { RoomMeter } from './room-meter.entity';
 import { RoomReport } from './room-report.entity';
 import { RoomRun } from './room-run.entity';
@@ -37,6 +38,7 @@ export { Plan } from './plan.entity';
 export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
 export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.entity';
+export { RoomBan } from './room-ban.entity';
 export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
 export { RUN_CHANGED_CHANNEL } from './room-run-changes';
@@ -72,4 +74,5 @@ export const entities = [
   AdminLoginToken,
   RoomAgent,
   RoomRun,
+  RoomBan,
 ] as const;

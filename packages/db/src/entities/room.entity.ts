@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { Region } from './region.entity';
+import { roomBansEnd } from './room-ban-ends';
 import { ownerListChanged } from './room-list-changes';
 import { SystemImage } from './system-image.entity';
 import { User } from './user.entity';
@@ -58,7 +59,7 @@ const RoomSchema = defineEntity({
       expression: 'create unique index "rooms_name_lower_unique" on "rooms" (lower("name"))',
     },
   ],
-  triggers: [ownerListChanged],
+  triggers: [ownerListChanged, roomBansEnd],
 });
 
 export class Room extends RoomSchema.class {}

@@ -26,4 +26,22 @@ describe('memory rate limiter', () => {
     now += 60_000;
     expect(await limiter.peek('room-password:ip:1', 2)).toBe(0);
   });
+
+  it('takes a hit back within its window, never below nothing, and not into the next window', async () => {
+    let now = 1_000_000;
+    const limiter = createMemoryRateLimiter(() => now);
+    await limiter.hit('room-password:ip:1', 2, 60);
+    await limiter.hit('room-password:ip:1', 2, 60);
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(60);
+    await limiter.undo('room-password:ip:1');
+    expect(await limiter.peek('room-password:ip:1', 2)).toBe(0);
+    await limiter.undo('room-password:ip:1');
+    await limiter.undo('room-password:ip:1');
+    await limiter.undo('never-hit');
+    expect(await limiter.hit('room-password:ip:1', 1, 60)).toBe(0);
+    expect(await limiter.hit('room-password:ip:1', 1, 60)).toBe(60);
+    now += 60_000;
+    await limiter.undo('room-password:ip:1');
+    expect(await limiter.hit('room-password:ip:1', 1, 60)).toBe(0);
+  });
 });

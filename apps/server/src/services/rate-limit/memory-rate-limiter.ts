@@ -35,6 +35,10 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       if (!window || window.resetsAt <= at || window.count < limit) return 0;
       return Math.ceil((window.resetsAt - at) / 1000);
     },
+    async undo(key) {
+      const window = windows.get(key);
+      if (window && window.resetsAt > now() && window.count > 0) window.count -= 1;
+    },
     clear: () => windows.clear(),
   };
 }

@@ -53,6 +53,24 @@ describe.skipIf(!available)('redis rate limiter', () => {
     expect(await second.hit(key, 2, 1)).toBe(0);
   });
 
+  it('takes a hit back for every process, keeping the window, never below nothing', async () => {
+    const key = `test:${randomBytes(6).toString('hex')}`;
+    const [first, second] = [limiter(), limiter()];
+    expect(await first.hit(key, 2, 60)).toBe(0);
+    expect(await second.hit(key, 2, 60)).toBe(0);
+    expect(await first.peek(key, 2)).toBe(60);
+    await second.undo(key);
+    expect(await first.peek(key, 2)).toBe(0);
+    expect(await first.hit(key, 2, 60)).toBe(0);
+    expect(await second.peek(key, 2)).toBeGreaterThan(0);
+    await first.undo(key);
+    await first.undo(key);
+    await first.undo(key);
+    await first.undo(`${key}:never-hit`);
+    expect(await second.hit(key, 1, 60)).toBe(0);
+    expect(await second.hit(key, 1, 60)).toBeGreaterThan(0);
+  });
+
   it('holds one budget across two servers: room tickets from one address, 30 a minute in all', async () => {
     const servers = await Promise.all([
       startTestServer({ listen: false, env: { REDIS_URL: url } }),

@@ -15,6 +15,13 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}
 `;
 
+/** DECR keeps the key's expiry; a key that expired (or never was) is left alone rather than made negative. */
+const UNDO = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 export interface TRedisRateLimiter extends RateLimiter {
   close(): Promise<void>;
 }
@@ -36,6 +43,9 @@ export function createRedisRateLimiter(url: string): TRedisRateLimiter {
     async peek(key, limit) {
       const [count, ttl] = await Promise.all([redis.get(PREFIX + key), redis.pttl(PREFIX + key)]);
       return Number(count ?? 0) >= limit && ttl > 0 ? waitSeconds(ttl) : 0;
+    },
+    async undo(key) {
+      await redis.eval(UNDO, 1, PREFIX + key);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

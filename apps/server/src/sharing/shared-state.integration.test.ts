@@ -1,0 +1,408 @@
+// Two servers in two processes on one PostgreSQL and one Redis, asked in turn like a load balancer would: the
+// budget of wrong logins on an account and the budget of wrong share passwords are one budget across both, and a
+// ban made in the room on one server keeps the person from getting a ticket from the other, until the room stops.
+// Server A is built in this test's process (its room's browser played by a LocalRoomSession, so the test controls
+// where the room runs); server B is `tsx src/server.ts`, a process of its own that shares nothing else with A.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROOM_PASSWORD_LIMITS, type TCaptchaFields } from '@rooms/api';
+import { solveChallenge } from '@rooms/api/captcha';
+import {
+  ROOM_CLOSE_CODES,
+  ROOM_ERROR_MESSAGES,
+  ROOM_TICKET_PATH,
+  roomSocketPath,
+} from '@rooms/api/room-protocol';
+import { freePort, LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
+import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { parseEnv } from '../env';
+import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
+import { LocalRoomSession } from '../ws/local-room-session';
+import { RoomClient } from '../ws/room-client';
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Wrong passwords on one account in its window (packages/api account/guards.ts LIMITS). */
+const LOGIN_LIMIT_PER_ACCOUNT = 10;
+
+interface TServer {
+  url: string;
+  /** The end of what it logged, shown when a test fails. */
+  log(): string;
+}
+
+interface TProcessServer extends TServer {
+  process: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+let database: TestDatabase;
+let dataDir: string;
+let appA: FastifyInstance | undefined;
+let processB: TProcessServer | undefined;
+let servers: [TServer, TServer];
+const sessions = new Map<string, LocalRoomSession>();
+let endSession: (roomId: string) => void = () => {};
+const hasher = createArgon2Hasher();
+
+async function reachable(address: string): Promise<boolean> {
+  const { hostname, port } = new URL(address);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const redisAvailable = await reachable(REDIS_URL);
+
+/** What both servers are configured with: one database, one Redis, one secret, behind one proxy hop. */
+function sharedEnv(name: string, port: number): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: database.url,
+    ...(redisAvailable ? { REDIS_URL } : {}),
+    // One proxy hop in front, as behind a load balancer: each scenario speaks from its own address.
+    TRUST_PROXY: '1',
+    DATA_DIR: join(dataDir, name),
+    ROOMS_DATA_DIR: join(dataDir, name, 'rooms'),
+    APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
+    BILLING_JOBS: 'off',
+    ROOM_WARM_POOL: '0',
+  };
+}
+
+/** Server A, in this process; its running rooms are the test's local sessions. */
+async function startServerHere(): Promise<TServer> {
+  const port = await freePort();
+  const config = parseEnv({ ...sharedEnv('a', port), LOG_LEVEL: 'error' });
+  const app = await buildApp(config, { logger: { level: config.logLevel } });
+  appA = app;
+  app.roomRelay.use({
+    link: {
+      session: (roomId) => sessions.get(roomId),
+      participantsChanged: () => {},
+      onSessionEnded(listener) {
+        endSession = (roomId) => listener(roomId, { reason: 'stopped', by: null });
+        return () => {};
+      },
+    },
+  });
+  await app.listen({ host: '127.0.0.1', port });
+  return { url: `http://127.0.0.1:${port}`, log: () => '(in the test process: errors only, above)' };
+}
+
+/** Server B: `tsx src/server.ts` on the same database and Redis; resolves once it serves. */
+async function startServerProcess(): Promise<TProcessServer> {
+  const port = await freePort();
+  const child = spawn('tsx', ['src/server.ts'], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...sharedEnv('b', port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const name = 'b';
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server ${name} did not start:\n${output.slice(-2000)}`)),
+      90_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+      if (output.includes('cloud-browser rooms is serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server ${name} exited with ${code}:\n${output.slice(-2000)}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, log: () => output.slice(-4000), process: child, exited };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-shared-state-'));
+  // One after the other: the first runs the migrations and seeds, the second finds them done.
+  const a = await startServerHere();
+  processB = await startServerProcess();
+  servers = [a, processB];
+}, 200_000);
+
+beforeEach((context) => {
+  context.onTestFailed(() => {
+    for (const [index, server] of servers.entries())
+      console.error(`server ${'ab'[index]} logged:\n${server.log()}`);
+  });
+});
+
+afterAll(async () => {
+  for (const session of sessions.values()) session.stop();
+  processB?.process.kill('SIGTERM');
+  await Promise.all([
+    appA?.close(),
+    processB && Promise.race([processB.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]),
+  ]);
+  processB?.process.kill('SIGKILL');
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+let addressCounter = 0;
+/** An address of its own for each scenario (behind the trusted proxy), so no other test's budget is spent here. */
+function uniqueAddress(): string {
+  addressCounter += 1;
+  const [a = 0, b = 0] = randomBytes(2);
+  return `10.${100 + (addressCounter % 100)}.${a}.${b}`;
+}
+
+interface TCall {
+  body?: unknown;
+  query?: Record<string, string>;
+  token?: string;
+  ip: string;
+  cookie?: string;
+}
+
+async function call<T = unknown>(server: TServer, method: 'GET' | 'POST', path: string, options: TCall) {
+  const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+  const response = await fetch(`${server.url}${path}${query}`, {
+    method,
+    headers: {
+      'x-forwarded-for': options.ip,
+      ...(options.token ? { authorization: options.token } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const setCookie = response.headers.get('set-cookie');
+  const json = (await response.json()) as { msg?: string; data?: T; ticket?: string };
+  return { status: response.status, json, cookie: setCookie ? setCookie.split(';')[0] : undefined };
+}
+
+async function solveCaptcha(server: TServer, ip: string): Promise<TCaptchaFields> {
+  const challenge = await call<Parameters<typeof solveChallenge>[0]>(
+    server,
+    'GET',
+    '/api/captcha/challenge',
+    {
+      ip,
+    },
+  );
+  const solution = await solveChallenge(challenge.json.data!);
+  const fields = await call<TCaptchaFields>(server, 'POST', '/api/captcha/verify', { body: solution, ip });
+  if (fields.json.msg !== 'success') throw new Error(`captcha not verified: ${String(fields.json.data)}`);
+  return fields.json.data!;
+}
+
+let sequence = 0;
+async function createUser(options: { password?: string } = {}) {
+  sequence += 1;
+  const suffix = `${Date.now().toString(36)}${sequence}${randomBytes(2).toString('hex')}`;
+  const em = database.orm.em.fork();
+  const user = em.create(User, {
+    username: `shared-${suffix}`.slice(0, 32),
+    email: `shared-${suffix}@example.test`,
+    passwordHash: await hasher.hash(options.password ?? randomBytes(12).toString('hex')),
+  });
+  const token = randomBytes(32).toString('base64url');
+  em.create(Session, {
+    user,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  await em.flush();
+  return { id: user.id, email: user.email, token };
+}
+
+async function createRoom(ownerId: string, password: string, running = false) {
+  const em = database.orm.em.fork();
+  sequence += 1;
+  const room = em.create(Room, {
+    name: `shared-${Date.now().toString(36)}${sequence}`.slice(0, 32),
+    password: await hasher.hash(password),
+    isPublic: false,
+    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
+    image: await em.findOneOrFail(SystemImage, { code: 'chromium-blank' }),
+    startUrl: null,
+    maxConnections: 5,
+    width: 640,
+    height: 360,
+    videoBitrateKbps: 500,
+    maxFrameRate: 10,
+    owner: em.getReference(User, ownerId),
+    state: running ? 'running' : 'stopped',
+    lastStartedAt: running ? new Date() : null,
+  });
+  await em.flush();
+  // Running on server A: its browser is a local session there, and nowhere else.
+  if (running) sessions.set(room.id, new LocalRoomSession(room.id, { fps: 5 }));
+  return { id: room.id, name: room.name };
+}
+
+describe.skipIf(!redisAvailable)('two servers on one Redis', () => {
+  it('hold one budget of wrong passwords on an account: the tries split between them lock the login', async () => {
+    const password = 'right-password-1';
+    const user = await createUser({ password });
+    const ip = uniqueAddress();
+    const login = async (server: TServer, tried: string) =>
+      call(server, 'POST', '/api/user/login', {
+        body: { email: user.email, password: tried, ...(await solveCaptcha(server, ip)) },
+        ip,
+      });
+
+    for (let attempt = 0; attempt < LOGIN_LIMIT_PER_ACCOUNT; attempt++) {
+      const server = servers[attempt % 2]!;
+      expect((await login(server, `wrong-${attempt}`)).json, `wrong try ${attempt + 1}`).toEqual({
+        msg: 'error',
+        data: 'Incorrect email or password',
+      });
+    }
+    // Five wrong tries on each server: neither alone has seen ten, together they spent the account's budget.
+    for (const server of servers) {
+      const refused = await login(server, password);
+      expect(refused.status).toBe(429);
+      expect(refused.json.data).toMatch(/^Too many attempts, please try again in \d+ seconds$/);
+    }
+  }, 120_000);
+
+  it('hold one budget of wrong share passwords, whichever server and path the guesses take', async () => {
+    const owner = await createUser();
+    const room = await createRoom(owner.id, 'sesame');
+    const ip = uniqueAddress();
+    const lobby = (server: TServer, password: string) =>
+      call(server, 'GET', '/api/room/getRoomInfo_share', { query: { name: room.name, password }, ip });
+    const ticket = (server: TServer, password: string) =>
+      call(server, 'POST', ROOM_TICKET_PATH, { body: { roomId: room.id, password }, ip });
+
+    // The right password costs nothing, on either server.
+    expect((await lobby(servers[0]!, 'sesame')).json.msg).toBe('success');
+    expect((await lobby(servers[1]!, 'sesame')).json.msg).toBe('success');
+    const { limit } = ROOM_PASSWORD_LIMITS.perAddress;
+    for (let guess = 0; guess < limit; guess++) {
+      // The lobby on one server, a ticket on the other, in turn.
+      const wrong =
+        guess % 2 === 0
+          ? await lobby(servers[0]!, `guess-${guess}`)
+          : await ticket(servers[1]!, `guess-${guess}`);
+      expect(wrong.json.data, `guess ${guess + 1}`).toBe('The room password is incorrect');
+    }
+    // Spent: the right password is refused too, everywhere, until the window ends.
+    for (const server of servers) {
+      for (const refused of [await lobby(server, 'sesame'), await ticket(server, 'sesame')]) {
+        expect(refused.status).toBe(429);
+        expect(refused.json.data).toMatch(/^Too many attempts, please try again in \d+ seconds$/);
+      }
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!redisAvailable)('a burst of guesses split between two servers', () => {
+  it('gets no more wrong tries than the budget, however many are in flight at once', async () => {
+    const owner = await createUser();
+    const room = await createRoom(owner.id, 'sesame');
+    const ip = uniqueAddress();
+    const { limit } = ROOM_PASSWORD_LIMITS.perAddress;
+    const answers = await Promise.all(
+      Array.from({ length: 3 * limit }, (_, guess) =>
+        call(servers[guess % 2]!, 'GET', '/api/room/getRoomInfo_share', {
+          query: { name: room.name, password: `guess-${guess}` },
+          ip,
+        }),
+      ),
+    );
+    const incorrect = answers.filter((answer) => answer.json.data === 'The room password is incorrect');
+    expect(incorrect).toHaveLength(limit);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(2 * limit);
+  }, 60_000);
+});
+
+describe('a ban made on one server', () => {
+  it('keeps the person from a ticket on the other, by browser and by address, until the room stops', async () => {
+    const [a, b] = [servers[0]!, servers[1]!];
+    const owner = await createUser();
+    const room = await createRoom(owner.id, 'sesame', true);
+    const guestIp = uniqueAddress();
+
+    const socketUrl = (query: Record<string, string>) =>
+      `${a.url.replace(/^http/, 'ws')}${roomSocketPath(room.id)}?${new URLSearchParams(query)}`;
+    const olga = await RoomClient.connect(socketUrl({ token: owner.token }));
+    olga.send({ type: 'member/join', nickname: 'Olga' });
+    await olga.next('member/list');
+
+    const issued = await call(a, 'POST', ROOM_TICKET_PATH, {
+      body: { roomId: room.id, password: 'sesame' },
+      ip: guestIp,
+    });
+    expect(issued.status, JSON.stringify(issued.json)).toBe(200);
+    const cookie = issued.cookie!;
+    expect(cookie).toMatch(/^rooms_guest=/);
+    // Through the same proxy as his ticket: the socket's address is his.
+    const gus = await RoomClient.connect(socketUrl({ ticket: issued.json.ticket! }), {
+      origin: a.url,
+      'x-forwarded-for': guestIp,
+    });
+    gus.send({ type: 'member/join', nickname: 'Gus' });
+    const gusId = (await gus.next('member/list')).you;
+
+    olga.send({ type: 'member/ban', memberId: gusId });
+    expect((await gus.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+
+    const askB = (options: Partial<TCall>) =>
+      call(b, 'POST', ROOM_TICKET_PATH, {
+        body: { roomId: room.id, password: 'sesame' },
+        ip: guestIp,
+        ...options,
+      });
+    // The other server holds no hub of this room: only the stored ban can refuse him. It is stored just after the
+    // kick, so the first ask may come a moment early.
+    await expect
+      .poll(async () => (await askB({ cookie })).json, { timeout: 5_000, interval: 100 })
+      .toEqual({ msg: 'error', data: 'You were banned from this room by its owner' });
+    expect((await askB({ cookie })).status).toBe(403);
+    // A fresh browser profile from his address is still him.
+    expect(await askB({})).toMatchObject({
+      status: 403,
+      json: { data: 'You were banned from this room by its owner' },
+    });
+    // An account is never held back by a guest's address.
+    const member = await createUser();
+    expect((await askB({ token: member.token })).json.data).not.toBe(ROOM_ERROR_MESSAGES.BANNED);
+    olga.close();
+
+    // The ban ends when the room stops, whoever stores the stop: the answer anyone gets for a room not running.
+    sessions.get(room.id)?.stop();
+    sessions.delete(room.id);
+    endSession(room.id);
+    await database.orm.em.fork().nativeUpdate(Room, { id: room.id }, { state: 'stopped' });
+    expect(await askB({ cookie })).toMatchObject({
+      status: 409,
+      json: { data: ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING },
+    });
+  }, 120_000);
+});
