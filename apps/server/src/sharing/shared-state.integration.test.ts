@@ -119,12 +119,11 @@ async function startServerProcess(): Promise<TProcessServer> {
     env: { ...process.env, ...sharedEnv('b', port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const name = 'b';
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`server ${name} did not start:\n${output.slice(-2000)}`)),
+      () => reject(new Error(`server B did not start:\n${output.slice(-2000)}`)),
       90_000,
     );
     const onData = (chunk: Buffer) => {
@@ -138,7 +137,7 @@ async function startServerProcess(): Promise<TProcessServer> {
     child.stderr?.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server ${name} exited with ${code}:\n${output.slice(-2000)}`));
+      reject(new Error(`server B exited with ${code}:\n${output.slice(-2000)}`));
     });
   });
   return { url: `http://127.0.0.1:${port}`, log: () => output.slice(-4000), process: child, exited };
