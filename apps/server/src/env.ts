@@ -126,6 +126,21 @@ const ZEnv = z
     AGENT_REGIONS: optionalString,
     /** Scheduled billing work (bill expiry, renewals, metering) on the PostgreSQL job queue. */
     BILLING_JOBS: z.enum(['on', 'off']).default('on'),
+    /**
+     * Keep-data room profiles in S3-compatible object storage, so a room starts with its profile on whichever
+     * machine runs it; unset, they stay on this machine's disk (ROOMS_DATA_DIR). Without the two keys the SDK's
+     * own credential chain applies (instance role, AWS_* variables).
+     */
+    PROFILE_S3_BUCKET: optionalString,
+    /** Another S3-compatible service (MinIO, R2, a local test server); path-style addressing is used with it. */
+    PROFILE_S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+    PROFILE_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    PROFILE_S3_ACCESS_KEY_ID: optionalString,
+    PROFILE_S3_SECRET_ACCESS_KEY: optionalString,
+    /** Prepended to every object key, for a bucket shared with other data. */
+    PROFILE_S3_PREFIX: z.string().default('room-profiles/'),
+    /** How often a running keep-data room's profile is saved besides its stop; 0 saves only on stop. */
+    PROFILE_CHECKPOINT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     /** Comma-separated host:port exceptions to the egress guard, for tests that serve pages on loopback. */
     ROOM_EGRESS_ALLOW: z
       .string()
@@ -292,6 +307,18 @@ export interface TConfig {
     warmPool: number;
     /** host:port targets the room browsers may reach despite the egress guard (tests only). */
     egressAllow: string[];
+    /** Where keep-data profiles are saved: object storage with a bucket, this machine's disk without. */
+    profiles: {
+      s3: {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+        prefix: string;
+      } | null;
+      /** Seconds between saves of a running room's profile; 0 saves only on stop. */
+      checkpointSeconds: number;
+    };
     media: TRoomMediaMode;
     sandbox: {
       mode: TRoomSandboxMode;
@@ -398,6 +425,24 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
       warmPool: env.ROOM_WARM_POOL,
       egressAllow: env.ROOM_EGRESS_ALLOW,
+      profiles: {
+        s3: env.PROFILE_S3_BUCKET
+          ? {
+              bucket: env.PROFILE_S3_BUCKET,
+              endpoint: env.PROFILE_S3_ENDPOINT,
+              region: env.PROFILE_S3_REGION,
+              credentials:
+                env.PROFILE_S3_ACCESS_KEY_ID && env.PROFILE_S3_SECRET_ACCESS_KEY
+                  ? {
+                      accessKeyId: env.PROFILE_S3_ACCESS_KEY_ID,
+                      secretAccessKey: env.PROFILE_S3_SECRET_ACCESS_KEY,
+                    }
+                  : undefined,
+              prefix: env.PROFILE_S3_PREFIX,
+            }
+          : null,
+        checkpointSeconds: env.PROFILE_CHECKPOINT_SECONDS,
+      },
       media: env.ROOM_MEDIA,
       sandbox: {
         mode: env.ROOM_SANDBOX,

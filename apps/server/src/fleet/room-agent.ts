@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TConfig } from '../env';
 import { startEgressProxy } from '../rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../rooms/engine/chromium-room-engine';
+import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { startRoomStateSync } from '../rooms/room-state-sync';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { AgentRuns } from './agent-runs';
@@ -27,9 +28,13 @@ export async function startRoomAgent(
   config: TConfig,
   roomListCache: RoomListCache,
 ): Promise<TLocalRooms & { node: NodeMonitor }> {
+  // Closed after the engine, whose close saves every kept profile (onClose hooks run last-in first-out).
+  const profiles = createProfileStore(config.rooms.profiles, { orm: app.orm, logger: app.log });
+  app.addHook('onClose', async () => profiles.close());
   const engine = new ChromiumRoomEngine({
     chromiumPath: config.rooms.chromiumPath,
     roomsDataDir: config.rooms.dataDir,
+    profiles,
     capacity: config.rooms.capacity,
     warmPool: config.rooms.warmPool,
     media: config.rooms.media,

@@ -12,6 +12,7 @@ import { Room } from './room.entity';
 import { RoomAgent } from './room-agent.entity';
 import { RoomBan } from './room-ban.entity';
 import { RoomMeter } from './room-meter.entity';
+import { RoomProfile } from './room-profile.entity';
 import { RoomReport } from './room-report.entity';
 import { RoomRun } from './room-run.entity';
 import { Session } from './session.entity';
@@ -41,6 +42,7 @@ export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.en
 export { RoomBan } from './room-ban.entity';
 export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
+export { RoomProfile } from './room-profile.entity';
 export { RUN_CHANGED_CHANNEL } from './room-run-changes';
 export { RoomReport } from './room-report.entity';
 export { liveRoomRunStates, RoomRun, type RoomRunState, roomRunStates } from './room-run.entity';
@@ -75,4 +77,5 @@ export const entities = [
   RoomAgent,
   RoomRun,
   RoomBan,
+  RoomProfile,
 ] as const;

@@ -21,6 +21,14 @@ import type { BrowserContext } from 'playwright-core';
 import type { TRoomMediaMode } from '../../env';
 import { probeMediaTools } from '../media/media-tools';
 import { RoomMedia } from '../media/room-media';
+import { freezeProcesses } from '../profiles/profile-archive';
+import {
+  LocalProfileStore,
+  type ProfileStore,
+  type THold,
+  type TProfileRun,
+  type TProfileSave,
+} from '../profiles/profile-store';
 import { RoomSandbox } from '../sandbox/room-sandbox';
 import {
   describeSandboxSupport,
@@ -57,6 +65,11 @@ export interface TChromiumRoomEngineOptions {
   chromiumPath: string;
   /** Kept profiles live in `<roomsDataDir>/<roomId>/profile`, fresh ones in `<roomsDataDir>/.fresh/`. */
   roomsDataDir: string;
+  /**
+   * Where kept profiles are saved between runs: this disk by default (../profiles/profile-store.ts), or object
+   * storage, which restores them on whichever machine starts the room.
+   */
+  profiles?: ProfileStore;
   /** The most rooms this server runs at once. */
   capacity: number;
   egress: { start: TEgressStarter; allow: string[] };
@@ -86,6 +99,16 @@ interface TRun {
   profileDir: string;
   /** A fresh profile is deleted when the browser stops; a kept one stays for the next start. */
   fresh: boolean;
+  /** The room and run a kept profile is saved for; unset for a fresh profile. */
+  profile?: TProfileRun;
+  /** Saves the kept profile every so often while the room runs. */
+  checkpoints?: NodeJS.Timeout;
+  /** The profile save under way, if any: saves of one run never overlap, and the stop's comes last. */
+  saving?: Promise<TProfileSave | undefined>;
+  /** The copy of the live profile in progress, with the browser held still; the teardown waits for it. */
+  holding?: Promise<void>;
+  /** Set when the teardown begins: no copy of the live profile starts after it. */
+  closing?: boolean;
   sandbox?: RoomSandbox;
   media?: RoomMedia;
   browser?: RoomBrowser;
@@ -128,6 +151,7 @@ export class ChromiumRoomEngine implements RoomEngine {
   private readonly rooms = new Map<string, TRoomEntry>();
   private readonly listeners = new Set<(change: TRoomStateChange) => void>();
   private readonly logger: TEngineLogger;
+  private readonly profiles: ProfileStore;
   private proxy: ReturnType<TEgressStarter> | undefined;
   private freshSwept: Promise<void> | undefined;
   private mediaSwept: Promise<void> | undefined;
@@ -139,6 +163,7 @@ export class ChromiumRoomEngine implements RoomEngine {
 
   constructor(private readonly options: TChromiumRoomEngineOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.profiles = options.profiles ?? new LocalProfileStore();
     this.pool = new WarmPool<TRun>({
       // Never more warm runs than slots; the rooms' own come first (roomForWarm).
       size: Math.min(options.warmPool ?? 0, options.capacity),
@@ -190,7 +215,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     const entry = this.entry(roomId);
     await this.enqueue(entry, async () => {
       await this.stopNow(entry, 'requested');
-      await rm(join(this.options.roomsDataDir, roomId), { recursive: true, force: true });
+      await this.profiles.delete(roomId, join(this.options.roomsDataDir, roomId, 'profile'));
     });
     if (entry.reserved === 0 && entry.state === 'stopped') this.rooms.delete(roomId);
   }
@@ -268,6 +293,55 @@ export class ChromiumRoomEngine implements RoomEngine {
   /** The running room's sandbox: runs a program as one of the room's processes (security tests, diagnostics). */
   sandbox(roomId: string): RoomSandbox | undefined {
     return this.rooms.get(roomId)?.run?.sandbox;
+  }
+
+  /**
+   * Saves the running room's kept profile now, as its regular checkpoints do: the browser is held still for the
+   * copy (a crash-consistent snapshot its databases recover from), the upload happens after. Undefined when the
+   * room does not run here with a kept profile, or a save of it is already under way.
+   */
+  checkpoint(roomId: string): Promise<TProfileSave | undefined> {
+    const entry = this.rooms.get(roomId);
+    const run = entry?.run;
+    if (!entry || !run?.profile || entry.state !== 'running' || run.saving) return Promise.resolve(undefined);
+    const profile = run.profile;
+    // Not on the room's queue: a stop waits for the save under way, which would then wait for the stop. Instead
+    // the teardown waits for a copy in progress, and no copy starts once the teardown has.
+    const hold: THold = (copy) => {
+      const pid = run.browser?.pid;
+      if (run.closing || entry.run !== run || pid === undefined) {
+        return Promise.reject(new Error('the room stopped before its profile was copied'));
+      }
+      const held = (async () => {
+        const thaw = await freezeProcesses(pid);
+        try {
+          return await copy();
+        } finally {
+          thaw();
+        }
+      })();
+      run.holding = held.then(
+        () => {},
+        () => {},
+      );
+      return held;
+    };
+    const saving = this.profiles
+      .checkpoint(profile, run.profileDir, hold)
+      .then((outcome) => {
+        // A newer run of the room exists elsewhere: nothing this one saves will be kept.
+        if (!outcome.saved) clearInterval(run.checkpoints);
+        return outcome;
+      })
+      .catch((error) => {
+        if (entry.run === run) this.logger.error({ err: error, roomId }, 'room profile checkpoint failed');
+        return undefined;
+      })
+      .finally(() => {
+        if (run.saving === saving) run.saving = undefined;
+      });
+    run.saving = saving;
+    return saving;
   }
 
   /** What isolation rooms get on this machine; probed on the first call, said once in the log. */
@@ -361,7 +435,11 @@ export class ChromiumRoomEngine implements RoomEngine {
       if (!ROOM_ID.test(spec.roomId)) throw new Error(`Invalid room id: ${spec.roomId}`);
       // The pool keeps the shape rooms start with (this one is the best guess for the next).
       this.pool.want(shapeOf(spec));
-      run ??= await this.launchRun(spec.roomId, spec, spec.keepData);
+      run ??= await this.launchRun(
+        spec.roomId,
+        spec,
+        spec.keepData ? { roomId: spec.roomId, epoch: spec.epoch ?? 0 } : undefined,
+      );
       const launched = run;
       launched.spec = spec;
       entry.run = launched;
@@ -393,6 +471,11 @@ export class ChromiumRoomEngine implements RoomEngine {
           );
         });
         launched.autoClose.start(entry.participants);
+      }
+      const every = this.profiles.checkpointMs;
+      if (launched.profile && every !== null) {
+        launched.checkpoints = setInterval(() => void this.checkpoint(spec.roomId), every);
+        launched.checkpoints.unref();
       }
       this.setState(entry, 'running', 'requested');
       this.logger.info(
@@ -439,7 +522,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     if (this.closed) throw new Error('the engine is closing');
     const problem = await this.preflight();
     if (problem) throw new Error(problem);
-    const run = await this.launchRun(`warm-${randomUUID()}`, shape, false);
+    const run = await this.launchRun(`warm-${randomUUID()}`, shape, undefined);
     run.onExit = lost;
     if (run.exited) lost();
     return run;
@@ -447,12 +530,13 @@ export class ChromiumRoomEngine implements RoomEngine {
 
   /**
    * Sandbox, display and sound, browser: everything of a room but its page. Nothing of it is left when it fails.
-   * `id` names the profile, the sandbox's cgroups and the log lines: the room's own, or a warm run's.
+   * `id` names the profile, the sandbox's cgroups and the log lines: the room's own, or a warm run's. `kept`: the
+   * run whose kept profile the browser opens; unset, it gets a fresh one.
    */
-  private async launchRun(id: string, shape: TWarmShape, keepData: boolean): Promise<TRun> {
+  private async launchRun(id: string, shape: TWarmShape, kept: TProfileRun | undefined): Promise<TRun> {
     const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
     const proxy = await this.egressProxy(support);
-    const run: TRun = { id, ...(await this.prepareProfile(id, keepData)) };
+    const run: TRun = { id, ...(await this.prepareProfile(id, kept)) };
     let since = performance.now();
     /** Milliseconds since the last call. */
     const took = () => {
@@ -526,6 +610,8 @@ export class ChromiumRoomEngine implements RoomEngine {
     this.setState(entry, 'stopping', reason, ending);
     await this.teardown(run);
     entry.run = undefined;
+    // Saved before the room counts as stopped: a start elsewhere right after must find this run's last profile.
+    await this.saveProfile(run);
     this.setState(entry, 'stopped', reason, ending);
     // Its slot is free: a warm run may take it.
     this.pool.schedule();
@@ -542,14 +628,30 @@ export class ChromiumRoomEngine implements RoomEngine {
       this.logger.warn({ roomId: entry.roomId, part, restarting: again }, `room ${part} exited unexpectedly`);
       await this.teardown(run);
       entry.run = undefined;
+      // Restarted here, the room goes on with this run's profile on disk; left crashed, it is saved now.
+      if (!again) await this.saveProfile(run);
       // Members are told it restarts (their pages wait and come back), unless it keeps dying.
       this.setState(entry, 'crashed', 'crashed', again ? { reason: 'restarting', by: null } : undefined);
       if (again && run.spec) await this.startNow(entry, run.spec);
     }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash recovery failed'));
   }
 
+  /** The stopped run's kept profile saved, after any checkpoint still under way; a failure is logged, not thrown. */
+  private async saveProfile(run: TRun): Promise<void> {
+    if (!run.profile) return;
+    await run.saving;
+    try {
+      await this.profiles.save(run.profile, run.profileDir);
+    } catch (error) {
+      this.logger.error({ err: error, roomId: run.id }, 'room profile was not saved');
+    }
+  }
+
   private async teardown(run: TRun): Promise<void> {
     run.autoClose?.cancel();
+    clearInterval(run.checkpoints);
+    run.closing = true;
+    await run.holding;
     run.media?.expectExit();
     await run.session?.close().catch(() => {});
     await run.browser
@@ -571,12 +673,13 @@ export class ChromiumRoomEngine implements RoomEngine {
 
   private async prepareProfile(
     id: string,
-    keepData: boolean,
-  ): Promise<{ profileDir: string; fresh: boolean }> {
-    if (keepData) {
+    kept: TProfileRun | undefined,
+  ): Promise<{ profileDir: string; fresh: boolean; profile?: TProfileRun }> {
+    if (kept) {
       const profileDir = join(this.options.roomsDataDir, id, 'profile');
       await mkdir(profileDir, { recursive: true });
-      return { profileDir, fresh: false };
+      await this.profiles.restore(kept, profileDir);
+      return { profileDir, fresh: false, profile: kept };
     }
     const freshRoot = join(this.options.roomsDataDir, '.fresh');
     // Fresh profiles left by a server that was killed hard belong to no running room: cleared once per engine.
