@@ -1,6 +1,7 @@
 // Two servers in two processes on one PostgreSQL and one Redis, asked in turn like a load balancer would: the
 // budget of wrong logins on an account and the budget of wrong share passwords are one budget across both, and a
-// ban made in the room on one server keeps the person from getting a ticket from the other, until the room stops.
+// ban made in the room on one server keeps the person from getting a ticket from the other, until the room stops;
+// a room started again after its machine was lost keeps its bans, one its owner stopped and started has none.
 // Server A is built in this test's process (its room's browser played by a LocalRoomSession, so the test controls
 // where the room runs); server B is `tsx src/server.ts`, a process of its own that shares nothing else with A.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,7 +11,13 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOM_PASSWORD_LIMITS, type TCaptchaFields } from '@rooms/api';
+import {
+  ROOM_PASSWORD_LIMITS,
+  type RoomEngine,
+  resumeRoom,
+  type TCaptchaFields,
+  type TRoomRuntimeState,
+} from '@rooms/api';
 import { solveChallenge } from '@rooms/api/captcha';
 import {
   ROOM_CLOSE_CODES,
@@ -18,7 +25,17 @@ import {
   ROOM_TICKET_PATH,
   roomSocketPath,
 } from '@rooms/api/room-protocol';
-import { freePort, LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
+import {
+  freePort,
+  LOCAL_REGION_CODE,
+  Plan,
+  Region,
+  Room,
+  Session,
+  Subscription,
+  SystemImage,
+  User,
+} from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -220,7 +237,7 @@ async function solveCaptcha(server: TServer, ip: string): Promise<TCaptchaFields
 }
 
 let sequence = 0;
-async function createUser(options: { password?: string } = {}) {
+async function createUser(options: { password?: string; plan?: string } = {}) {
   sequence += 1;
   const suffix = `${Date.now().toString(36)}${sequence}${randomBytes(2).toString('hex')}`;
   const em = database.orm.em.fork();
@@ -235,6 +252,10 @@ async function createUser(options: { password?: string } = {}) {
     tokenHash: createHash('sha256').update(token).digest('hex'),
     expiresAt: new Date(Date.now() + 3_600_000),
   });
+  if (options.plan) {
+    const plan = await em.findOneOrFail(Plan, { code: options.plan });
+    em.create(Subscription, { user, plan, startsAt: new Date(Date.now() - 60_000), expiresAt: null });
+  }
   await em.flush();
   return { id: user.id, email: user.email, token };
 }
@@ -404,4 +425,96 @@ describe('a ban made on one server', () => {
       json: { data: ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING },
     });
   }, 120_000);
+});
+
+describe('a room started again after its machine was lost', () => {
+  /**
+   * What the control plane starts a lost room with (fleet-duties: resumeRoom, as its owner's start would): the
+   * room's run is gone, so the engine answers stopped, and the start brings the room up on server A again.
+   */
+  function engineStartingOnA(): RoomEngine {
+    const states = new Map<string, TRoomRuntimeState>();
+    return {
+      async start(spec) {
+        sessions.set(spec.roomId, new LocalRoomSession(spec.roomId, { fps: 5 }));
+        states.set(spec.roomId, 'running');
+      },
+      async stop(roomId) {
+        states.set(roomId, 'stopped');
+      },
+      state: (roomId) => states.get(roomId) ?? 'stopped',
+      async deleteData() {},
+      capacity: () => ({ running: states.size, max: 10 }),
+      onStateChange: () => () => {},
+      mediaStats: () => null,
+    };
+  }
+
+  it('keeps its bans, in the new hub too; a room its owner stopped and started again has none', async () => {
+    const [a, b] = [servers[0]!, servers[1]!];
+    const owner = await createUser({ plan: 'pro' });
+    const room = await createRoom(owner.id, 'sesame', true);
+    const guestIp = uniqueAddress();
+    const socketUrl = (query: Record<string, string>) =>
+      `${a.url.replace(/^http/, 'ws')}${roomSocketPath(room.id)}?${new URLSearchParams(query)}`;
+    const ticketFrom = (server: TServer, cookie?: string) =>
+      call(server, 'POST', ROOM_TICKET_PATH, {
+        body: { roomId: room.id, password: 'sesame' },
+        ip: guestIp,
+        ...(cookie ? { cookie } : {}),
+      });
+
+    const olga = await RoomClient.connect(socketUrl({ token: owner.token }));
+    olga.send({ type: 'member/join', nickname: 'Olga' });
+    await olga.next('member/list');
+    const issued = await ticketFrom(a);
+    const cookie = issued.cookie!;
+    // A second ticket, taken before the ban, for a comeback into the room's next run.
+    const early = await ticketFrom(a, cookie);
+    const gus = await RoomClient.connect(socketUrl({ ticket: issued.json.ticket! }), {
+      origin: a.url,
+      'x-forwarded-for': guestIp,
+    });
+    gus.send({ type: 'member/join', nickname: 'Gus' });
+    olga.send({ type: 'member/ban', memberId: (await gus.next('member/list')).you });
+    expect((await gus.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+    await expect.poll(async () => (await ticketFrom(b, cookie)).status, { timeout: 5_000 }).toBe(403);
+
+    // The machine is lost: the browser and its hub are gone, and no stop is stored.
+    sessions.get(room.id)?.stop();
+    sessions.delete(room.id);
+    endSession(room.id);
+    expect((await olga.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    const engine = engineStartingOnA();
+    expect(
+      await resumeRoom(
+        { em: database.orm.em.fork(), services: { rooms: engine, now: () => new Date() } },
+        room.id,
+      ),
+    ).toBe(true);
+
+    // The same session for its people: still banned on both servers, and the new hub knows it.
+    expect((await ticketFrom(b, cookie)).status).toBe(403);
+    expect((await ticketFrom(a, cookie)).status).toBe(403);
+    const comeback = await RoomClient.connect(socketUrl({ ticket: early.json.ticket! }), {
+      origin: a.url,
+      'x-forwarded-for': guestIp,
+    });
+    comeback.send({ type: 'member/join', nickname: 'Not Gus' });
+    expect((await comeback.closedWith()).code).toBe(ROOM_CLOSE_CODES.BANNED);
+
+    // Its owner stops it and starts it again: a new session, nobody banned.
+    sessions.get(room.id)?.stop();
+    sessions.delete(room.id);
+    endSession(room.id);
+    await engine.stop(room.id);
+    await database.orm.em.fork().nativeUpdate(Room, { id: room.id }, { state: 'stopped' });
+    expect(
+      await resumeRoom(
+        { em: database.orm.em.fork(), services: { rooms: engine, now: () => new Date() } },
+        room.id,
+      ),
+    ).toBe(true);
+    expect((await ticketFrom(a, cookie)).status).toBe(200);
+  }, 60_000);
 });
