@@ -39,6 +39,8 @@ const em = () => db.orm.em.fork() as unknown as EntityManager;
 /** A page that keeps a value in localStorage and a cookie, and one that reports both; each tagged per room. */
 interface TStoragePages {
   url(path: string): string;
+  /** Events the pages reported, oldest first. */
+  events: string[];
   hostPort: string;
   waitForEvent(prefix: string): Promise<string>;
   close(): Promise<void>;
@@ -51,6 +53,10 @@ async function startStoragePages(): Promise<TStoragePages> {
       document.cookie = 'room=kept-' + tag + '; max-age=3600; path=/';
       report('set:' + tag);`,
     '/check': `report('check:' + tag + ':' + (localStorage.getItem('room') ?? '') + ':' + document.cookie);`,
+    // Counts its visits in localStorage: each reports the count it found and stores one more.
+    '/visit': `const before = Number((localStorage.getItem('visits') ?? '0').split(':')[0]);
+      localStorage.setItem('visits', (before + 1) + ':' + tag);
+      report('visit:' + tag + ':' + before);`,
   };
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -74,6 +80,7 @@ async function startStoragePages(): Promise<TStoragePages> {
   return {
     hostPort,
     url: (path) => `http://${hostPort}${path}`,
+    events,
     async waitForEvent(prefix) {
       return waitFor(() => events.find((event) => event.startsWith(prefix)), `a "${prefix}" event`);
     },
@@ -327,4 +334,27 @@ describe('keep-data profiles in object storage', () => {
     );
     await a.engine.stop(roomId);
   });
+
+  it('start again after a browser crash on the run’s own copy, newer than the saved profile', async () => {
+    const [a] = [await machine()];
+    const roomId = await newRoom();
+    const visits = () => pages.events.filter((event) => event.startsWith(`visit:${roomId}:`));
+    const room = spec(roomId, 0, pages.url(`/visit?tag=${roomId}`));
+    await a.engine.start(room);
+    await pages.waitForEvent(`visit:${roomId}:0`);
+    await a.engine.stop(roomId);
+    const saved = await committedProfile(em(), roomId);
+
+    await a.engine.start(room);
+    await pages.waitForEvent(`visit:${roomId}:1`);
+    const profileDir = join(a.dataDir, roomId, 'profile');
+    await waitFor(() => localStorageHolds(profileDir, `2:${roomId}`), 'the second visit on disk', 90_000);
+    const pid = a.engine.browserPid(roomId);
+    process.kill(pid!, 'SIGKILL');
+    await waitFor(() => visits()[2], 'the visit after the crash restart');
+    // The saved profile has one visit; the crashed run's own copy, which the restart goes on with, has two.
+    expect(visits()).toEqual([`visit:${roomId}:0`, `visit:${roomId}:1`, `visit:${roomId}:2`]);
+    expect(await committedProfile(em(), roomId)).toEqual(saved);
+    await a.engine.stop(roomId);
+  }, 180_000);
 });
