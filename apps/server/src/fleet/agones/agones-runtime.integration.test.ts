@@ -81,7 +81,10 @@ const ALLOCATED = {
   gameServerName: 'room-agents-x7k2p-9qz4d',
   ports: [{ name: 'agent', port: 7412 }],
   address: '10.128.0.17',
-  addresses: [{ type: 'InternalIP', address: '10.128.0.17' }],
+  addresses: [
+    { type: 'InternalIP', address: '10.128.0.17' },
+    { type: 'PodIP', address: '10.4.2.9' },
+  ],
   nodeName: 'gke-rooms-pool-1-abc',
   source: 'local',
 };
@@ -100,6 +103,10 @@ describe('AgonesRuntime', () => {
       address: '10.128.0.17',
       port: 7412,
       nodeName: 'gke-rooms-pool-1-abc',
+      addresses: [
+        { type: 'InternalIP', address: '10.128.0.17' },
+        { type: 'PodIP', address: '10.4.2.9' },
+      ],
     });
     expect(api.seen).toHaveLength(1);
     const [request] = api.seen;

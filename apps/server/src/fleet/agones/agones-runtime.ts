@@ -46,6 +46,8 @@ export interface TAgonesAllocation {
   address: string;
   port: number;
   nodeName?: string;
+  /** Every address Agones reports (the node's, and the pod's as type PodIP where the Agones release has it). */
+  addresses: { type?: string; address?: string }[];
 }
 
 interface TAllocationStatus {
@@ -53,6 +55,7 @@ interface TAllocationStatus {
   gameServerName?: string;
   address?: string;
   nodeName?: string;
+  addresses?: { type?: string; address?: string }[];
   ports?: { name?: string; port?: number }[];
 }
 
@@ -123,6 +126,12 @@ export class AgonesRuntime {
         cause: new Error(`the GameServerAllocation names no address: ${JSON.stringify(status)}`),
       });
     }
-    return { name: status.gameServerName, address: status.address, port, nodeName: status.nodeName };
+    return {
+      name: status.gameServerName,
+      address: status.address,
+      port,
+      nodeName: status.nodeName,
+      addresses: status.addresses ?? [],
+    };
   }
 }
