@@ -2,11 +2,11 @@
 // is the same WebCrypto code the browser's Web Worker runs; browsers are usually a little slower than Node.
 // Run: npx tsx bench/captcha-solve.ts [challenges=30]
 import { solveChallenge } from '@rooms/api/captcha';
-import { MemoryOnceStore } from '../apps/server/src/services/memory-once-store';
 import {
   DEFAULT_MAXNUMBER,
   SelfHostedCaptchaService,
 } from '../apps/server/src/services/captcha/self-hosted-captcha';
+import { MemoryOnceStore } from '../apps/server/src/services/memory-once-store';
 
 const runs = Number(process.argv[2] ?? 30);
 const captcha = new SelfHostedCaptchaService({

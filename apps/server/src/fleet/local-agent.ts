@@ -28,6 +28,8 @@ export interface TLocalAgentOptions {
   address?: string;
   /** The zones it serves (AGENT_REGIONS); unset: every enabled zone. */
   regions?: readonly string[];
+  /** People inside each of its rooms, reported with every heartbeat (the control plane's member counts). */
+  members?: () => Record<string, number>;
   /** Told when the fleet gave this agent's rooms away: they must stop here. */
   onLost?: () => Promise<void>;
   now?: () => Date;
@@ -62,7 +64,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   };
 
   const beat = async () => {
-    const report = toServerNode(node.state());
+    const report = { ...toServerNode(node.state()), members: options.members?.() ?? {} };
     for (const [regionCode, agentId] of agents) {
       const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report);
       // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.

@@ -96,6 +96,7 @@ export async function startRoomAgent(
     address: reachable ? config.agent.address : undefined,
     regions: config.agent.regions,
     onLost: () => runs.abandonAll(),
+    members: () => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCounts() : {}),
   });
   app.addHook('onClose', async () => agent.close());
   return { engine, runs, agentIds: () => agent.ids(), reachable, node };

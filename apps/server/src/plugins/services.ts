@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
 import { startFleetDuties } from '../fleet/fleet-duties';
+import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
 import { fleetToken } from '../fleet/fleet-token';
 import { startRoomAgent } from '../fleet/room-agent';
@@ -101,6 +102,14 @@ export const servicesPlugin = fp(
       const duties = startFleetDuties({ orm: app.orm, rooms, log: app.log });
       app.addHook('onClose', async () => duties.close());
     }
+    const presence = startFleetPresence({
+      orm: app.orm,
+      // The relay (registered after this plugin) knows who is connected here; asked at call time.
+      local: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),
+      ownAgents: () => local?.agentIds() ?? new Set(),
+      log: app.log,
+    });
+    app.addHook('onClose', async () => presence.close());
     // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
     const sessionCache = new SessionCache();
     sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
@@ -173,10 +182,7 @@ export const servicesPlugin = fp(
       balanceCache,
       roomListCache,
       payments: payments.gateway,
-      // The relay (registered after this plugin) knows who is connected; asked at call time.
-      presence: {
-        memberCount: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),
-      },
+      presence,
     } satisfies TServices);
   },
   { name: 'services', dependencies: ['database'] },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { Room } from './room.entity';
-import { runChanged } from './room-run-changes';
 import { RoomAgent } from './room-agent.entity';
+import { runChanged } from './room-run-changes';
 
 /** `starting` and `running` runs are live (at most one per room); `stopped` and `lost` ones are history. */
 export const roomRunStates = ['starting', 'running', 'stopped', 'lost'] as const;

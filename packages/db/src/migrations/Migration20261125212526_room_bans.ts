@@ -13,8 +13,8 @@ export class Migration20261125212526_room_bans extends Migration {
     );
     this.addSql(`create index "room_bans_room_id_index" on "room_bans" ("room_id");`);
 
-    this.addSql(`create or replace function "rooms_room_bans_end_fn"() returns trigger as \$\$ begin if (new.state in ('stopped', 'crashed')) is distinct from (old.state in ('stopped', 'crashed')) then
-    delete from room_bans where room_id = new.id;   end if;   return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "rooms_room_bans_end_fn"() returns trigger as $$ begin if (new.state in ('stopped', 'crashed')) is distinct from (old.state in ('stopped', 'crashed')) then
+    delete from room_bans where room_id = new.id;   end if;   return null; end; $$ language plpgsql;`);
     this.addSql(
       `create trigger "room_bans_end" AFTER UPDATE on "rooms" for each ROW execute function "rooms_room_bans_end_fn"();`,
     );

@@ -343,10 +343,8 @@ describe('the server with rooms', () => {
       env: { ROOMS_DATA_DIR: roomsDir, ROOM_EGRESS_ALLOW: pages.hostPort, CHROMIUM_PATH: CHROMIUM },
     });
     try {
-      // A uuid, as real room ids are: the server's room-state sync stores the state of the room by it.
-      await server.app.services.rooms.start(
-        roomSpec({ roomId: randomUUID(), startUrl: pages.url('/animated') }),
-      );
+      // On the agent's engine itself: a uuid, as real room ids are (the room-state sync stores the state by it).
+      await server.app.roomEngine.start(roomSpec({ roomId: randomUUID(), startUrl: pages.url('/animated') }));
       expect((await processesUsingProfile(roomsDir)).length).toBeGreaterThan(0);
     } finally {
       await server.close();
