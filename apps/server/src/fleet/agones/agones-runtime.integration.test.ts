@@ -16,11 +16,13 @@ interface TSeen {
   body: Record<string, unknown>;
 }
 
-type TAnswer = { status: number; body: object };
+/** `silent`: the request is read and never answered, as from an API server that hangs. */
+type TAnswer = { status: number; body: object } | 'silent';
 
 let server: Server | undefined;
 
 afterEach(async () => {
+  server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   server = undefined;
 });
@@ -44,6 +46,7 @@ async function kubernetesApi(answers: TAnswer[]): Promise<{ url: string; seen: T
       body: text ? JSON.parse(text) : {},
     });
     const answer = answers.shift() ?? { status: 500, body: { kind: 'Status', message: 'no more answers' } };
+    if (answer === 'silent') return;
     response.writeHead(answer.status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(answer.body));
   });
@@ -51,7 +54,7 @@ async function kubernetesApi(answers: TAnswer[]): Promise<{ url: string; seen: T
   return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, seen };
 }
 
-function runtimeOn(url: string): AgonesRuntime {
+function runtimeOn(url: string, timeoutMs?: number): AgonesRuntime {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'test', server: url, skipTLSVerify: true }],
@@ -59,7 +62,7 @@ function runtimeOn(url: string): AgonesRuntime {
     contexts: [{ name: 'test', cluster: 'test', user: 'control-plane' }],
     currentContext: 'test',
   });
-  return new AgonesRuntime({ kubeConfig, namespace: 'rooms', fleet: 'room-agents' });
+  return new AgonesRuntime({ kubeConfig, namespace: 'rooms', fleet: 'room-agents', timeoutMs });
 }
 
 /** What the API server answers to a create: the object as stored, with the status Agones filled in. */
@@ -174,5 +177,16 @@ describe('AgonesRuntime', () => {
 
     expect((refused as AppError).appCode).toBe('ROOMS_UNAVAILABLE');
     expect(((refused as AppError).cause as Error).message).toContain('403');
+  });
+
+  it('refuses instead of waiting on an API server that does not answer', async () => {
+    const api = await kubernetesApi(['silent']);
+    const refused = await runtimeOn(api.url, 300)
+      .allocate({ region: 'eu-west' })
+      .catch((error: unknown) => error);
+
+    expect((refused as AppError).appCode).toBe('ROOMS_UNAVAILABLE');
+    expect(((refused as AppError).cause as Error).message).toContain('did not answer within 300 ms');
+    expect(api.seen).toHaveLength(1);
   });
 });

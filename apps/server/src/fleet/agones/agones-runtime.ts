@@ -28,6 +28,8 @@ export interface TAgonesRuntimeOptions {
   namespace: string;
   /** The Fleet's name (deploy/kubernetes: room-agents). */
   fleet: string;
+  /** How long one call to the API server may take before the start is refused (10 s by default). */
+  timeoutMs?: number;
 }
 
 export interface TAgonesAllocationRequest {
@@ -98,14 +100,25 @@ export class AgonesRuntime {
   }
 
   private async create(body: object): Promise<TAllocationStatus> {
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const created = (await this.api.createNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        namespace: this.options.namespace,
-        plural: PLURAL,
-        body,
-      })) as { status?: TAllocationStatus };
+      const created = (await Promise.race([
+        this.api.createNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace: this.options.namespace,
+          plural: PLURAL,
+          body,
+        }),
+        // A room start waits on this call: an API server that does not answer must not hang it.
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the Kubernetes API did not answer within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        }),
+      ])) as { status?: TAllocationStatus };
       return created.status ?? {};
     } catch (error) {
       // RBAC refusals, Agones not installed (404), the API server out of reach: rooms cannot start, the log says why.
@@ -116,6 +129,8 @@ export class AgonesRuntime {
       throw new AppError('ROOMS_UNAVAILABLE', {
         cause: new Error(`allocating a room agent failed: ${detail}`),
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
