@@ -12,9 +12,7 @@ export interface TCommittedProfile {
   key: string;
 }
 
-export type TProfileCommit =
-  | { ok: true; previousKey: string | null }
-  | { ok: false; reason: 'stale' | 'gone' };
+export type TProfileCommit = { ok: true } | { ok: false; reason: 'stale' | 'gone' };
 
 /** The room's committed profile, or null when none was saved (or the room id is not a stored room's). */
 export async function committedProfile(em: EntityManager, roomId: string): Promise<TCommittedProfile | null> {
@@ -26,10 +24,7 @@ export async function committedProfile(em: EntityManager, roomId: string): Promi
   return row ? { epoch: row.epoch, key: row.object_key } : null;
 }
 
-/**
- * Makes `key` the room's profile, saved by the run of `epoch`, unless the room has a newer run. Answers the key it
- * replaced (to be removed from storage); `gone` when the room no longer exists.
- */
+/** Makes `key` the room's profile, saved by the run of `epoch`, unless the room has a newer run (`stale`) or is gone. */
 export async function commitProfile(
   em: EntityManager,
   roomId: string,
@@ -39,20 +34,17 @@ export async function commitProfile(
 ): Promise<TProfileCommit> {
   if (!isUuid(roomId)) return { ok: false, reason: 'gone' };
   try {
-    const rows = await em.execute<{ previous_key: string | null }[]>(
-      `with previous as (select object_key from room_profiles where room_id = ?)
-       insert into room_profiles (id, room_id, epoch, object_key, saved_at)
+    const rows = await em.execute<{ room_id: string }[]>(
+      `insert into room_profiles (id, room_id, epoch, object_key, saved_at)
        select ?, ?, ?, ?, ?
        where not exists (select 1 from room_runs where room_id = ? and epoch > ?)
        on conflict (room_id) do update
          set epoch = excluded.epoch, object_key = excluded.object_key, saved_at = excluded.saved_at
          where room_profiles.epoch <= excluded.epoch
-       returning (select object_key from previous) as previous_key`,
-      [roomId, randomUUID(), roomId, epoch, key, savedAt, roomId, epoch],
+       returning room_id`,
+      [randomUUID(), roomId, epoch, key, savedAt, roomId, epoch],
     );
-    const [row] = rows;
-    if (!row) return { ok: false, reason: 'stale' };
-    return { ok: true, previousKey: row.previous_key === key ? null : row.previous_key };
+    return rows.length > 0 ? { ok: true } : { ok: false, reason: 'stale' };
   } catch (error) {
     // The room was deleted while its profile was being saved (the foreign key to rooms).
     if (error instanceof ForeignKeyConstraintViolationException) return { ok: false, reason: 'gone' };

@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fleet, type TRoomLaunchSpec } from '@rooms/api';
 import { Region, Room, SystemImage, User } from '@rooms/db';
@@ -311,6 +311,14 @@ describe('keep-data profiles in object storage', () => {
     // The stale machine's copy is dropped with its refused save.
     expect(existsSync(join(a.dataDir, roomId, 'profile'))).toBe(false);
 
+    // An upload whose run died before its commit, left in the bucket; the next commit sweeps it away.
+    await client.send(
+      new PutObjectCommand({
+        Bucket: s3.bucket,
+        Key: `${PREFIX}${roomId}/1-0-orphan.tar.gz`,
+        Body: 'orphan',
+      }),
+    );
     // B's own stop commits its run's profile over the checkpoint.
     await b.engine.stop(roomId);
     const saved = (await committedProfile(em(), roomId))!;

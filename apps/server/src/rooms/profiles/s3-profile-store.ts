@@ -19,6 +19,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
+  NoSuchKey,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -73,6 +74,16 @@ export class S3ProfileStore implements ProfileStore {
   }
 
   async restore(run: TProfileRun, dir: string): Promise<void> {
+    try {
+      await this.restoreOnce(run, dir);
+    } catch (error) {
+      // The archive was replaced (and swept) between reading the row and downloading it: the row names the new one.
+      if (!(error instanceof NoSuchKey)) throw error;
+      await this.restoreOnce(run, dir);
+    }
+  }
+
+  private async restoreOnce(run: TProfileRun, dir: string): Promise<void> {
     const committed = await committedProfile(this.em(), run.roomId);
     const local = await this.readLocalCopy(dir);
     const base = committed?.key ?? null;
@@ -144,11 +155,9 @@ export class S3ProfileStore implements ProfileStore {
         await this.deleteObject(key).catch(() => {});
         return this.refused(run, dir, final, commit.reason);
       }
-      if (commit.previousKey) {
-        await this.deleteObject(commit.previousKey).catch((error) =>
-          this.logger.warn({ err: error, key: commit.previousKey }, 'an old room profile was not deleted'),
-        );
-      }
+      await this.sweep(run, key).catch((error) =>
+        this.logger.warn({ err: error, roomId: run.roomId }, 'old room profiles were not deleted'),
+      );
       await this.writeLocalCopy(dir, { base: key, epoch: run.epoch, clean: final });
       this.logger.info(
         {
@@ -183,6 +192,24 @@ export class S3ProfileStore implements ProfileStore {
     );
     if (final) await rm(dirname(dir), { recursive: true, force: true });
     return { saved: false, reason };
+  }
+
+  /**
+   * Deletes the room's objects this commit made obsolete: the one it replaced, and any a run left behind when it
+   * died between its upload and its commit, or could not delete after a refusal. Only of this run's epoch or
+   * older: an object of a newer epoch may be that run's upload on its way to its commit.
+   */
+  private async sweep(run: TProfileRun, committed: string): Promise<void> {
+    const prefix = this.roomPrefix(run.roomId);
+    const listed = await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix }),
+    );
+    for (const object of listed.Contents ?? []) {
+      const key = object.Key;
+      if (!key || key === committed) continue;
+      const epoch = Number(key.slice(prefix.length).split('-')[0]);
+      if (Number.isInteger(epoch) && epoch <= run.epoch) await this.deleteObject(key);
+    }
   }
 
   /** PutObject from the file, tried again on failure with a fresh stream (the SDK cannot replay a stream). */
