@@ -2,7 +2,9 @@
 // `tsx src/server.ts` with its ROOM_ROLE, on one database. Rooms spread over the agents; an agent killed with
 // everything it started (kill -9 of its process group: the machine lost) has its room marked lost within 15 s and
 // started again on another agent, where its participant lands by reconnecting as the web app does; a gateway
-// killed moves its participants to the other one; a control plane restarted interrupts no room.
+// killed moves its participants to the other one; a control plane restarted interrupts no room. The lost room keeps
+// its data: its profile is checkpointed to an S3-compatible server on loopback, and the page finds, on the new
+// agent, what it had stored before the loss.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +27,7 @@ import {
 } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
 import { RoomClient } from '../ws/room-client';
 
 const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,6 +37,9 @@ let database: TestDatabase;
 let page: Server;
 let pageHost: string;
 let dataDir: string;
+let s3: TTestS3;
+/** What the kept page reported on each load: the mark it found in its storage, and the one it stored. */
+const visits: { found: string | null; stored: string | null }[] = [];
 const processes = new Set<ChildProcess>();
 
 interface TProcess {
@@ -44,7 +50,39 @@ interface TProcess {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  page = createServer((_request, response) => {
+  s3 = await startTestS3();
+  page = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://page');
+    if (url.pathname === '/visit') {
+      visits.push({ found: url.searchParams.get('found'), stored: url.searchParams.get('stored') });
+      response.writeHead(204).end();
+      return;
+    }
+    if (url.pathname === '/kept') {
+      // Remembers a mark in IndexedDB on the first load (a durable transaction: on disk when it completes, where a
+      // checkpoint's copy finds it; localStorage reaches the disk only some seconds later); reports what it finds.
+      response.writeHead(200, { 'content-type': 'text/html' }).end(
+        `<!doctype html><title>kept</title><canvas id=c width=64 height=64></canvas><script>
+          const open = indexedDB.open('kept', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('marks');
+          open.onsuccess = () => {
+            const db = open.result;
+            const read = db.transaction('marks').objectStore('marks').get('mark');
+            read.onsuccess = () => {
+              const found = read.result ?? null;
+              const stored = found ?? 'mark-' + Date.now();
+              const write = db.transaction('marks', 'readwrite', { durability: 'strict' });
+              write.objectStore('marks').put(stored, 'mark');
+              write.oncomplete = () =>
+                fetch('/visit?found=' + encodeURIComponent(found ?? '') + '&stored=' + encodeURIComponent(stored));
+            };
+          };
+          let n = 0; const c = document.getElementById('c').getContext('2d');
+          (function f() { c.fillStyle = 'hsl(' + (n++ % 360) + ',80%,50%)'; c.fillRect(0, 0, 64, 64); requestAnimationFrame(f); })();
+        </script>`,
+      );
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/html' }).end(
       `<!doctype html><title>moving</title><canvas id=c width=64 height=64></canvas><script>
         let n = 0; const c = document.getElementById('c').getContext('2d');
@@ -63,6 +101,7 @@ afterAll(async () => {
   for (const child of processes) killGroup(child, 'SIGKILL');
   await new Promise((resolve) => page?.close(resolve));
   await database?.drop();
+  await s3?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -136,6 +175,11 @@ async function startAgent(name: string): Promise<TProcess> {
       ROOM_CAPACITY: '2',
       ROOM_WARM_POOL: '0',
       ROOM_MEDIA: 'screencast',
+      PROFILE_S3_BUCKET: s3.bucket,
+      PROFILE_S3_ENDPOINT: s3.endpoint,
+      PROFILE_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      PROFILE_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      PROFILE_CHECKPOINT_SECONDS: '2',
     },
     port,
   );
@@ -170,7 +214,9 @@ async function ownerWithRooms(count: number): Promise<{ token: string; roomIds: 
         isPublic: false,
         region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
         image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
-        startUrl: `http://${pageHost}/`,
+        // The first room keeps its data (the one whose agent is killed).
+        startUrl: `http://${pageHost}/${index === 0 ? 'kept' : ''}`,
+        keepData: index === 0,
         maxConnections: 5,
         width: 640,
         height: 360,
@@ -272,6 +318,16 @@ describe('rooms on a fleet of agents', () => {
     const victimAddress = agentRows.find((agent) => agent.id === victimRun.agentId)?.address;
     const victim = agents.find((agent) => `127.0.0.1:${agent.port}` === victimAddress);
     if (!victim) throw new Error('no agent runs the first room');
+    // The kept page stored its mark, and a checkpoint saved the profile after that.
+    const firstVisit = await eventually('the kept page’s first visit', 20_000, async () => visits[0]);
+    expect(firstVisit.found).toBe('');
+    const markedAt = new Date();
+    await eventually('a checkpoint after the mark', 30_000, async () => {
+      const [row] = await database.orm.em
+        .fork()
+        .execute<{ saved_at: Date }[]>('select saved_at from room_profiles where room_id = ?', [victimRoom]);
+      return row && new Date(row.saved_at).getTime() > markedAt.getTime() + 2_000;
+    });
     const killedAt = Date.now();
     killGroup(victim.child, 'SIGKILL');
     const closed = await participants[0]?.closedWith();
@@ -291,6 +347,13 @@ describe('rooms on a fleet of agents', () => {
     expect(moved.agentId).not.toBe(victimRun.agentId);
     expect(moved.epoch).toBe(victimRun.epoch + 1);
     const back = await rejoin([gateways[0].port, gateways[1].port], victimRoom, token, 60_000);
+    // The page on the new agent found the mark it had stored before the loss.
+    const secondVisit = await eventually(
+      'the kept page’s visit on the new agent',
+      20_000,
+      async () => visits[1],
+    );
+    expect(secondVisit.found).toBe(firstVisit.stored);
     expect(back.frames.length).toBeGreaterThan(2);
     console.log(`agent killed: room lost after ${lostAfter} ms, back after ${Date.now() - killedAt} ms`);
 

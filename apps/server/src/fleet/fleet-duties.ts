@@ -1,9 +1,11 @@
-// The control plane's part of the fleet: every couple of seconds it sweeps out agents that fell silent (their
-// runs are lost) and starts lost rooms again on agents that serve, as their owners' starts would. Several control
-// plane processes may do it side by side: the sweep locks the agents, and a second start of the same room gets
-// the run the first one placed.
+// The control plane's part of the fleet. Every couple of seconds it sweeps out agents that fell silent (their runs
+// are lost) and puts each lost room on the job queue to be started again; a worker of any control plane takes the
+// job and starts the room on an agent that serves, as its owner's start would. Several control planes may do it
+// side by side: the sweep locks the agents, a room has one restart job at a time (its key), and a second start of
+// the same room gets the run the first one placed.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AppError, describeError, fleet, type RoomEngine, resumeRoom } from '@rooms/api';
+import { describeError, fleet, type RoomEngine, resumeRoom } from '@rooms/api';
+import type { TJobQueue } from '../services/job-queue';
 
 interface TLog {
   info(object: object, message: string): void;
@@ -13,57 +15,80 @@ interface TLog {
 export interface TFleetDutiesOptions {
   orm: MikroORM;
   rooms: RoomEngine;
+  jobs: TJobQueue;
   log: TLog;
   now?: () => Date;
 }
 
+export const ROOM_RESTARTS_QUEUE = 'fleet-room-restarts';
+
+interface TRestartJob {
+  roomId: string;
+  runId: string;
+}
+
 /** Refusals that will not change by waiting: the room is given up at once. */
 const FINAL = new Set(['ROOM_NOT_FOUND', 'QUOTA_EXHAUSTED']);
+/** A full or empty zone is tried again this often, until the room has waited RESTART_GIVE_UP_MS. */
+const RETRY_SECONDS = 5;
 
-export function startFleetDuties(options: TFleetDutiesOptions): { close(): Promise<void> } {
-  const { orm, rooms, log } = options;
+export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ close(): Promise<void> }> {
+  const { orm, rooms, jobs, log } = options;
   const now = options.now ?? (() => new Date());
-  /** When each lost run was first seen here, for giving up on it. */
-  const firstSeen = new Map<string, number>();
   let closed = false;
   let busy: Promise<void> = Promise.resolve();
 
-  const restart = async (run: fleet.TRun) => {
-    const seen = firstSeen.get(run.id) ?? Date.now();
-    firstSeen.set(run.id, seen);
+  /** Throws to have the queue try again later. */
+  const restart = async ({ roomId, runId }: TRestartJob) => {
+    const lost = (await fleet.lostRuns(orm.em.fork())).find((entry) => entry.run.id === runId);
+    // Started again meanwhile, or given up.
+    if (!lost) return;
     let outcome: string;
     try {
-      await resumeRoom({ em: orm.em.fork(), services: { rooms, now } }, run.roomId);
+      await resumeRoom({ em: orm.em.fork(), services: { rooms, now } }, roomId);
       // Started here, or by another control plane meanwhile; no live run means the room may not run (deleted,
       // its owner disabled).
-      const live = await fleet.liveRunOf(orm.em.fork(), run.roomId);
-      if (!live) throw new AppError('ROOM_NOT_FOUND');
-      log.info({ roomId: run.roomId, lostEpoch: run.epoch, epoch: live.epoch }, 'lost room started again');
-      firstSeen.delete(run.id);
-      return;
+      const live = await fleet.liveRunOf(orm.em.fork(), roomId);
+      if (live) {
+        log.info({ roomId, lostEpoch: lost.run.epoch, epoch: live.epoch }, 'lost room started again');
+        return;
+      }
+      outcome = 'ROOM_NOT_FOUND';
     } catch (error) {
       outcome = describeError(error).appCode ?? 'ROOM_START_FAILED';
     }
-    if (FINAL.has(outcome) || Date.now() - seen > fleet.RESTART_GIVE_UP_MS) {
-      log.warn({ roomId: run.roomId, why: outcome }, 'lost room given up: it waits for its owner');
-      await fleet.giveUpRun(orm.em.fork(), run);
-      firstSeen.delete(run.id);
+    if (FINAL.has(outcome) || now().getTime() - lost.lostAt.getTime() > fleet.RESTART_GIVE_UP_MS) {
+      log.warn({ roomId, why: outcome }, 'lost room given up: it waits for its owner');
+      await fleet.giveUpRun(orm.em.fork(), lost.run);
+      return;
     }
+    throw new Error(`the lost room could not start yet (${outcome}); trying again`);
   };
+
+  await jobs.createQueue(ROOM_RESTARTS_QUEUE, {
+    // One restart job per room, queued or running: the sweep's every tick may ask again without doubling it.
+    policy: 'exclusive',
+    retryLimit: Math.ceil(fleet.RESTART_GIVE_UP_MS / 1000 / RETRY_SECONDS) + 1,
+    retryDelay: RETRY_SECONDS,
+    expireInSeconds: 120,
+  });
+  await jobs.work<TRestartJob>(ROOM_RESTARTS_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    if (job) await restart(job.data);
+  });
 
   const tick = async () => {
     const swept = await fleet.markLostAgents(orm.em.fork(), now());
     if (swept.agentIds.length > 0) log.info({ agents: swept.agentIds }, 'silent room agents marked lost');
-    const lost = await fleet.lostRuns(orm.em.fork());
-    for (const run of lost) {
+    for (const { run } of await fleet.lostRuns(orm.em.fork())) {
       if (closed) return;
-      await restart(run);
+      const job: TRestartJob = { roomId: run.roomId, runId: run.id };
+      await jobs.send(ROOM_RESTARTS_QUEUE, job, { singletonKey: run.roomId });
     }
   };
 
   const timer = setInterval(() => {
     if (closed) return;
-    busy = busy.then(tick).catch((error: unknown) => log.warn({ err: error }, 'fleet duties failed'));
+    busy = busy.then(tick).catch((error: unknown) => log.warn({ err: error }, 'fleet sweep failed'));
   }, fleet.LOST_SWEEP_INTERVAL_MS);
   timer.unref();
 
@@ -72,6 +97,7 @@ export function startFleetDuties(options: TFleetDutiesOptions): { close(): Promi
       closed = true;
       clearInterval(timer);
       await busy;
+      await jobs.offWork(ROOM_RESTARTS_QUEUE);
     },
   };
 }

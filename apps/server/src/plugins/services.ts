@@ -24,6 +24,7 @@ import { fleetToken } from '../fleet/fleet-token';
 import { startRoomAgent } from '../fleet/room-agent';
 import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
 import { createCaptcha } from '../services/captcha/create-captcha';
+import { startJobQueue } from '../services/job-queue';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
 import { createSmtpMailer } from '../services/mail/smtp-mailer';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
@@ -98,8 +99,11 @@ export const servicesPlugin = fp(
       node = own;
     }
     const controlsFleet = config.role === 'all' || config.role === 'control';
-    if (controlsFleet) {
-      const duties = startFleetDuties({ orm: app.orm, rooms, log: app.log });
+    // The install's job queue, on the control plane; closed last (hooks run last-in first-out), after its workers.
+    const jobs = controlsFleet ? await startJobQueue(app.orm, app.log) : null;
+    if (jobs) app.addHook('onClose', async () => jobs.stop({ graceful: true, timeout: 10_000 }));
+    if (jobs) {
+      const duties = await startFleetDuties({ orm: app.orm, rooms, jobs, log: app.log });
       app.addHook('onClose', async () => duties.close());
     }
     const presence = startFleetPresence({
@@ -155,7 +159,7 @@ export const servicesPlugin = fp(
       now,
       log: app.log,
       // Once per install, on the control plane: agents and gateways leave it alone.
-      queue: config.billingJobs && controlsFleet,
+      queue: config.billingJobs ? jobs : null,
     });
     app.addHook('onClose', async () => billingJobs.close());
     app.decorate('billingJobs', billingJobs);

@@ -4,7 +4,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { billing, type RoomEngine } from '@rooms/api';
 import type { FastifyBaseLogger } from 'fastify';
-import { PgBoss } from 'pg-boss';
+import type { TJobQueue } from '../job-queue';
 
 export const BILLING_JOBS = {
   expirePayments: 'billing-expire-payments',
@@ -28,8 +28,8 @@ export interface TBillingJobsOptions {
   rooms: RoomEngine;
   now: () => Date;
   log: FastifyBaseLogger;
-  /** Schedule and work the jobs in this process; off, only runNow works. */
-  queue: boolean;
+  /** Where the jobs are scheduled and worked (services/job-queue.ts); null: only runNow works. */
+  queue: TJobQueue | null;
 }
 
 export async function startBillingJobs(options: TBillingJobsOptions): Promise<BillingJobs> {
@@ -43,7 +43,8 @@ export async function startBillingJobs(options: TBillingJobsOptions): Promise<Bi
     return { em: orm.em.fork() as unknown as billing.TJobDeps['em'], rooms, now: now(), log };
   }
 
-  if (!options.queue) {
+  const boss = options.queue;
+  if (!boss) {
     return {
       runNow: (job) => work[job](),
       enqueue: async () => {
@@ -53,14 +54,6 @@ export async function startBillingJobs(options: TBillingJobsOptions): Promise<Bi
     };
   }
 
-  const boss = new PgBoss({
-    connectionString: orm.config.get('clientUrl'),
-    max: 3,
-    application_name: 'rooms-billing-jobs',
-    openTelemetry: { enabled: false },
-  } as ConstructorParameters<typeof PgBoss>[0]);
-  boss.on('error', (error) => log.error({ err: error }, 'billing job queue error'));
-  await boss.start();
   for (const name of Object.values(BILLING_JOBS)) {
     await boss.createQueue(name, { retryLimit: 2, expireInSeconds: 300 });
     await boss.schedule(name, EVERY_MINUTE);
@@ -78,6 +71,9 @@ export async function startBillingJobs(options: TBillingJobsOptions): Promise<Bi
     enqueue: async (job) => {
       await boss.send(job, {});
     },
-    close: () => boss.stop({ graceful: true, timeout: 10_000 }),
+    // The queue itself is closed by its owner, after its other workers.
+    close: async () => {
+      for (const name of Object.values(BILLING_JOBS)) await boss.offWork(name);
+    },
   };
 }

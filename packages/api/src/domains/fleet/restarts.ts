@@ -8,14 +8,20 @@ import { RUN_COLUMNS, type TRun, type TRunRow, toRun } from './runs';
 /** A room nobody could start again for this long after its run was lost is given up. */
 export const RESTART_GIVE_UP_MS = 5 * 60_000;
 
-/** Runs that are the newest of their room and were lost: the rooms to start again. */
-export async function lostRuns(em: EntityManager): Promise<TRun[]> {
-  const rows = await em.execute<TRunRow[]>(
-    `select ${RUN_COLUMNS} from (
-       select distinct on (room_id) ${RUN_COLUMNS} from room_runs order by room_id, epoch desc
-     ) newest where state = 'lost' order by lease_expires_at`,
+export interface TLostRun {
+  run: TRun;
+  /** When it was marked lost. */
+  lostAt: Date;
+}
+
+/** Runs that are the newest of their room and were lost: the rooms to start again, longest lost first. */
+export async function lostRuns(em: EntityManager): Promise<TLostRun[]> {
+  const rows = await em.execute<(TRunRow & { ended_at: Date | string })[]>(
+    `select ${RUN_COLUMNS}, ended_at from (
+       select distinct on (room_id) ${RUN_COLUMNS}, ended_at from room_runs order by room_id, epoch desc
+     ) newest where state = 'lost' order by ended_at`,
   );
-  return rows.map(toRun);
+  return rows.map((row) => ({ run: toRun(row), lostAt: new Date(row.ended_at) }));
 }
 
 /** Closes a lost run as stopped (the room is not coming back by itself), unless a newer run exists by now. */
