@@ -124,6 +124,21 @@ const ZEnv = z
     ),
     /** Comma-separated zone codes this agent serves; unset: every enabled zone. */
     AGENT_REGIONS: optionalString,
+    /** The agent's name where it runs: its pod's (and so its GameServer's) name on Kubernetes. */
+    AGENT_NAME: optionalString.pipe(z.string().max(253).optional()),
+    /**
+     * How the control plane gets an agent for a start: `process` places it on a registered agent with a free slot;
+     * `agones` first allocates a Ready agent GameServer of the room's zone from the Agones Fleet (Kubernetes API),
+     * then places the room on that agent.
+     */
+    ROOM_RUNTIME: z.enum(['process', 'agones']).default('process'),
+    /** The room agents' Fleet and its namespace, for ROOM_RUNTIME=agones (deploy/kubernetes). */
+    AGONES_FLEET: z.string().default('room-agents'),
+    AGONES_NAMESPACE: z.string().default('rooms-agents'),
+    /** Set by Agones on a GameServer's containers: the agent then tells the SDK sidecar when it is Ready and healthy. */
+    AGONES_SDK_HTTP_PORT: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(65535).optional(),
+    ),
     /** Scheduled billing work (bill expiry, renewals, metering) on the PostgreSQL job queue. */
     BILLING_JOBS: z.enum(['on', 'off']).default('on'),
     /**
@@ -296,7 +311,13 @@ export interface TConfig {
     address: string | undefined;
     /** Zone codes this agent serves; undefined: every enabled zone. */
     regions: string[] | undefined;
+    /** Its name where it runs (the GameServer's under Agones), reported with its heartbeats. */
+    name: string | undefined;
+    /** The Agones SDK sidecar's port, when the agent runs as a GameServer. */
+    agonesSdkPort: number | undefined;
   };
+  /** How the control plane gets an agent for a start: see ROOM_RUNTIME. */
+  runtime: { kind: 'process' } | { kind: 'agones'; fleet: string; namespace: string };
   rooms: {
     /** Kept room profiles and the fresh profiles of running rooms. */
     dataDir: string;
@@ -418,7 +439,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       regions: env.AGENT_REGIONS?.split(',')
         .map((code) => code.trim())
         .filter(Boolean),
+      name: env.AGENT_NAME,
+      agonesSdkPort: env.AGONES_SDK_HTTP_PORT,
     },
+    runtime:
+      env.ROOM_RUNTIME === 'agones'
+        ? { kind: 'agones', fleet: env.AGONES_FLEET, namespace: env.AGONES_NAMESPACE }
+        : { kind: 'process' },
     rooms: {
       dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -75,6 +75,11 @@ export class AgentRuns {
     return this.options.engine.stop(roomId, ending);
   }
 
+  /** How many rooms run here under runs of the fleet. */
+  count(): number {
+    return this.live.size;
+  }
+
   /** Whether the room runs here under a run of the fleet. */
   has(roomId: string): boolean {
     return this.live.has(roomId);

@@ -17,6 +17,7 @@ import { liveRoomRunStates, type RoomRunState, RUN_CHANGED_CHANNEL } from '@room
 import type { TSessionEventBus } from '../services/session-events/session-events';
 import { httpAgentLink, type TAgentLink } from './agent-link';
 import type { AgentRuns } from './agent-runs';
+import type { TAllocateAgents } from './agones/agones-placement';
 
 interface TLog {
   warn(object: object, message: string): void;
@@ -37,6 +38,8 @@ export interface TFleetRoomEngineOptions {
   token: string;
   log: TLog;
   local?: TLocalRooms;
+  /** Where the runtime hands out agents itself (Agones), the agents a start may be placed on. */
+  allocate?: TAllocateAgents;
   now?: () => Date;
 }
 
@@ -72,7 +75,11 @@ export class FleetRoomEngine implements RoomEngine {
     const em = this.options.orm.em.fork();
     // An agent without an address (npm start's) is reached in its own process only: that process places there.
     const local = this.options.local;
-    const among = local && !local.reachable ? [...local.agentIds()] : undefined;
+    let among = local && !local.reachable ? [...local.agentIds()] : undefined;
+    // A room that runs already keeps its run; only a new one takes an agent out of the runtime.
+    if (this.options.allocate && !(await fleet.liveRunOf(em, spec.roomId))) {
+      among = [...(await this.options.allocate(spec.roomId))];
+    }
     const placement = await fleet.placeRun(em, spec.roomId, this.now(), among);
     const { run } = placement;
     this.where.set(run.roomId, { agentId: run.agentId, state: run.state });

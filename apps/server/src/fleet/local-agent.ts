@@ -28,6 +28,8 @@ export interface TLocalAgentOptions {
   address?: string;
   /** The zones it serves (AGENT_REGIONS); unset: every enabled zone. */
   regions?: readonly string[];
+  /** Its name where it runs (AGENT_NAME: the GameServer's under Agones), reported with every heartbeat. */
+  name?: string;
   /** People inside each of its rooms, reported with every heartbeat (the control plane's member counts). */
   members?: () => Record<string, number>;
   /** Told when the fleet gave this agent's rooms away: they must stop here. */
@@ -64,7 +66,11 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   };
 
   const beat = async () => {
-    const report = { ...toServerNode(node.state()), members: options.members?.() ?? {} };
+    const report = {
+      ...toServerNode(node.state()),
+      name: options.name ?? null,
+      members: options.members?.() ?? {},
+    };
     for (const [regionCode, agentId] of agents) {
       const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report);
       // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.
@@ -97,6 +103,8 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
       { orderBy: { code: 'asc' } },
     );
   for (const region of regions) await register(region.code);
+  // Said at once, not at the first tick: what it is called and how loaded (placement under Agones finds it by name).
+  await beat();
   const timers = [every(fleet.HEARTBEAT_INTERVAL_MS, beat, 'heartbeat')];
 
   return {

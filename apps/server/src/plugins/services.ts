@@ -1,5 +1,7 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
 // hands them to the request contexts.
+
+import { KubeConfig } from '@kubernetes/client-node';
 import {
   admin,
   billing,
@@ -17,6 +19,8 @@ import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, User } from '@rooms
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { agonesAllocator } from '../fleet/agones/agones-placement';
+import { AgonesRuntime } from '../fleet/agones/agones-runtime';
 import { startFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
@@ -84,6 +88,10 @@ export const servicesPlugin = fp(
         : undefined;
     // Rooms are started and stopped through the fleet: placed on a live agent of their zone, this one or another.
     const rooms = new FleetRoomEngine({
+      allocate:
+        config.runtime.kind === 'agones'
+          ? agonesAllocator(app.orm, agonesRuntime(config.runtime))
+          : undefined,
       orm: app.orm,
       token: fleetToken(config.appSecret),
       log: app.log,
@@ -200,4 +208,11 @@ async function stopRoomsIfDisabled(app: FastifyInstance, rooms: RoomEngine, user
   } catch (error) {
     app.log.warn({ err: error, userId }, 'could not stop the rooms of a disabled account');
   }
+}
+
+/** The Agones Fleet of room agents, through the Kubernetes API with the pod's own service account. */
+function agonesRuntime(runtime: { fleet: string; namespace: string }): AgonesRuntime {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromCluster();
+  return new AgonesRuntime({ kubeConfig, namespace: runtime.namespace, fleet: runtime.fleet });
 }
