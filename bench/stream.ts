@@ -26,10 +26,10 @@ import { ChromiumRoomEngine, type TMediaPath } from '../apps/server/src/rooms/en
 import type { ChromiumRoomSession } from '../apps/server/src/rooms/engine/chromium-room-session';
 import { treeUsage } from '../apps/server/src/rooms/engine/process-tree';
 import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+import { RoomHub } from '../apps/server/src/rooms/hub/room-hub';
+import { SocketPeer } from '../apps/server/src/rooms/hub/socket-peer';
 import { decodeH264, opusLoudness } from '../apps/server/src/rooms/media/testing/decode-check';
 import type { TMediaChunk } from '../apps/server/src/rooms/room-session';
-import { RoomHub } from '../apps/server/src/ws/room-hub';
-import { SocketPeer } from '../apps/server/src/ws/socket-peer';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {

@@ -8,7 +8,7 @@ import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
-import { errorMessage } from '../ws/room-hub';
+import { errorMessage } from '../rooms/hub/room-hub';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
 

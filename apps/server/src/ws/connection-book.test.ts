@@ -1,8 +1,8 @@
 // The relay's book of sockets: the cap on sockets that never join, and which sockets a session end reaches.
 import type { TRoomErrorCode } from '@rooms/api/room-protocol';
 import { describe, expect, it } from 'vitest';
+import type { TJoinIdentity } from '../rooms/hub/room-hub';
 import { ConnectionBook, MAX_UNJOINED_PER_ADDRESS, MAX_UNJOINED_PER_PERSON } from './connection-book';
-import type { TJoinIdentity } from './room-hub';
 
 function connection(identity: TJoinIdentity) {
   return {

@@ -3,7 +3,7 @@
 // password change or a disabled account closes it). Transport-free, like RoomHub.
 import type { TSessionEnd } from '@rooms/api';
 import type { TRoomErrorCode } from '@rooms/api/room-protocol';
-import type { TJoinIdentity } from './room-hub';
+import type { TJoinIdentity } from '../rooms/hub/room-hub';
 
 export interface TBookedConnection {
   readonly identity: TJoinIdentity;

@@ -1,12 +1,12 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
+import { BanList } from '../rooms/hub/room-bans';
+import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from '../rooms/hub/room-hub';
 import type { RoomSession } from '../rooms/room-session';
 import { ConnectionBook } from './connection-book';
 import { GuestIds } from './guest-id';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
-import { BanList } from './room-bans';
-import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from './room-hub';
 import { TicketBook } from './ticket';
 
 export type TOpenRoom =

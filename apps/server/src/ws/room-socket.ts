@@ -10,13 +10,13 @@ import {
 } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { SlidingWindow } from './chat-log';
+import { SlidingWindow } from '../rooms/hub/chat-log';
+import { errorMessage, type RoomHub, type TJoinIdentity } from '../rooms/hub/room-hub';
+import { SocketPeer } from '../rooms/hub/socket-peer';
 import type { TBookedConnection } from './connection-book';
-import { errorMessage, type RoomHub, type TJoinIdentity } from './room-hub';
 import type { RoomRelay } from './room-relay';
 import { authenticateSocket } from './socket-auth';
 import { defineSocketHandler } from './socket-handler';
-import { SocketPeer } from './socket-peer';
 
 /** No client message is anywhere near this (the largest is a 10 000-character paste). */
 const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@
 // Origin, which must be ours: that is what stops another site's page from riding a visitor's session.
 // Scripts come with their session token (`?token=` or an Authorization header) and may omit Origin.
 import type { FastifyRequest } from 'fastify';
-import type { TJoinIdentity } from './room-hub';
+import type { TJoinIdentity } from '../rooms/hub/room-hub';
 import type { TicketBook } from './ticket';
 
 export type TSocketAuth =

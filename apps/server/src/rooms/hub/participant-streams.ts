@@ -3,7 +3,7 @@
 // gets the H.264 picture, everyone else the screencast, and sound goes to whoever decodes Opus. Each stream has one
 // fanout per room, so a stream nobody takes is never subscribed (the screencast then does not even run).
 import type { TMediaCodecName } from '@rooms/api/room-protocol';
-import type { RoomSession } from '../rooms/room-session';
+import type { RoomSession } from '../room-session';
 import {
   AUDIO_BACKPRESSURE,
   DEFAULT_BACKPRESSURE,

@@ -2,7 +2,7 @@
 // H.264 picture whose deltas need their keyframe, Opus packets, and a screencast that runs only while watched.
 import { decodeMediaFrame, type TMediaFrame } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { MediaSource, RoomSession, TMediaChunk, TMediaCodec } from '../rooms/room-session';
+import type { MediaSource, RoomSession, TMediaChunk, TMediaCodec } from '../room-session';
 import type { MediaPeer } from './media-fanout';
 import { ParticipantStreams } from './participant-streams';
 

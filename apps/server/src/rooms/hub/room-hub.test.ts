@@ -2,8 +2,8 @@
 // record what a socket would have carried.
 import { decodeMediaFrame, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalRoomSession, readLocalPicture } from './local-room-session';
-import type { TBanMarks, TRelayRoom } from './relay-ports';
+import { LocalRoomSession, readLocalPicture } from '../../ws/local-room-session';
+import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
 import { type HubPeer, RoomHub, type TRoomHubOptions } from './room-hub';
 
 class RecordingPeer implements HubPeer {

@@ -3,7 +3,7 @@
 // until the next keyframe, so it never slows the others and nothing queues without bound. For sound every packet
 // is a keyframe: a backlog drops packets instead of queueing them.
 import { encodeMediaFrame } from '@rooms/api/room-protocol';
-import type { MediaSource, TMediaChunk } from '../rooms/room-session';
+import type { MediaSource, TMediaChunk } from '../room-session';
 
 export interface MediaPeer {
   /** Bytes queued on the socket that have not reached the kernel yet. */

@@ -13,12 +13,12 @@ import {
   type TRoomErrorCode,
   type TServerMessage,
 } from '@rooms/api/room-protocol';
-import type { RoomSession } from '../rooms/room-session';
+import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
+import type { RoomSession } from '../room-session';
 import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
 import type { MediaPeer, TBackpressure } from './media-fanout';
 import { ParticipantStreams } from './participant-streams';
-import type { TBanMarks, TRelayRoom } from './relay-ports';
 import { BanList, banMarksOf } from './room-bans';
 
 export interface HubPeer extends MediaPeer {
