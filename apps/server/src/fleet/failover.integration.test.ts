@@ -5,13 +5,11 @@
 // killed moves its participants to the other one; a control plane restarted interrupts no room. The lost room keeps
 // its data: its profile is checkpointed to an S3-compatible server on loopback, and the page finds, on the new
 // agent, what it had stored before the loss.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import {
@@ -28,9 +26,9 @@ import {
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
+import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/fleet-processes';
 import { RoomClient } from '../ws/room-client';
 
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'failover-secret-that-is-long-enough-for-hmac';
 
 let database: TestDatabase;
@@ -40,13 +38,6 @@ let dataDir: string;
 let s3: TTestS3;
 /** What the kept page reported on each load: the mark it found in its storage, and the one it stored. */
 const visits: { found: string | null; stored: string | null }[] = [];
-const processes = new Set<ChildProcess>();
-
-interface TProcess {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<number | null>;
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -98,72 +89,29 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of processes) killGroup(child, 'SIGKILL');
+  killServerProcesses();
   await new Promise((resolve) => page?.close(resolve));
   await database?.drop();
   await s3?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** One process of the fleet; resolves once it serves. Each leads its own process group (its machine). */
-async function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TProcess> {
-  const listen = port ?? (await freePort());
-  const child = spawn('tsx', ['src/server.ts'], {
-    cwd: SERVER_DIR,
-    detached: true,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(listen),
+/** One process of the fleet on this test's database and data directory. */
+function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
+  return startServerProcess(
+    name,
+    {
       DATABASE_URL: database.url,
       DATA_DIR: join(dataDir, name),
       APP_SECRET: SECRET,
       BILLING_JOBS: 'off',
-      LOG_LEVEL: 'info',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.add(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      processes.delete(child);
-      resolve(code);
-    }),
+    port,
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start:\n${output.slice(-3000)}`)),
-      90_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('cloud-browser rooms is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${output.slice(-3000)}`));
-    });
-  });
-  return { child, port: listen, exited };
 }
 
-async function startAgent(name: string): Promise<TProcess> {
+async function startAgent(name: string): Promise<TServerProcess> {
   const port = await freePort();
   return startProcess(
     name,
@@ -329,7 +277,7 @@ describe('rooms on a fleet of agents', () => {
       return row && new Date(row.saved_at).getTime() > markedAt.getTime() + 2_000;
     });
     const killedAt = Date.now();
-    killGroup(victim.child, 'SIGKILL');
+    victim.kill();
     const closed = await participants[0]?.closedWith();
     expect(closed?.code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
     await eventually('the room marked lost', 20_000, async () => {
@@ -359,7 +307,7 @@ describe('rooms on a fleet of agents', () => {
 
     // A gateway dies: its participants come back through the other one within 3 s.
     const others = participants.slice(1) as RoomClient[];
-    killGroup(gateways[0].child, 'SIGKILL');
+    gateways[0].kill();
     const gatewayKilledAt = Date.now();
     await Promise.all(others.map((client) => client.closedWith()));
     back.close();

@@ -70,9 +70,11 @@ const PAGES: Record<string, string> = {
      report('ready:' + tag);`,
   ),
   // The page's own idea of its size, to check that the room's picture is exactly the page.
+  // Its size when it loads and after every resize (a busy machine may map the window after the page loaded).
   '/size': page(
     'size',
-    "report('size:' + innerWidth + 'x' + innerHeight + ':' + screen.width + 'x' + screen.height);",
+    `const size = () => report('size:' + innerWidth + 'x' + innerHeight + ':' + screen.width + 'x' + screen.height);
+     size(); addEventListener('resize', size);`,
   ),
   // A steady 440 Hz tone from the moment the page loads (the room browser allows autoplay), over an animation.
   '/tone': page(
