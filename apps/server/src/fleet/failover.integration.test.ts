@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import {
@@ -111,6 +112,16 @@ function startProcess(name: string, env: Record<string, string>, port?: number):
   );
 }
 
+/** Where kept profiles are saved: the install's bucket, which agents and the control plane are both told. */
+function bucketEnv(): Record<string, string> {
+  return {
+    PROFILE_S3_BUCKET: s3.bucket,
+    PROFILE_S3_ENDPOINT: s3.endpoint,
+    PROFILE_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    PROFILE_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+  };
+}
+
 async function startAgent(name: string): Promise<TServerProcess> {
   const port = await freePort();
   return startProcess(
@@ -123,10 +134,7 @@ async function startAgent(name: string): Promise<TServerProcess> {
       ROOM_CAPACITY: '2',
       ROOM_WARM_POOL: '0',
       ROOM_MEDIA: 'screencast',
-      PROFILE_S3_BUCKET: s3.bucket,
-      PROFILE_S3_ENDPOINT: s3.endpoint,
-      PROFILE_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-      PROFILE_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      ...bucketEnv(),
       PROFILE_CHECKPOINT_SECONDS: '2',
     },
     port,
@@ -229,7 +237,11 @@ async function rejoin(
 describe('rooms on a fleet of agents', () => {
   it('spreads rooms, survives an agent and a gateway killed, and a control plane restarted', async () => {
     const controlPort = await freePort();
-    const controlEnv = { ROOM_ROLE: 'control', PUBLIC_URL: `http://127.0.0.1:${controlPort}` };
+    const controlEnv = {
+      ROOM_ROLE: 'control',
+      PUBLIC_URL: `http://127.0.0.1:${controlPort}`,
+      ...bucketEnv(),
+    };
     let control = await startProcess('control', controlEnv, controlPort);
     const agents = [await startAgent('agent-1'), await startAgent('agent-2'), await startAgent('agent-3')];
     const gateways = [
@@ -330,5 +342,24 @@ describe('rooms on a fleet of agents', () => {
     });
     for (const roomId of roomIds) expect((await liveRun(roomId))?.state).toBe('running');
     for (const client of rejoined) client.close();
+
+    // The kept room deleted on the control plane, which runs no agent: its saved profile goes from the bucket.
+    const [kept] = await database.orm.em
+      .fork()
+      .execute<{ name: string }[]>('select name from rooms where id = ?', [victimRoom]);
+    const deleted = await fetch(
+      `http://127.0.0.1:${control.port}/api/room/deleteRoom?name=${encodeURIComponent(kept?.name ?? '')}`,
+      { method: 'POST', headers: { authorization: token } },
+    );
+    expect(((await deleted.json()) as { msg: string }).msg).toBe('success');
+    const bucket = new S3Client({
+      endpoint: s3.endpoint,
+      region: s3.region,
+      credentials: s3.credentials,
+      forcePathStyle: true,
+    });
+    const left = await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
+    expect((left.Contents ?? []).filter((object) => object.Key?.includes(victimRoom))).toEqual([]);
+    bucket.destroy();
   }, 400_000);
 });

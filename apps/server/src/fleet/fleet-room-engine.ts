@@ -38,6 +38,11 @@ export interface TFleetRoomEngineOptions {
   token: string;
   log: TLog;
   local?: TLocalRooms;
+  /**
+   * Where kept profiles live, for a process without an agent of its own: a deleted room's saved profile goes with
+   * it (object storage; profiles on an agent's own disk stay that agent's).
+   */
+  profiles?: { delete(roomId: string): Promise<void> };
   /** Where the runtime hands out agents itself (Agones), the agents a start may be placed on. */
   allocate?: TAllocateAgents;
   now?: () => Date;
@@ -132,8 +137,10 @@ export class FleetRoomEngine implements RoomEngine {
     return where.state === 'starting' || where.state === 'running' ? where.state : 'stopped';
   }
 
-  deleteData(roomId: string): Promise<void> {
-    return this.options.local?.engine.deleteData(roomId) ?? Promise.resolve();
+  /** Forgets the room's kept profile (the room is deleted, stopped already). */
+  async deleteData(roomId: string): Promise<void> {
+    if (this.options.local) await this.options.local.engine.deleteData(roomId);
+    else await this.options.profiles?.delete(roomId);
   }
 
   /** This process's own rooms (what /serverstate shows of it); the fleet's are in the agents' heartbeats. */

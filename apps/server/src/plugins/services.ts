@@ -1,6 +1,7 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
 // hands them to the request contexts.
 
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   admin,
@@ -26,6 +27,7 @@ import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
 import { fleetToken } from '../fleet/fleet-token';
 import { startRoomAgent } from '../fleet/room-agent';
+import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
 import { createCaptcha } from '../services/captcha/create-captcha';
 import { startJobQueue } from '../services/job-queue';
@@ -87,7 +89,10 @@ export const servicesPlugin = fp(
         ? await startRoomAgent(app, config, roomListCache)
         : undefined;
     // Rooms are started and stopped through the fleet: placed on a live agent of their zone, this one or another.
+    // A control plane without an agent deletes a deleted room's saved profile itself (object storage only).
+    const profiles = !local && config.rooms.profiles.s3 ? controlPlaneProfiles(app, config) : undefined;
     const rooms = new FleetRoomEngine({
+      profiles,
       allocate:
         config.runtime.kind === 'agones'
           ? agonesAllocator(app.orm, agonesRuntime(config.runtime))
@@ -215,4 +220,15 @@ function agonesRuntime(runtime: { fleet: string; namespace: string }): AgonesRun
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromCluster();
   return new AgonesRuntime({ kubeConfig, namespace: runtime.namespace, fleet: runtime.fleet });
+}
+
+/** The kept profiles' store as the control plane uses it: to delete a deleted room's saved profile. */
+function controlPlaneProfiles(
+  app: FastifyInstance,
+  config: TConfig,
+): { delete(roomId: string): Promise<void> } {
+  const store = createProfileStore(config.rooms.profiles, { orm: app.orm, logger: app.log });
+  app.addHook('onClose', async () => store.close());
+  // The store also clears the local copy: this process has none, so a directory of its own that never exists.
+  return { delete: (roomId) => store.delete(roomId, join(config.rooms.dataDir, roomId, 'profile')) };
 }
