@@ -360,6 +360,35 @@ describe.skipIf(!redisAvailable)('a burst of guesses split between two servers',
     expect(incorrect).toHaveLength(limit);
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(2 * limit);
   }, 60_000);
+
+  it('of wrong logins on one account gets no more answers than its budget, and the owner still logs in', async () => {
+    const password = 'right-password-2';
+    const user = await createUser({ password });
+    const ip = uniqueAddress();
+    const burst = 3 * LOGIN_LIMIT_PER_ACCOUNT;
+    // The captchas first, one by one (each server's pass token is good on the other), then every login at once.
+    const captchas: TCaptchaFields[] = [];
+    for (let index = 0; index < burst; index++) captchas.push(await solveCaptcha(servers[index % 2]!, ip));
+    const answers = await Promise.all(
+      captchas.map((captcha, guess) =>
+        call(servers[guess % 2]!, 'POST', '/api/user/login', {
+          body: { email: user.email, password: `guess-${guess}`, ...captcha },
+          ip,
+        }),
+      ),
+    );
+    const incorrect = answers.filter((answer) => answer.json.data === 'Incorrect email or password');
+    expect(incorrect).toHaveLength(LOGIN_LIMIT_PER_ACCOUNT);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(burst - LOGIN_LIMIT_PER_ACCOUNT);
+
+    // From a network that guessed nothing, the right password still opens the account.
+    const ownerIp = uniqueAddress();
+    const owner = await call(servers[1]!, 'POST', '/api/user/login', {
+      body: { email: user.email, password, ...(await solveCaptcha(servers[1]!, ownerIp)) },
+      ip: ownerIp,
+    });
+    expect(owner.json.msg).toBe('success');
+  }, 120_000);
 });
 
 describe('a ban made on one server', () => {

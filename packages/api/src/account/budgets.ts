@@ -69,20 +69,27 @@ export function addressBudgets(name: string, ip: string, limit: TAddressLimit): 
   ];
 }
 
-/** The longest wait among the budgets that are spent, or 0 when none is; counts nothing. */
-export async function spentWait(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<number> {
+/**
+ * Counts one try against each budget before the work it guards, and answers 0; when one of them was spent already,
+ * takes the try back from all of them and answers the longest wait. Tries sent at once (a slow password check
+ * lets many be in flight) are so counted one by one: a check made before any of them was counted would let them
+ * all through, to one server or, with the Redis limiter, to several.
+ */
+async function hold(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<number> {
   let wait = 0;
-  for (const budget of budgets) wait = Math.max(wait, await limiter.peek(budget.key, budget.limit));
+  for (const budget of budgets)
+    wait = Math.max(wait, await limiter.hit(budget.key, budget.limit, budget.windowSeconds));
+  if (wait > 0) await giveBack(limiter, budgets);
   return wait;
 }
 
-/** Throws TOO_MANY_REQUESTS when any of the budgets is spent; counts nothing. */
-export async function refuseWhenSpent(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<void> {
-  const wait = await spentWait(limiter, budgets);
+/** Counts one try against each budget; throws TOO_MANY_REQUESTS, counting nothing, when one is spent. */
+export async function holdOrRefuse(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<void> {
+  const wait = await hold(limiter, budgets);
   if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', { args: [wait] });
 }
 
-/** Counts one try against each budget. */
-export async function spend(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<void> {
-  for (const budget of budgets) await limiter.hit(budget.key, budget.limit, budget.windowSeconds);
+/** Takes back a try held against each budget: it turned out not to be one the budget counts. */
+export async function giveBack(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<void> {
+  for (const budget of budgets) await limiter.undo(budget.key);
 }

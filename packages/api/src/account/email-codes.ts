@@ -77,7 +77,12 @@ export async function isCodeCaptcha(
   );
 }
 
-/** Checks and spends the newest code; wrong tries are counted even though the call fails. */
+/**
+ * Checks and spends the newest code; wrong tries are counted even though the call fails. Each try claims its
+ * outcome in one conditional update (a wrong one takes one of the code's tries, the right one spends the code,
+ * neither once the code is used or out of tries), so tries sent at once cannot all pass the checks read before
+ * any of them was written.
+ */
 export async function consumeEmailCode(
   em: EntityManager,
   services: TServices,
@@ -93,10 +98,28 @@ export async function consumeEmailCode(
   if (row.failedAttempts >= CODE_MAX_WRONG_TRIES) throw new AppError('CODE_TOO_MANY_TRIES');
   if (row.expiresAt <= now) throw new AppError('CODE_EXPIRED');
   if (!matches) {
-    row.failedAttempts += 1;
-    await em.flush();
-    throw new AppError(row.failedAttempts >= CODE_MAX_WRONG_TRIES ? 'CODE_TOO_MANY_TRIES' : errors.incorrect);
+    const [counted] = await em.execute<{ failed_attempts: number }[]>(
+      `update email_codes set failed_attempts = failed_attempts + 1
+       where id = ? and used_at is null and failed_attempts < ? returning failed_attempts`,
+      [row.id, CODE_MAX_WRONG_TRIES],
+    );
+    if (counted && counted.failed_attempts < CODE_MAX_WRONG_TRIES) throw new AppError(errors.incorrect);
+    if (counted) throw new AppError('CODE_TOO_MANY_TRIES');
+    throw await closedCode(em, row, false, errors);
   }
-  row.usedAt = now;
-  await em.flush();
+  const open = { id: row.id, usedAt: null, failedAttempts: { $lt: CODE_MAX_WRONG_TRIES } };
+  if ((await em.nativeUpdate(EmailCode, open, { usedAt: now })) !== 1)
+    throw await closedCode(em, row, true, errors);
+}
+
+/** Why a code that passed the checks was closed before this try could claim it: used, or out of tries. */
+async function closedCode(
+  em: EntityManager,
+  row: EmailCode,
+  matches: boolean,
+  errors: TCodeErrors,
+): Promise<AppError> {
+  const current = await em.findOne(EmailCode, row.id, { refresh: true });
+  if (current?.usedAt) return new AppError(matches ? 'CODE_USED' : errors.incorrect);
+  return new AppError('CODE_TOO_MANY_TRIES');
 }

@@ -1,13 +1,16 @@
 // Checks that run before an account call does anything: the captcha first, then the budgets of tries. Nothing is
-// counted for a call without a valid captcha, so a stranger who has not solved one spends nobody's budget.
+// counted for a call without a valid captcha, so a stranger who has not solved one spends nobody's budget. A try
+// is counted before the work it guards and given back when it turns out not to be a failure, never counted after
+// it: wrong passwords sent at once would all pass a check made before the first of them was counted.
 import type { EmailCodePurpose } from '@rooms/db';
 import type { TContext } from '../context';
+import { AppError } from '../errors';
 import type { TCaptchaFields } from '../schemas/captcha';
 import {
   addressBudgets,
   addressGroup,
-  refuseWhenSpent,
-  spend,
+  giveBack,
+  holdOrRefuse,
   type TAddressLimit,
   type TBudget,
   type TLimit,
@@ -27,10 +30,15 @@ export const LIMITS = {
   captchaPerAddress: { limit: 120, groupLimit: 360, windowSeconds: 60 * 60 },
 } satisfies Record<string, TLimit | TAddressLimit>;
 
-/** Refuses the call when one of its budgets is spent, else counts it against each. */
-export async function throttle(ctx: TContext, budgets: readonly TBudget[]): Promise<void> {
-  await refuseWhenSpent(ctx.services.rateLimiter, budgets);
-  await spend(ctx.services.rateLimiter, budgets);
+/** Counts the call against each of its budgets; refuses it, counting nothing, when one is spent. */
+export function throttle(ctx: TContext, budgets: readonly TBudget[]): Promise<void> {
+  return holdOrRefuse(ctx.services.rateLimiter, budgets);
+}
+
+export interface TAccountBudgets {
+  account: TBudget;
+  fromHere: TBudget;
+  address: TBudget[];
 }
 
 /**
@@ -44,7 +52,7 @@ export function accountBudgets(
   account: string,
   perAddress: TAddressLimit,
   perAccount: TLimit,
-): { account: TBudget; fromHere: TBudget; address: TBudget[] } {
+): TAccountBudgets {
   return {
     account: { key: `${name}:account:${account}`, ...perAccount },
     fromHere: {
@@ -56,20 +64,26 @@ export function accountBudgets(
   };
 }
 
-/** Throws TOO_MANY_REQUESTS when this caller may not try again on the account; counts nothing. */
-export async function refuseWhenAccountSpent(
-  ctx: TContext,
-  budgets: ReturnType<typeof accountBudgets>,
-): Promise<void> {
+/**
+ * Counts one try on the account from this caller, before the work it guards. Throws TOO_MANY_REQUESTS, counting
+ * nothing, when this caller may not try again: the address's budget is spent, or the account's is and this
+ * caller's network has spent some of it.
+ */
+export async function holdAccount(ctx: TContext, budgets: TAccountBudgets): Promise<void> {
   const limiter = ctx.services.rateLimiter;
-  await refuseWhenSpent(limiter, budgets.address);
-  const accountWait = await limiter.peek(budgets.account.key, budgets.account.limit);
-  if (accountWait > 0) await refuseWhenSpent(limiter, [budgets.fromHere]);
+  const hit = (budget: TBudget) => limiter.hit(budget.key, budget.limit, budget.windowSeconds);
+  await holdOrRefuse(limiter, budgets.address);
+  const accountWait = await hit(budgets.account);
+  const hereWait = await hit(budgets.fromHere);
+  if (accountWait > 0 && hereWait > 0) {
+    await giveBackAccount(ctx, budgets);
+    throw new AppError('TOO_MANY_REQUESTS', { args: [hereWait] });
+  }
 }
 
-/** Counts one try on the account from this caller. */
-export function spendAccount(ctx: TContext, budgets: ReturnType<typeof accountBudgets>): Promise<void> {
-  return spend(ctx.services.rateLimiter, [budgets.account, budgets.fromHere, ...budgets.address]);
+/** Takes back the try holdAccount counted: it succeeded, so it spends nothing. */
+export function giveBackAccount(ctx: TContext, budgets: TAccountBudgets): Promise<void> {
+  return giveBack(ctx.services.rateLimiter, [budgets.account, budgets.fromHere, ...budgets.address]);
 }
 
 export async function requireCaptcha(ctx: TContext, fields: TCaptchaFields): Promise<void> {
@@ -91,16 +105,14 @@ export async function requireCodeCaptcha(
 }
 
 /**
- * Runs a register or reset call after its captcha: refused while the address's budget of failures is spent, and
- * a failure (a wrong code, an unknown address) counts against it.
+ * Runs a register or reset call after its captcha: refused while the address's budget of failures is spent; the
+ * call is counted against it before it runs and given back when it succeeds, so a failure (a wrong code, an
+ * unknown address) counts.
  */
 export async function countingRedeemFailures<T>(ctx: TContext, call: () => Promise<T>): Promise<T> {
   const budgets = addressBudgets('redeem', ctx.request.ip, LIMITS.redeemFailuresPerAddress);
-  await refuseWhenSpent(ctx.services.rateLimiter, budgets);
-  try {
-    return await call();
-  } catch (error) {
-    await spend(ctx.services.rateLimiter, budgets);
-    throw error;
-  }
+  await holdOrRefuse(ctx.services.rateLimiter, budgets);
+  const result = await call();
+  await giveBack(ctx.services.rateLimiter, budgets);
+  return result;
 }

@@ -52,7 +52,8 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<number>;
   /**
    * The seconds to wait when `limit` hits were already counted in the key's current window, else 0; counts
-   * nothing. For budgets of failures (wrong room passwords): checked before trying, hit only on a failure.
+   * nothing. Not a guard for a slow try (a password check): tries sent at once all pass a peek made before any
+   * of them is counted; hold the try with `hit` and give it back with `undo` (account/budgets.ts holdOrRefuse).
    */
   peek(key: string, limit: number): Promise<number>;
   /**

@@ -3,7 +3,7 @@
 // address and per address group (/24, /64), shared by the API and POST /ws/ticket, so guessing through either
 // path, or from many addresses of one network, counts once. The budget is kept in the rate limiter, which is
 // Redis when several servers run (REDIS_URL): one budget whichever server is asked.
-import { addressBudgets, type TBudget } from '../../account/budgets';
+import { addressBudgets, giveBack, holdOrRefuse } from '../../account/budgets';
 import { AppError } from '../../errors';
 import type { PasswordHasher, RateLimiter } from '../../services/ports';
 import { matchesSharePassword } from './share-password';
@@ -71,24 +71,10 @@ async function checkPassword(
   const budgets = addressBudgets('room-password', ip, ROOM_PASSWORD_LIMITS.perAddress);
   // The try is counted before the hashing work and given back if the password is right: guesses sent at once
   // (the hash takes a while) are counted one by one, so a burst, to one server or several, gets no more tries.
-  const wait = await hold(limiter, budgets);
-  if (wait > 0) throw new AppError('TOO_MANY_REQUESTS', { args: [wait] });
+  await holdOrRefuse(limiter, budgets);
   if (await matchesSharePassword(stored, password, hasher)) {
     await giveBack(limiter, budgets);
     return;
   }
   throw new AppError('ROOM_PASSWORD_INCORRECT');
-}
-
-/** Counts one try against each budget; when one is spent, takes them all back and answers the longest wait. */
-async function hold(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<number> {
-  let wait = 0;
-  for (const budget of budgets)
-    wait = Math.max(wait, await limiter.hit(budget.key, budget.limit, budget.windowSeconds));
-  if (wait > 0) await giveBack(limiter, budgets);
-  return wait;
-}
-
-async function giveBack(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<void> {
-  for (const budget of budgets) await limiter.undo(budget.key);
 }

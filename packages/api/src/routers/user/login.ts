@@ -1,11 +1,5 @@
 import { User } from '@rooms/db';
-import {
-  accountBudgets,
-  LIMITS,
-  refuseWhenAccountSpent,
-  requireCaptcha,
-  spendAccount,
-} from '../../account/guards';
+import { accountBudgets, giveBackAccount, holdAccount, LIMITS, requireCaptcha } from '../../account/guards';
 import { createSession } from '../../account/session';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
@@ -29,15 +23,15 @@ export const login = publicProcedure
       LIMITS.loginFailuresPerAddress,
       LIMITS.loginFailuresPerAccount,
     );
-    await refuseWhenAccountSpent(ctx, budgets);
+    // The try is counted before the slow password check and given back when the password is right, so wrong
+    // passwords sent at once get no more tries than the budget's.
+    await holdAccount(ctx, budgets);
 
     const user = await ctx.em.findOne(User, { email: input.email });
     const valid = await ctx.services.passwords.verify(user?.passwordHash ?? null, input.password);
     // One answer for an unknown e-mail and a wrong password: login never tells whether an account exists.
-    if (!user || !valid) {
-      await spendAccount(ctx, budgets);
-      throw new AppError('INCORRECT_CREDENTIALS');
-    }
+    if (!user || !valid) throw new AppError('INCORRECT_CREDENTIALS');
+    await giveBackAccount(ctx, budgets);
     if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
 
     const now = ctx.services.now();

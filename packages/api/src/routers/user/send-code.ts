@@ -1,13 +1,7 @@
 import type { EmailCodePurpose } from '@rooms/db';
 import { User } from '@rooms/db';
 import { CODE_RESEND_COOLDOWN_MS, sendEmailCode } from '../../account/email-codes';
-import {
-  accountBudgets,
-  LIMITS,
-  refuseWhenAccountSpent,
-  requireCaptcha,
-  spendAccount,
-} from '../../account/guards';
+import { accountBudgets, holdAccount, LIMITS, requireCaptcha } from '../../account/guards';
 import type { TContext } from '../../context';
 import { AppError } from '../../errors';
 import type { TCaptchaFields } from '../../schemas/captcha';
@@ -27,8 +21,7 @@ async function sendCode(
   // The captcha first: a request without a solved one must not spend the address's or the account's codes.
   await requireCaptcha(ctx, input);
   const budgets = accountBudgets('code', ctx, input.email, LIMITS.codesPerAddress, LIMITS.codesPerAccount);
-  await refuseWhenAccountSpent(ctx, budgets);
-  await spendAccount(ctx, budgets);
+  await holdAccount(ctx, budgets);
   checkAccount((await ctx.em.count(User, { email: input.email })) > 0);
   await sendEmailCode(ctx.em, ctx.services, {
     email: input.email,
