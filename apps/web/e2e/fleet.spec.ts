@@ -2,24 +2,13 @@
 // socket through a gateway (a front proxy routes /ws/room/… there and the rest to the control plane, as an ingress
 // does), the room on one of two agents. The agent's machine dies (kill -9 of its process group): the page says the
 // room is restarting, and shows the picture again, from the other agent, with nobody clicking anything.
-import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  freePort,
-  LOCAL_REGION_CODE,
-  Plan,
-  Region,
-  Room,
-  Session,
-  Subscription,
-  SystemImage,
-  User,
-} from '@rooms/db';
+import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { COOKIES } from '@rooms/i18n';
 import { type Browser, chromium } from 'playwright-core';
@@ -29,7 +18,8 @@ import {
   killServerProcesses,
   startServerProcess,
   type TServerProcess,
-} from '../../server/src/testing/fleet-processes';
+} from '../../server/src/testing/server-processes';
+import { storedRoom, storedUser } from '../../server/src/testing/stored-accounts';
 import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import { DESKTOP, screenshots } from './support';
 
@@ -101,41 +91,9 @@ async function frontProxy(port: number, controlPort: number, gatewayPort: number
 }
 
 async function ownerWithRoom(): Promise<{ token: string; username: string; roomId: string }> {
-  const em = database.orm.em.fork();
-  const suffix = randomBytes(4).toString('hex');
-  const user = em.create(User, {
-    username: `fleet${suffix}`,
-    email: `fleet-${suffix}@example.test`,
-    passwordHash: 'not-used',
-  });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  em.create(Subscription, {
-    user,
-    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
-    startsAt: new Date(Date.now() - 60_000),
-    expiresAt: null,
-  });
-  const room = em.create(Room, {
-    name: `fleet-${suffix}`,
-    password: null,
-    isPublic: false,
-    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
-    image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
-    startUrl: `${pages.origin}/`,
-    maxConnections: 5,
-    width: 1280,
-    height: 720,
-    videoBitrateKbps: 2000,
-    maxFrameRate: 30,
-    owner: user,
-  });
-  await em.flush();
-  return { token, username: user.username, roomId: room.id };
+  const owner = await storedUser(database.orm, { prefix: 'fleet' });
+  const room = await storedRoom(database.orm, owner.id, { startUrl: `${pages.origin}/` });
+  return { token: owner.token, username: owner.username, roomId: room.id };
 }
 
 /** The room's live run: which agent, at which address. */

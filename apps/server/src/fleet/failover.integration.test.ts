@@ -5,7 +5,6 @@
 // killed moves its participants to the other one; a control plane restarted interrupts no room. The lost room keeps
 // its data: its profile is checkpointed to an S3-compatible server on loopback, and the page finds, on the new
 // agent, what it had stored before the loss.
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,21 +12,12 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
-import {
-  freePort,
-  LOCAL_REGION_CODE,
-  Plan,
-  Region,
-  Room,
-  Session,
-  Subscription,
-  SystemImage,
-  User,
-} from '@rooms/db';
+import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
-import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/fleet-processes';
+import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';
 
 const SECRET = 'failover-secret-that-is-long-enough-for-hmac';
@@ -141,49 +131,22 @@ async function startAgent(name: string): Promise<TServerProcess> {
   );
 }
 
+/** An owner with three rooms of 640×360 at 15 fps; the first keeps its data (the one whose agent is killed). */
 async function ownerWithRooms(count: number): Promise<{ token: string; roomIds: string[] }> {
-  const em = database.orm.em.fork();
-  const suffix = randomBytes(4).toString('hex');
-  const user = em.create(User, {
-    username: `fleet-${suffix}`,
-    email: `fleet-${suffix}@example.test`,
-    passwordHash: 'not-used',
-  });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  em.create(Subscription, {
-    user,
-    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
-    startsAt: new Date(Date.now() - 60_000),
-    expiresAt: null,
-  });
-  const rooms = [];
+  const owner = await storedUser(database.orm, { prefix: 'fleet' });
+  const roomIds: string[] = [];
   for (let index = 0; index < count; index++) {
-    rooms.push(
-      em.create(Room, {
-        name: `fleet-${suffix}-${index}`,
-        password: null,
-        isPublic: false,
-        region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
-        image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
-        // The first room keeps its data (the one whose agent is killed).
-        startUrl: `http://${pageHost}/${index === 0 ? 'kept' : ''}`,
-        keepData: index === 0,
-        maxConnections: 5,
-        width: 640,
-        height: 360,
-        videoBitrateKbps: 1000,
-        maxFrameRate: 15,
-        owner: user,
-      }),
-    );
+    const room = await storedRoom(database.orm, owner.id, {
+      startUrl: `http://${pageHost}/${index === 0 ? 'kept' : ''}`,
+      keepData: index === 0,
+      width: 640,
+      height: 360,
+      videoBitrateKbps: 1000,
+      maxFrameRate: 15,
+    });
+    roomIds.push(room.id);
   }
-  await em.flush();
-  return { token, roomIds: rooms.map((room) => room.id) };
+  return { token: owner.token, roomIds };
 }
 
 async function liveRun(roomId: string): Promise<fleet.TRun | null> {

@@ -68,7 +68,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   const beat = async () => {
     const report = {
       ...toServerNode(node.state()),
-      name: options.name ?? null,
+      agentName: options.name ?? null,
       members: options.members?.() ?? {},
     };
     for (const [regionCode, agentId] of agents) {

@@ -2,36 +2,22 @@
 // drain tells every participant the server is restarting and closes their sockets with the code that means
 // "wait for the room", stops every room process, and exits 0; the next start runs the room again by itself and
 // a participant sees its picture without anyone pressing Start.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
-import {
-  freePort,
-  LOCAL_REGION_CODE,
-  Plan,
-  Region,
-  Room,
-  Session,
-  Subscription,
-  SystemImage,
-  User,
-} from '@rooms/db';
+import { freePort, Room } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';
-
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let database: TestDatabase;
 let page: Server;
 let pageHost: string;
 let dataDir: string;
-let running: ChildProcess | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -51,22 +37,17 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  running?.kill('SIGKILL');
+  killServerProcesses();
   await new Promise((resolve) => page?.close(resolve));
   await database?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 /** `tsx src/server.ts` with this test's database; resolves once it serves. */
-async function startServer(port: number): Promise<{ process: ChildProcess; exited: Promise<number | null> }> {
-  // tsx itself (not npx, which would not pass SIGTERM on), from the PATH the test runs with.
-  const child = spawn('tsx', ['src/server.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
+function startServer(port: number): Promise<TServerProcess> {
+  return startServerProcess(
+    'server',
+    {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
@@ -74,33 +55,9 @@ async function startServer(port: number): Promise<{ process: ChildProcess; exite
       ROOM_EGRESS_ALLOW: pageHost,
       APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
       BILLING_JOBS: 'off',
-      LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running = child;
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the server did not start:\n${output.slice(-2000)}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('cloud-browser rooms is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output.slice(-2000)}`));
-    });
-  });
-  return { process: child, exited };
+    port,
+  );
 }
 
 /** Processes whose command line names the room (its browser's profile directory carries the room id). */
@@ -115,41 +72,9 @@ async function roomProcesses(roomId: string): Promise<number> {
 }
 
 async function ownerWithRoom(): Promise<{ token: string; roomId: string }> {
-  const em = database.orm.em.fork();
-  const suffix = randomBytes(4).toString('hex');
-  const user = em.create(User, {
-    username: `restart-${suffix}`,
-    email: `restart-${suffix}@example.test`,
-    passwordHash: 'not-used',
-  });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  em.create(Subscription, {
-    user,
-    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
-    startsAt: new Date(Date.now() - 60_000),
-    expiresAt: null,
-  });
-  const room = em.create(Room, {
-    name: `restart-${suffix}`,
-    password: null,
-    isPublic: false,
-    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
-    image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
-    startUrl: `http://${pageHost}/`,
-    maxConnections: 5,
-    width: 1280,
-    height: 720,
-    videoBitrateKbps: 2000,
-    maxFrameRate: 30,
-    owner: user,
-  });
-  await em.flush();
-  return { token, roomId: room.id };
+  const owner = await storedUser(database.orm, { prefix: 'restart' });
+  const room = await storedRoom(database.orm, owner.id, { startUrl: `http://${pageHost}/` });
+  return { token: owner.token, roomId: room.id };
 }
 
 async function joinRoom(port: number, roomId: string, token: string): Promise<RoomClient> {
@@ -175,7 +100,7 @@ describe('a server restarted by its operator', () => {
     await participant.until(() => participant.frames.length > 3, 'the picture before the restart', 20_000);
     expect(await roomProcesses(roomId)).toBeGreaterThan(0);
 
-    first.process.kill('SIGTERM');
+    first.child.kill('SIGTERM');
     expect(await participant.next('system/room-ended')).toMatchObject({ reason: 'server-restart', by: null });
     expect((await participant.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
     expect(await first.exited).toBe(0);
@@ -202,7 +127,7 @@ describe('a server restarted by its operator', () => {
       `[restart] picture again ${Math.round(performance.now() - startedAt)} ms after the new process started`,
     );
     rejoined.close();
-    second.process.kill('SIGTERM');
+    second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 180_000);
 });

@@ -4,13 +4,11 @@
 // a room started again after its machine was lost keeps its bans, one its owner stopped and started has none.
 // Server A is built in this test's process (its room's browser played by a LocalRoomSession, so the test controls
 // where the room runs); server B is `tsx src/server.ts`, a process of its own that shares nothing else with A.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   ROOM_PASSWORD_LIMITS,
   type RoomEngine,
@@ -25,27 +23,18 @@ import {
   ROOM_TICKET_PATH,
   roomSocketPath,
 } from '@rooms/api/room-protocol';
-import {
-  freePort,
-  LOCAL_REGION_CODE,
-  Plan,
-  Region,
-  Room,
-  Session,
-  Subscription,
-  SystemImage,
-  User,
-} from '@rooms/db';
+import { freePort, LOCAL_REGION_CODE, Region, Room, SystemImage, User } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { parseEnv } from '../env';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
+import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { storedUser } from '../testing/stored-accounts';
 import { LocalRoomSession } from '../ws/local-room-session';
 import { RoomClient } from '../ws/room-client';
 
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Wrong passwords on one account in its window (packages/api account/guards.ts LIMITS). */
 const LOGIN_LIMIT_PER_ACCOUNT = 10;
@@ -56,15 +45,10 @@ interface TServer {
   log(): string;
 }
 
-interface TProcessServer extends TServer {
-  process: ChildProcess;
-  exited: Promise<number | null>;
-}
-
 let database: TestDatabase;
 let dataDir: string;
 let appA: FastifyInstance | undefined;
-let processB: TProcessServer | undefined;
+let processB: TServerProcess | undefined;
 let servers: [TServer, TServer];
 const sessions = new Map<string, LocalRoomSession>();
 let endSession: (roomId: string) => void = () => {};
@@ -129,35 +113,9 @@ async function startServerHere(): Promise<TServer> {
 }
 
 /** Server B: `tsx src/server.ts` on the same database and Redis; resolves once it serves. */
-async function startServerProcess(): Promise<TProcessServer> {
+async function startServerB(): Promise<TServerProcess> {
   const port = await freePort();
-  const child = spawn('tsx', ['src/server.ts'], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, ...sharedEnv('b', port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server B did not start:\n${output.slice(-2000)}`)),
-      90_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-20_000);
-      if (output.includes('cloud-browser rooms is serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server B exited with ${code}:\n${output.slice(-2000)}`));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}`, log: () => output.slice(-4000), process: child, exited };
+  return startServerProcess('server B', sharedEnv('b', port), port);
 }
 
 beforeAll(async () => {
@@ -165,7 +123,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'rooms-shared-state-'));
   // One after the other: the first runs the migrations and seeds, the second finds them done.
   const a = await startServerHere();
-  processB = await startServerProcess();
+  processB = await startServerB();
   servers = [a, processB];
 }, 200_000);
 
@@ -178,12 +136,12 @@ beforeEach((context) => {
 
 afterAll(async () => {
   for (const session of sessions.values()) session.stop();
-  processB?.process.kill('SIGTERM');
+  processB?.child.kill('SIGTERM');
   await Promise.all([
     appA?.close(),
     processB && Promise.race([processB.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]),
   ]);
-  processB?.process.kill('SIGKILL');
+  killServerProcesses();
   await database?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }, 60_000);
@@ -238,26 +196,8 @@ async function solveCaptcha(server: TServer, ip: string): Promise<TCaptchaFields
 
 let sequence = 0;
 async function createUser(options: { password?: string; plan?: string } = {}) {
-  sequence += 1;
-  const suffix = `${Date.now().toString(36)}${sequence}${randomBytes(2).toString('hex')}`;
-  const em = database.orm.em.fork();
-  const user = em.create(User, {
-    username: `shared-${suffix}`.slice(0, 32),
-    email: `shared-${suffix}@example.test`,
-    passwordHash: await hasher.hash(options.password ?? randomBytes(12).toString('hex')),
-  });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  if (options.plan) {
-    const plan = await em.findOneOrFail(Plan, { code: options.plan });
-    em.create(Subscription, { user, plan, startsAt: new Date(Date.now() - 60_000), expiresAt: null });
-  }
-  await em.flush();
-  return { id: user.id, email: user.email, token };
+  const passwordHash = await hasher.hash(options.password ?? randomBytes(12).toString('hex'));
+  return storedUser(database.orm, { prefix: 'shared-', plan: options.plan ?? null, passwordHash });
 }
 
 async function createRoom(ownerId: string, password: string, running = false) {

@@ -2,14 +2,15 @@
 // GameServer a GameServerAllocation hands out (the Kubernetes API) and places the room on the agent registered
 // under that name, never on another agent with a free slot; an agent running as a GameServer tells the SDK sidecar
 // it is Ready once it serves, pings its health, and asks to be shut down once its room has ended.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { AppError, fleet } from '@rooms/api';
-import { LOCAL_REGION_CODE, Plan, Region, Room, Subscription, SystemImage, User } from '@rooms/db';
+import { LOCAL_REGION_CODE } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedRoom, storedUser } from '../../testing/stored-accounts';
 import { startTestServer } from '../../testing/test-server';
 import { agonesAllocator } from './agones-placement';
 import { AgonesRuntime } from './agones-runtime';
@@ -83,34 +84,14 @@ async function kubernetesAllocating(
 }
 
 async function roomOfNewOwner(orm = database.orm): Promise<string> {
-  const em = orm.em.fork();
-  const suffix = randomBytes(4).toString('hex');
-  const user = em.create(User, {
-    username: `gs-${suffix}`,
-    email: `gs-${suffix}@example.test`,
-    passwordHash: '-',
-  });
-  em.create(Subscription, {
-    user,
-    plan: await em.findOneOrFail(Plan, { code: 'pro' }),
-    startsAt: new Date(Date.now() - 60_000),
-    expiresAt: null,
-  });
-  const room = em.create(Room, {
-    name: `gs-${suffix}`,
-    password: null,
-    isPublic: false,
-    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
-    image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
+  const owner = await storedUser(orm, { prefix: 'gs' });
+  const room = await storedRoom(orm, owner.id, {
     startUrl: 'about:blank',
-    maxConnections: 5,
     width: 640,
     height: 360,
     videoBitrateKbps: 1000,
     maxFrameRate: 15,
-    owner: user,
   });
-  await em.flush();
   return room.id;
 }
 
@@ -122,7 +103,7 @@ async function agentNamed(name: string): Promise<string> {
     { regionCode: LOCAL_REGION_CODE, address: `${name}.test:3000`, capacity: 1, version: 'test' },
     new Date(),
   );
-  await fleet.heartbeat(em, agent.id, new Date(), { name });
+  await fleet.heartbeat(em, agent.id, new Date(), { agentName: name });
   return agent.id;
 }
 
@@ -176,7 +157,7 @@ describe('an agent running as a GameServer', () => {
       await expect.poll(paths).toContain('/health');
       const em = server.app.orm.em.fork();
       const [agent] = await em.execute<{ id: string }[]>(
-        `select id from room_agents where report->>'name' = ? and state = 'active'`,
+        `select id from room_agents where report->>'agentName' = ? and state = 'active'`,
         [name],
       );
       expect(agent).toBeDefined();

@@ -19,7 +19,7 @@ export function agonesAllocator(orm: MikroORM, runtime: AgonesRuntime): TAllocat
     if (!room) throw new AppError('ROOM_NOT_FOUND');
     const allocation = await runtime.allocate({ region: room.region, roomId });
     const agents = await em.execute<{ id: string }[]>(
-      `select id from room_agents where state = 'active' and report->>'name' = ? order by registered_at desc`,
+      `select id from room_agents where state = 'active' and report->>'agentName' = ? order by registered_at desc`,
       [allocation.name],
     );
     if (agents.length === 0) {

@@ -1,5 +1,6 @@
-// The install's processes as tests run them: `tsx src/server.ts` with a ROOM_ROLE, each the leader of its own
-// process group (its "machine"), so killing the group takes everything it started, as a lost machine would.
+// Server processes as tests run them: `tsx src/server.ts` (tsx itself, which passes SIGTERM on) with the test's
+// environment, e.g. a ROOM_ROLE. Each leads its own process group (its "machine"), so killing the group takes
+// everything it started, as a lost machine would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
@@ -14,6 +15,8 @@ export interface TServerProcess {
   exited: Promise<number | null>;
   /** kill -9 of the process group: the machine is gone. */
   kill(): void;
+  /** The end of what it logged (for a failing test's output). */
+  log(): string;
 }
 
 const running = new Set<ChildProcess>();
@@ -52,7 +55,7 @@ export async function startServerProcess(
       90_000,
     );
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+      output = (output + chunk.toString()).slice(-20_000);
       if (output.includes('cloud-browser rooms is serving')) {
         clearTimeout(timer);
         resolve();
@@ -71,6 +74,7 @@ export async function startServerProcess(
     url: `http://127.0.0.1:${listen}`,
     exited,
     kill: () => killGroup(child),
+    log: () => output.slice(-4000),
   };
 }
 
