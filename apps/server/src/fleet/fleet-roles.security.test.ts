@@ -1,0 +1,134 @@
+// What each role answers to a stranger. An agent's routes start rooms and take forwarded participants, so they
+// answer only the install's own processes (the fleet token): no token, another install's, or a forged identity
+// gets nothing. An agent and a gateway serve none of the control plane's API, and a gateway's room sockets check
+// the participant as a single server does.
+import { randomUUID } from 'node:crypto';
+import { roomSocketPath } from '@rooms/api/room-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TTestServer } from '../testing/test-server';
+import { RoomClient } from '../ws/room-client';
+import { fleetToken } from './fleet-token';
+
+let agent: TTestServer;
+let gateway: TTestServer;
+
+beforeAll(async () => {
+  [agent, gateway] = await Promise.all([
+    startTestServer({ env: { ROOM_ROLE: 'agent', AGENT_ADDRESS: '127.0.0.1:9', ROOM_CAPACITY: '1' } }),
+    startTestServer({ env: { ROOM_ROLE: 'gateway' } }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([agent?.close(), gateway?.close()]);
+});
+
+const order = () => ({
+  runId: randomUUID(),
+  epoch: 1,
+  spec: {
+    roomId: randomUUID(),
+    width: 640,
+    height: 360,
+    maxFrameRate: 15,
+    videoBitrateKbps: 1000,
+    startUrl: 'about:blank',
+    keepData: false,
+    autoCloseMs: null,
+  },
+});
+
+describe('a room agent', () => {
+  it('starts and stops rooms only for the install’s own processes', async () => {
+    const own = fleetToken(agent.config.appSecret);
+    const other = fleetToken('another-install-secret-that-is-long-enough');
+    for (const authorization of [undefined, `Bearer ${other}`, `Bearer ${own.slice(0, -1)}x`, own.slice(1)]) {
+      const start = await agent.app.inject({
+        method: 'POST',
+        url: '/fleet/runs',
+        headers: authorization ? { authorization } : {},
+        payload: order(),
+      });
+      expect(start.statusCode).toBe(401);
+      expect(start.json()).toMatchObject({ message: 'Only the processes of this install may call an agent' });
+      const stop = await agent.app.inject({
+        method: 'POST',
+        url: `/fleet/rooms/${randomUUID()}/stop`,
+        headers: authorization ? { authorization } : {},
+        payload: {},
+      });
+      expect(stop.statusCode).toBe(401);
+    }
+    expect(agent.app.roomEngine.capacity().running).toBe(0);
+    // The install's own call gets through to the checks of what it asks.
+    const malformed = await agent.app.inject({
+      method: 'POST',
+      url: '/fleet/runs',
+      headers: { authorization: `Bearer ${own}` },
+      payload: { runId: 'not-a-run' },
+    });
+    expect(malformed.statusCode).toBe(400);
+  });
+
+  it('takes a forwarded participant only from a gateway of the install, with a well-formed identity', async () => {
+    const path = `/fleet/rooms/${randomUUID()}/socket`;
+    const identity = Buffer.from(
+      JSON.stringify({
+        userId: randomUUID(),
+        guestId: null,
+        sessionId: null,
+        ip: '203.0.113.9',
+        via: 'ticket',
+      }),
+    ).toString('base64url');
+    const refusal = async (headers: Record<string, string>) =>
+      RoomClient.connect(`${agent.url.replace(/^http/, 'ws')}${path}`, headers).then(
+        (client) => {
+          client.close();
+          return 101;
+        },
+        (error: { status?: number }) => error.status,
+      );
+    expect(await refusal({ 'x-room-identity': identity })).toBe(401);
+    expect(
+      await refusal({
+        authorization: `Bearer ${fleetToken('another-install-secret-that-is-long-enough')}`,
+        'x-room-identity': identity,
+      }),
+    ).toBe(401);
+    const own = { authorization: `Bearer ${fleetToken(agent.config.appSecret)}` };
+    expect(await refusal(own)).toBe(400);
+    expect(await refusal({ ...own, 'x-room-identity': 'not-json' })).toBe(400);
+    const forged = Buffer.from(JSON.stringify({ userId: 'owner', via: 'ticket' })).toString('base64url');
+    expect(await refusal({ ...own, 'x-room-identity': forged })).toBe(400);
+  });
+
+  it('serves none of the control plane’s API, tickets or web app', async () => {
+    for (const url of ['/api/user/userinfo', '/trpc/user.userinfo', '/api/openapi.json', '/', '/dashboard']) {
+      expect((await agent.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    }
+    expect((await agent.app.inject({ method: 'POST', url: '/ws/ticket', payload: {} })).statusCode).toBe(404);
+    expect((await agent.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+describe('a room gateway', () => {
+  it('serves no API, and lets no one into a room without a ticket or a session', async () => {
+    for (const url of ['/api/user/userinfo', '/trpc/user.userinfo', '/fleet/runs', '/']) {
+      expect((await gateway.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    }
+    const socket = `${gateway.url.replace(/^http/, 'ws')}${roomSocketPath(randomUUID())}`;
+    const status = (url: string, headers: Record<string, string> = {}) =>
+      RoomClient.connect(url, headers).then(
+        (client) => {
+          client.close();
+          return 101;
+        },
+        (error: { status?: number }) => error.status,
+      );
+    expect(await status(socket)).toBe(401);
+    expect(await status(`${socket}?ticket=forged.ticket`, { origin: gateway.config.publicUrl })).toBe(401);
+    expect(await status(`${socket}?token=not-a-session`)).toBe(401);
+    expect(await status(`${socket}?ticket=forged.ticket`, { origin: 'https://elsewhere.example' })).toBe(403);
+  });
+});
