@@ -72,7 +72,9 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ 
     retryDelay: RETRY_SECONDS,
     expireInSeconds: 120,
   });
-  await jobs.work<TRestartJob>(ROOM_RESTARTS_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+  // Polled as often as the sweep that queues the jobs: polling every 0.5 s cost every request of the process
+  // (bench:api: REST userinfo p99 8 ms instead of 4).
+  await jobs.work<TRestartJob>(ROOM_RESTARTS_QUEUE, { pollingIntervalSeconds: 2 }, async ([job]) => {
     if (job) await restart(job.data);
   });
 
