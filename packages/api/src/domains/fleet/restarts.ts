@@ -14,12 +14,15 @@ export interface TLostRun {
   lostAt: Date;
 }
 
-/** Runs that are the newest of their room and were lost: the rooms to start again, longest lost first. */
+/**
+ * Runs that are the newest of their room and were lost: the rooms to start again, longest lost first. Asked every
+ * couple of seconds, so it reads the lost runs alone (their index), never the whole history of runs.
+ */
 export async function lostRuns(em: EntityManager): Promise<TLostRun[]> {
   const rows = await em.execute<(TRunRow & { ended_at: Date | string })[]>(
-    `select ${RUN_COLUMNS}, ended_at from (
-       select distinct on (room_id) ${RUN_COLUMNS}, ended_at from room_runs order by room_id, epoch desc
-     ) newest where state = 'lost' order by ended_at`,
+    `select ${RUN_COLUMNS}, ended_at from room_runs lost where state = 'lost'
+       and not exists (select 1 from room_runs newer where newer.room_id = lost.room_id and newer.epoch > lost.epoch)
+     order by ended_at`,
   );
   return rows.map((row) => ({ run: toRun(row), lostAt: new Date(row.ended_at) }));
 }
