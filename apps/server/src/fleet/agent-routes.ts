@@ -3,10 +3,11 @@
 // the gateway verified (its ticket or session token).
 import { describeError } from '@rooms/api';
 import { ZSystemRoomEnded } from '@rooms/api/room-protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RoomRelay } from '../ws/room-relay';
-import { RoomConnection, type TRoomSocketContext } from '../ws/room-socket';
+import { openRoomConnection, type TRoomSocketContext } from '../ws/room-socket';
+import { defineSocketHandler } from '../ws/socket-handler';
 import type { AgentRuns } from './agent-runs';
 import { isFleetCaller } from './fleet-token';
 
@@ -82,38 +83,29 @@ export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesO
     },
   );
 
-  const contexts = new WeakMap<FastifyRequest, TRoomSocketContext>();
-  app.route<{ Params: { roomId: string } }>({
-    method: 'GET',
-    url: '/fleet/rooms/:roomId/socket',
-    websocket: true,
-    preValidation: async (request, reply) => {
-      if (!isFleetCaller(request.headers.authorization, token)) {
-        return reply.code(401).send({ message: 'Only a gateway of this install may forward a participant' });
-      }
-      const identity = forwardedIdentity(request.headers[FORWARDED_IDENTITY_HEADER]);
-      if (!identity)
-        return reply.code(400).send({ message: 'The forwarded identity is missing or malformed' });
-      const { via, ...rest } = identity;
-      contexts.set(request, { identity: rest, via });
-    },
-    handler: (socket, request) => {
-      const context = contexts.get(request);
-      if (!context) {
-        socket.close(1011, 'unauthenticated');
-        return;
-      }
-      const password = request.headers['x-room-password'];
-      new RoomConnection(socket, {
-        roomId: request.params.roomId,
-        context,
-        relay,
-        log: app.log,
-        password: typeof password === 'string' ? password : undefined,
-      }).start();
-    },
-  });
+  agentSocketHandler.register(app, { relay, token, log: app.log });
 }
+
+/** A participant a gateway forwarded, with the identity the gateway verified (its ticket or session token). */
+const agentSocketHandler = defineSocketHandler<
+  TRoomSocketContext,
+  { relay: RoomRelay; token: string; log: FastifyBaseLogger }
+>({
+  path: '/fleet/rooms/:roomId/socket',
+  async authenticate(request, deps) {
+    if (!isFleetCaller(request.headers.authorization, deps.token)) {
+      return { ok: false, status: 401, message: 'Only a gateway of this install may forward a participant' };
+    }
+    const identity = forwardedIdentity(request.headers[FORWARDED_IDENTITY_HEADER]);
+    if (!identity)
+      return { ok: false, status: 400, message: 'The forwarded identity is missing or malformed' };
+    const { via, ...rest } = identity;
+    return { ok: true, context: { identity: rest, via } };
+  },
+  handle(socket, request, context, deps) {
+    openRoomConnection(socket, request, context, deps);
+  },
+});
 
 export function encodeForwardedIdentity(identity: TForwardedIdentity): string {
   return Buffer.from(JSON.stringify(identity)).toString('base64url');

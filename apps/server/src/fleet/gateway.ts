@@ -6,10 +6,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
 import { errorMessage } from '../rooms/hub/room-hub';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
+import { defineSocketHandler } from '../ws/socket-handler';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
 
 /** Past this much unsent to a participant, the agent's stream is paused: the agent then skips to keyframes. */
@@ -30,41 +31,42 @@ type TGatewayRequest = FastifyRequest<{
 }>;
 
 export function registerGateway(app: FastifyInstance, options: TGatewayOptions): void {
-  const identities = new WeakMap<FastifyRequest, TForwardedIdentity>();
-  app.route<{ Params: { roomId: string }; Querystring: Record<string, string | undefined> }>({
-    method: 'GET',
-    url: '/ws/room/:roomId',
-    websocket: true,
-    preValidation: async (request, reply) => {
-      const result = await authenticateSocket(request as TGatewayRequest, options.auth);
-      if (!result.ok) return reply.code(result.status).send({ msg: 'error', data: result.message });
-      const { identity, via } = result;
-      identities.set(request, {
+  gatewaySocketHandler.register(app, { ...options, log: app.log });
+}
+
+/** The room's public socket, checked as a single server checks it, then forwarded to the room's agent. */
+const gatewaySocketHandler = defineSocketHandler<
+  TForwardedIdentity,
+  TGatewayOptions & { log: FastifyBaseLogger }
+>({
+  path: '/ws/room/:roomId',
+  async authenticate(request, deps) {
+    const result = await authenticateSocket(request as TGatewayRequest, deps.auth);
+    if (!result.ok) return result;
+    const { identity, via } = result;
+    return {
+      ok: true,
+      context: {
         userId: identity.userId,
         guestId: identity.guestId ?? null,
         sessionId: identity.sessionId ?? null,
         ip: identity.ip ?? null,
         via,
-      });
-    },
-    handler: (socket, request) => {
-      const identity = identities.get(request);
-      if (!identity) {
-        socket.close(1011, 'unauthenticated');
-        return;
-      }
-      const password = request.headers['x-room-password'];
-      void forward(socket, {
-        roomId: request.params.roomId,
-        identity,
-        password: typeof password === 'string' ? password : undefined,
-        orm: options.orm,
-        token: options.token,
-        log: app.log,
-      });
-    },
-  });
-}
+      },
+    };
+  },
+  handle(socket, request, identity, deps) {
+    const password = request.headers['x-room-password'];
+    void forward(socket, {
+      roomId: (request as TGatewayRequest).params.roomId,
+      identity,
+      password: typeof password === 'string' ? password : undefined,
+      orm: deps.orm,
+      token: deps.token,
+      log: deps.log,
+    });
+  },
+});
 
 interface TForward {
   roomId: string;
@@ -72,7 +74,7 @@ interface TForward {
   password: string | undefined;
   orm: MikroORM;
   token: string;
-  log: FastifyInstance['log'];
+  log: FastifyBaseLogger;
 }
 
 async function forward(client: WebSocket, options: TForward): Promise<void> {

@@ -44,17 +44,30 @@ export const roomSocketHandler = defineSocketHandler<TRoomSocketContext>({
     return { ok: true, context: { identity: result.identity, via: result.via } };
   },
   handle(socket, request, context, deps) {
-    const { roomId } = (request as TRoomSocketRequest).params;
-    const password = request.headers['x-room-password'];
-    new RoomConnection(socket, {
-      roomId,
-      context,
-      relay: deps.relay,
-      log: deps.log,
-      password: typeof password === 'string' ? password : undefined,
-    }).start();
+    openRoomConnection(socket, request, context, deps);
   },
 });
+
+/**
+ * The participant's connection to the room's hub, on the process that holds it: this server, or the agent a
+ * gateway forwarded the socket to. Scripts with a token send the room password as `X-Room-Password`.
+ */
+export function openRoomConnection(
+  socket: WebSocket,
+  request: FastifyRequest,
+  context: TRoomSocketContext,
+  deps: { relay: RoomRelay; log: FastifyBaseLogger },
+): void {
+  const { roomId } = (request as TRoomSocketRequest).params;
+  const password = request.headers['x-room-password'];
+  new RoomConnection(socket, {
+    roomId,
+    context,
+    relay: deps.relay,
+    log: deps.log,
+    password: typeof password === 'string' ? password : undefined,
+  }).start();
+}
 
 interface TConnectionOptions {
   roomId: string;
@@ -65,7 +78,7 @@ interface TConnectionOptions {
   password: string | undefined;
 }
 
-export class RoomConnection implements TBookedConnection {
+class RoomConnection implements TBookedConnection {
   private readonly peer: SocketPeer;
   private readonly badMessages = new SlidingWindow(BAD_MESSAGE_LIMIT - 1, BAD_MESSAGE_WINDOW_MS);
   /** Messages that arrive while the room is looked up, handled in order once it is known. */

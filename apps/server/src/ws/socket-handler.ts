@@ -1,4 +1,6 @@
-// What a WebSocket handler is: a path, a check before the upgrade, and what to do with the socket.
+// What a WebSocket handler is: a path, a check before the upgrade, and what to do with the socket. The room's public
+// socket (here, and on a gateway, which forwards it) and an agent's socket for gateways are all defined this way,
+// each with the dependencies it needs.
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { RoomRelay } from './room-relay';
@@ -12,23 +14,25 @@ export interface TSocketDeps {
 
 export type TAuthResult<TContext> =
   | { ok: true; context: TContext }
-  | { ok: false; status: 401 | 403 | 404; message: string };
+  | { ok: false; status: 400 | 401 | 403 | 404; message: string };
 
-export interface TSocketHandler<TContext> {
+export interface TSocketHandler<TContext, TDeps = TSocketDeps> {
   /** A Fastify route path, e.g. `/ws/room/:roomId`. */
   path: string;
-  authenticate(request: FastifyRequest, deps: TSocketDeps): Promise<TAuthResult<TContext>>;
+  authenticate(request: FastifyRequest, deps: TDeps): Promise<TAuthResult<TContext>>;
   /** Must attach its message listener synchronously: messages sent right after the upgrade are not replayed. */
-  handle(socket: WebSocket, request: FastifyRequest, context: TContext, deps: TSocketDeps): void;
+  handle(socket: WebSocket, request: FastifyRequest, context: TContext, deps: TDeps): void;
 }
 
-export interface TRegisteredSocketHandler {
+export interface TRegisteredSocketHandler<TDeps = TSocketDeps> {
   path: string;
-  register(app: FastifyInstance, deps: TSocketDeps): void;
+  register(app: FastifyInstance, deps: TDeps): void;
 }
 
 /** Keeps each handler's context type between its authenticate and handle, behind one registrable shape. */
-export function defineSocketHandler<TContext>(handler: TSocketHandler<TContext>): TRegisteredSocketHandler {
+export function defineSocketHandler<TContext, TDeps = TSocketDeps>(
+  handler: TSocketHandler<TContext, TDeps>,
+): TRegisteredSocketHandler<TDeps> {
   return {
     path: handler.path,
     register(app, deps) {
