@@ -189,10 +189,19 @@ async function runClients(port: number, roomIds: string[]): Promise<void> {
   // A few browsers arrive at a time, as people do, not one burst of a thousand handshakes; one at a time would
   // take minutes, each ticket checking the share password with argon2id.
   let nextIndex = 0;
+  const joinStarted = performance.now();
+  const progress = setInterval(() => {
+    const seconds = ((performance.now() - joinStarted) / 1000).toFixed(0);
+    process.stderr.write(`load bench: ${participants.length} of ${SOCKETS} joined after ${seconds} s\n`);
+  }, 10_000);
   await Promise.all(
     Array.from({ length: CONNECTING_AT_ONCE }, async () => {
       while (nextIndex < SOCKETS) await join(nextIndex++);
     }),
+  );
+  clearInterval(progress);
+  process.stderr.write(
+    `load bench: ${participants.length} joined in ${((performance.now() - joinStarted) / 1000).toFixed(1)} s\n`,
   );
   // Everyone joined (or gave up), then the measured minute.
   await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -11,6 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -90,8 +91,13 @@ class Participant {
   }
 
   static async join(relay: TRelay, hub: RoomHub, decoders: TMediaCodecName[]): Promise<Participant> {
-    relay.pending.push((socket) => {
-      const result = hub.join(new SocketPeer(socket), { userId: 'bench-owner' }, 'bench', decoders);
+    relay.pending.push((socket, connection) => {
+      const result = hub.join(
+        new SocketPeer(socket, connection),
+        { userId: 'bench-owner' },
+        'bench',
+        decoders,
+      );
       if (!result.ok) throw new Error(`the bench participant was refused: ${result.code}`);
     });
     const socket = new WebSocket(relay.url);
@@ -112,7 +118,7 @@ class Participant {
 /** A loopback WebSocket server whose connections are handed, in order, to the joins waiting for them. */
 interface TRelay {
   url: string;
-  pending: ((socket: WebSocket) => void)[];
+  pending: ((socket: WebSocket, connection: Socket) => void)[];
   close(): Promise<void>;
 }
 
@@ -124,7 +130,7 @@ async function startRelay(): Promise<TRelay> {
     pending: [],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-  server.on('connection', (socket) => relay.pending.shift()?.(socket));
+  server.on('connection', (socket, request) => relay.pending.shift()?.(socket, request.socket));
   return relay;
 }
 

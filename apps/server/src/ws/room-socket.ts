@@ -1,6 +1,8 @@
 // GET /ws/room/:roomId — one participant's connection to a room: JSON messages both ways (the room protocol of
 // @rooms/api/room-protocol) and binary media frames to the participant. The connection joins the room's hub
 // once it sends member/join with a nickname.
+
+import type { Socket } from 'node:net';
 import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
@@ -66,6 +68,7 @@ export function openRoomConnection(
     relay: deps.relay,
     log: deps.log,
     password: typeof password === 'string' ? password : undefined,
+    connection: request.raw.socket,
   }).start();
 }
 
@@ -76,6 +79,8 @@ interface TConnectionOptions {
   log: FastifyBaseLogger;
   /** Sent by scripts with a token as `X-Room-Password`; browsers proved it when they got their ticket. */
   password: string | undefined;
+  /** The TCP connection the WebSocket upgraded (the same socket `ws` writes to). */
+  connection: Socket;
 }
 
 class RoomConnection implements TBookedConnection {
@@ -92,7 +97,7 @@ class RoomConnection implements TBookedConnection {
     private readonly socket: WebSocket,
     private readonly options: TConnectionOptions,
   ) {
-    this.peer = new SocketPeer(socket);
+    this.peer = new SocketPeer(socket, options.connection);
   }
 
   get identity(): TJoinIdentity {

@@ -22,7 +22,8 @@ import { ParticipantStreams } from './participant-streams';
 import { BanList, banMarksOf } from './room-bans';
 
 export interface HubPeer extends MediaPeer {
-  send(message: TServerMessage): void;
+  /** `serialized` is the message's JSON when the sender already has it (a broadcast serializes once). */
+  send(message: TServerMessage, serialized?: string): void;
   close(code: number, reason: string): void;
 }
 
@@ -446,7 +447,8 @@ export class RoomHub {
   }
 
   private broadcast(message: TServerMessage): void {
-    for (const member of this.members.values()) member.peer.send(message);
+    const serialized = JSON.stringify(message);
+    for (const member of this.members.values()) member.peer.send(message, serialized);
   }
 
   private memberList(): TMember[] {

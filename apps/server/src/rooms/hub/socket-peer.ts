@@ -1,8 +1,10 @@
 // A hub member's end of a real WebSocket (the `ws` package under @fastify/websocket).
+import type { Socket } from 'node:net';
 import type { TServerMessage } from '@rooms/api/room-protocol';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import type { WebSocket } from 'ws';
 import { errorMessage, type HubPeer } from './room-hub';
+import { holdWritesForTurn } from './turn-writes';
 
 /**
  * Media already stops at a few frames of backlog (MediaFanout); JSON messages are small but not skipped, so a
@@ -11,7 +13,11 @@ import { errorMessage, type HubPeer } from './room-hub';
 export const HARD_BUFFER_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export class SocketPeer implements HubPeer {
-  constructor(private readonly socket: WebSocket) {}
+  /** `connection` is the TCP socket under `socket`, whose writes are gathered per event loop turn. */
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly connection: Socket,
+  ) {}
 
   get bufferedAmount(): number {
     return this.socket.bufferedAmount;
@@ -21,14 +27,15 @@ export class SocketPeer implements HubPeer {
     return this.socket.readyState === this.socket.OPEN;
   }
 
-  send(message: TServerMessage): void {
+  send(message: TServerMessage, serialized?: string): void {
     if (!this.open) return;
     if (this.socket.bufferedAmount > HARD_BUFFER_LIMIT_BYTES) {
       this.socket.send(JSON.stringify(errorMessage('TOO_SLOW')));
       this.close(ROOM_CLOSE_CODES.TOO_SLOW, ROOM_ERROR_MESSAGES.TOO_SLOW);
       return;
     }
-    this.socket.send(JSON.stringify(message));
+    holdWritesForTurn(this.connection);
+    this.socket.send(serialized ?? JSON.stringify(message));
   }
 
   sendFrame(frame: Uint8Array, written: () => void): void {
@@ -36,6 +43,7 @@ export class SocketPeer implements HubPeer {
       written();
       return;
     }
+    holdWritesForTurn(this.connection);
     this.socket.send(frame, { binary: true }, () => written());
   }
 
