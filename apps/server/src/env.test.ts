@@ -57,6 +57,18 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...base, CAPTCHA_PROVIDER: 'recaptcha' })).toThrowError(/CAPTCHA_PROVIDER/);
   });
 
+  it("takes an agent's address as host:port, an IPv6 one in brackets", () => {
+    const agent = { ...base, ROOM_ROLE: 'agent', DATABASE_URL: 'postgres://db/rooms' };
+    expect(parseEnv({ ...agent, AGENT_ADDRESS: '10.0.0.7:3000' }).agent.address).toBe('10.0.0.7:3000');
+    expect(parseEnv({ ...agent, AGENT_ADDRESS: 'agent-0.rooms:3000' }).agent.address).toBe(
+      'agent-0.rooms:3000',
+    );
+    expect(parseEnv({ ...agent, AGENT_ADDRESS: '[fd00::7]:3000' }).agent.address).toBe('[fd00::7]:3000');
+    for (const bad of ['fd00::7:3000', '10.0.0.7', '[fd00::7]', 'http://10.0.0.7:3000', '10.0.0.7:70000']) {
+      expect(() => parseEnv({ ...agent, AGENT_ADDRESS: bad }), bad).toThrowError(/AGENT_ADDRESS/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseEnv({ ...base, DATABASE_URL: '', SMTP_URL: ' ' }).databaseUrl).toBeUndefined();
   });

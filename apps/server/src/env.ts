@@ -119,7 +119,12 @@ const ZEnv = z
     AGENT_ADDRESS: optionalString.pipe(
       z
         .string()
-        .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port')
+        // An IPv6 address in brackets, as a URL writes it: pods of an IPv6 cluster are reached that way.
+        .regex(/^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, 'must be host:port, or [IPv6]:port')
+        .refine(
+          (address) => Number(address.slice(address.lastIndexOf(':') + 1)) <= 65_535,
+          'port must be ≤ 65535',
+        )
         .optional(),
     ),
     /** Comma-separated zone codes this agent serves; unset: every enabled zone. */

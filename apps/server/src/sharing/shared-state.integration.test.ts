@@ -10,6 +10,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AppError,
   ROOM_PASSWORD_LIMITS,
   type RoomEngine,
   resumeRoom,
@@ -401,10 +402,18 @@ describe('a room started again after its machine was lost', () => {
    * What the control plane starts a lost room with (fleet-duties: resumeRoom, as its owner's start would): the
    * room's run is gone, so the engine answers stopped, and the start brings the room up on server A again.
    */
-  function engineStartingOnA(): RoomEngine {
+  function engineStartingOnA(): RoomEngine & { refuseNextStart(): void } {
     const states = new Map<string, TRoomRuntimeState>();
+    let refuse = false;
     return {
+      refuseNextStart() {
+        refuse = true;
+      },
       async start(spec) {
+        if (refuse) {
+          refuse = false;
+          throw new AppError('SERVER_FULL');
+        }
         sessions.set(spec.roomId, new LocalRoomSession(spec.roomId, { fps: 5 }));
         states.set(spec.roomId, 'running');
       },
@@ -419,7 +428,7 @@ describe('a room started again after its machine was lost', () => {
     };
   }
 
-  it('keeps its bans, in the new hub too; a room its owner stopped and started again has none', async () => {
+  it('keeps its bans, in the new hub too, past a failed try; a room its owner stopped and started again has none', async () => {
     const [a, b] = [servers[0]!, servers[1]!];
     const owner = await createUser({ plan: 'pro' });
     const room = await createRoom(owner.id, 'sesame', true);
@@ -455,6 +464,13 @@ describe('a room started again after its machine was lost', () => {
     endSession(room.id);
     expect((await olga.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
     const engine = engineStartingOnA();
+    // The first try finds no free agent: the room waits to be tried again, starting, its bans still on.
+    engine.refuseNextStart();
+    await expect(
+      resumeRoom({ em: database.orm.em.fork(), services: { rooms: engine, now: () => new Date() } }, room.id),
+    ).rejects.toThrow(AppError);
+    expect((await database.orm.em.fork().findOneOrFail(Room, room.id)).state).toBe('starting');
+    expect((await ticketFrom(b, cookie)).status).toBe(403);
     expect(
       await resumeRoom(
         { em: database.orm.em.fork(), services: { rooms: engine, now: () => new Date() } },

@@ -10,8 +10,11 @@ import { AppError } from '../../errors';
 import {
   agentById,
   endRun,
+  giveUpRun,
   heartbeat,
   liveRunOf,
+  lostRunOf,
+  lostRuns,
   markLostAgents,
   markRunRunning,
   placeRun,
@@ -353,6 +356,33 @@ describe('heartbeats and the lost sweep', () => {
     for (const room of muteRooms) {
       expect((await placeRun(em(), room, t2)).run).toMatchObject({ agentId: talker.id, epoch: 2 });
     }
+  });
+
+  it('keep a lost room waiting to start again until a newer run exists or it is given up', async () => {
+    const t0 = new Date();
+    const region = await newRegion();
+    const mute = await newAgent(region.code, 2, t0);
+    const [comesBack, stoppedByOwner] = await newRooms(region.id, 2);
+    const first = (await placeRun(em(), comesBack!, t0)).run;
+    const second = (await placeRun(em(), stoppedByOwner!, t0)).run;
+    const later = seconds(t0, AGENT_LOST_AFTER_MS / 1000 + 1);
+    await markLostAgents(em(), later);
+    expect(await lostRunOf(em(), comesBack!)).toMatchObject({ id: first.id, state: 'lost' });
+    expect((await lostRuns(em())).map((lost) => lost.run.id)).toEqual(
+      expect.arrayContaining([first.id, second.id]),
+    );
+
+    const living = await newAgent(region.code, 2, later);
+    expect((await placeRun(em(), comesBack!, later)).run).toMatchObject({ agentId: living.id, epoch: 2 });
+    expect(await lostRunOf(em(), comesBack!)).toBeNull();
+
+    await giveUpRun(em(), (await lostRunOf(em(), stoppedByOwner!))!);
+    expect(await lostRunOf(em(), stoppedByOwner!)).toBeNull();
+    expect((await em().findOneOrFail(Room, stoppedByOwner!)).state).toBe('stopped');
+    const waiting = (await lostRuns(em())).map((lost) => lost.run.roomId);
+    expect(waiting).not.toContain(comesBack);
+    expect(waiting).not.toContain(stoppedByOwner);
+    expect(mute.id).not.toBe(living.id);
   });
 
   it('lose the runs of an earlier agent at an address that registers again', async () => {

@@ -27,6 +27,16 @@ export async function lostRuns(em: EntityManager): Promise<TLostRun[]> {
   return rows.map((row) => ({ run: toRun(row), lostAt: new Date(row.ended_at) }));
 }
 
+/** The room's lost run while it waits to be started again (no newer run exists), else null. */
+export async function lostRunOf(em: EntityManager, roomId: string): Promise<TRun | null> {
+  const rows = await em.execute<TRunRow[]>(
+    `select ${RUN_COLUMNS} from room_runs lost where room_id = ? and state = 'lost'
+       and not exists (select 1 from room_runs newer where newer.room_id = lost.room_id and newer.epoch > lost.epoch)`,
+    [roomId],
+  );
+  return rows[0] ? toRun(rows[0]) : null;
+}
+
 /** Closes a lost run as stopped (the room is not coming back by itself), unless a newer run exists by now. */
 export async function giveUpRun(em: EntityManager, run: TRun): Promise<void> {
   await em.execute(

@@ -21,8 +21,16 @@ export function stateReply(room: Room): TRoomStateReply {
   return { id: room.id, name: room.name, state: room.state };
 }
 
-/** Starts the room unless it already runs. Engine errors (SERVER_FULL, ROOM_START_FAILED) pass through as they are. */
-export async function launchRoom(ctx: TLaunchContext, room: Room): Promise<void> {
+/**
+ * Starts the room unless it already runs. Engine errors (SERVER_FULL, ROOM_START_FAILED) pass through as they are.
+ * `retried`: the fleet brings back a lost room and tries again after a failure, so a failed try leaves the room
+ * starting instead of storing it stopped, which would end its session (its bans) before the next try.
+ */
+export async function launchRoom(
+  ctx: TLaunchContext,
+  room: Room,
+  options: { retried?: boolean } = {},
+): Promise<void> {
   const engine = ctx.services.rooms;
   const current = engine.state(room.id);
   if (current === 'running' || current === 'starting') return recordState(ctx, room);
@@ -39,9 +47,11 @@ export async function launchRoom(ctx: TLaunchContext, room: Room): Promise<void>
   try {
     await engine.start(spec);
     room.lastStartedAt = now;
-  } finally {
-    await recordState(ctx, room);
+  } catch (error) {
+    if (!options.retried) await recordState(ctx, room);
+    throw error;
   }
+  await recordState(ctx, room);
 }
 
 /** Stops the room; `ending` is what its members are told (who stopped it, whether it comes back at once). */
@@ -71,6 +81,6 @@ export function refreshRoomState(ctx: TContext, room: Room): Promise<void> {
 export async function resumeRoom(ctx: TLaunchContext, roomId: string): Promise<boolean> {
   const room = await ctx.em.findOne(Room, { id: roomId }, { populate: ['region', 'image', 'owner'] });
   if (!room || room.owner.disabled) return false;
-  await launchRoom(ctx, room);
+  await launchRoom(ctx, room, { retried: true });
   return room.state === 'running';
 }
