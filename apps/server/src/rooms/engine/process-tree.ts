@@ -52,17 +52,26 @@ export function isAlive(pid: number): boolean {
 }
 
 interface TStat {
+  /** R running, S sleeping, T stopped, Z zombie, … */
+  state: string;
   ppid: number;
   /** utime + stime in clock ticks. */
   cpuTicks: number;
+  /** When it started, in clock ticks since boot: with the pid, which process this is (pids are reused). */
+  startTicks: number;
 }
 
-async function stat(pid: number): Promise<TStat | undefined> {
+export async function stat(pid: number): Promise<TStat | undefined> {
   const raw = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (!raw) return undefined;
   // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
   const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  return {
+    state: fields[0] ?? '',
+    ppid: Number(fields[1]),
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+    startTicks: Number(fields[19]),
+  };
 }
 
 /** The process and all its descendants. */

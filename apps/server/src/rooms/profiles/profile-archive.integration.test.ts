@@ -72,4 +72,49 @@ describe('profile archives', () => {
       parent.kill('SIGKILL');
     }
   });
+
+  // What a room's browser runs under: nsenter into the sandbox's PID namespace, which stops itself when it finds its
+  // child stopped (job control), like a shell does.
+  it.runIf(process.getuid?.() === 0)(
+    'leave a launcher that mirrors its child’s stops running after the thaw',
+    async () => {
+      const namespace = spawn('unshare', ['--pid', '--fork', '--kill-child', 'sleep', '30'], {
+        stdio: 'ignore',
+      });
+      const launched: number[] = [];
+      try {
+        const inside = await childOf(namespace.pid!);
+        const launcher = spawn('nsenter', ['-t', String(inside), '--pid', '--', 'sleep', '30'], {
+          stdio: 'ignore',
+        });
+        launched.push(launcher.pid!);
+        // The browser is the launcher's child, and what a checkpoint freezes (with what it started).
+        const browser = await childOf(launcher.pid!);
+        const both = [launcher.pid!, browser];
+
+        // Whether the launcher sees its child stopped depends on the scheduler: ten checkpoints, as a room has.
+        for (let checkpoint = 0; checkpoint < 10; checkpoint++) {
+          const thaw = await freezeProcesses(browser);
+          expect(await stateOf(browser)).toBe('T');
+          thaw();
+          await expect.poll(() => Promise.all(both.map(stateOf)), { timeout: 2000 }).toEqual(['S', 'S']);
+        }
+        // And they stay running once the launcher has acted on what it saw.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await Promise.all(both.map(stateOf))).toEqual(['S', 'S']);
+      } finally {
+        for (const pid of launched) process.kill(pid, 'SIGKILL');
+        namespace.kill('SIGKILL');
+      }
+    },
+  );
 });
+
+async function childOf(pid: number): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const [, child] = await processTree(pid);
+    if (child !== undefined) return child;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`process ${pid} started no child`);
+}

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { processTree } from '../engine/process-tree';
+import { processTree, stat } from '../engine/process-tree';
 
 /**
  * What is not worth keeping: caches Chromium rebuilds, crash reports, and the Singleton* links, which name this
@@ -61,21 +61,42 @@ export function extractProfile(gzPath: string, dir: string): Promise<void> {
   return run('tar', ['--extract', '--gzip', `--file=${gzPath}`, `--directory=${dir}`, '--no-same-owner']);
 }
 
+/** How long after a thaw a launcher may still stop itself over a stop of its child it saw while frozen. */
+const LAUNCHER_SETTLE_MS = 2000;
+/** The watch after each tree's last thaw, by the tree's root. */
+const settling = new Map<number, AbortController>();
+
 /**
  * Stops a process and all its descendants (a browser and its zygote, renderers and utilities) with SIGSTOP, until
  * none is left running; answers the function that lets them go on. A process that started in between is caught by
  * the next round: the stopped parents fork no more.
  */
 export async function freezeProcesses(rootPid: number): Promise<() => void> {
+  // A new freeze ends the watch after the last thaw of this tree, which would continue what it stops.
+  settling.get(rootPid)?.abort();
   const stopped = new Set<number>();
+  // A room's browser runs under nsenter, which mirrors its child's job control: when it finds its child stopped,
+  // it stops itself until continued, which nobody did. The browser ran on, but nobody reaped it when it exited, so
+  // every stop of a room after a checkpoint waited ~20 s (the browser's close timing out, then the sandbox's) and
+  // left a stopped nsenter and a zombie behind. So the launcher above the root is watched after the thaw and
+  // continued if it stopped itself; children are continued before their parents, so that a parent that looks after
+  // the thaw finds its child running.
+  const parent = (await stat(rootPid))?.ppid;
+  const launcher = parent !== undefined && parent > 1 && parent !== process.pid ? [parent] : [];
   const thaw = () => {
-    for (const pid of stopped) {
+    const order = [...stopped].reverse();
+    for (const pid of order) {
       try {
         process.kill(pid, 'SIGCONT');
       } catch {
         // Gone meanwhile.
       }
     }
+    const watch = new AbortController();
+    settling.set(rootPid, watch);
+    void keepRunning([...order, ...launcher], LAUNCHER_SETTLE_MS, watch.signal).finally(() => {
+      if (settling.get(rootPid) === watch) settling.delete(rootPid);
+    });
   };
   try {
     for (let round = 0; round < 10; round++) {
@@ -94,6 +115,25 @@ export async function freezeProcesses(rootPid: number): Promise<() => void> {
   } catch (error) {
     thaw();
     throw error;
+  }
+}
+
+/** Continues any of these processes found stopped, for `ms`; each only while it is the same process. */
+async function keepRunning(pids: number[], ms: number, signal: AbortSignal): Promise<void> {
+  const started = new Map<number, number>();
+  for (const pid of pids) {
+    const info = await stat(pid);
+    if (info) started.set(pid, info.startTicks);
+  }
+  const until = performance.now() + ms;
+  while (started.size > 0 && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25).unref());
+    for (const [pid, startTicks] of started) {
+      const info = await stat(pid);
+      if (signal.aborted) return;
+      if (!info || info.startTicks !== startTicks) started.delete(pid);
+      else if (info.state === 'T') process.kill(pid, 'SIGCONT');
+    }
   }
 }
 

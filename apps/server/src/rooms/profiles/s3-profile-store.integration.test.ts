@@ -53,6 +53,21 @@ async function startStoragePages(): Promise<TStoragePages> {
       document.cookie = 'room=kept-' + tag + '; max-age=3600; path=/';
       report('set:' + tag);`,
     '/check': `report('check:' + tag + ':' + (localStorage.getItem('room') ?? '') + ':' + document.cookie);`,
+    // The same mark in IndexedDB, reported once a durable transaction has it on disk (localStorage reaches the
+    // disk only when Chromium commits it, seconds to half a minute later), for a checkpoint taken at once.
+    '/set-durable': `const open = indexedDB.open('kept', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('marks');
+      open.onsuccess = () => {
+        const write = open.result.transaction('marks', 'readwrite', { durability: 'strict' });
+        write.objectStore('marks').put('kept-' + tag, 'room');
+        write.oncomplete = () => report('set:' + tag);
+      };`,
+    '/check-durable': `const open = indexedDB.open('kept', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('marks');
+      open.onsuccess = () => {
+        const read = open.result.transaction('marks').objectStore('marks').get('room');
+        read.onsuccess = () => report('check:' + tag + ':' + (read.result ?? '') + ':');
+      };`,
     // Counts its visits in localStorage: each reports the count it found and stores one more.
     '/visit': `const before = Number((localStorage.getItem('visits') ?? '0').split(':')[0]);
       localStorage.setItem('visits', (before + 1) + ':' + tag);
@@ -266,14 +281,8 @@ describe('keep-data profiles in object storage', () => {
     const first = (await fleet.placeRun(em(), roomId, start)).run;
     expect(first).toMatchObject({ agentId: agentA.id, epoch: 1 });
 
-    await a.engine.start(spec(roomId, first.epoch, pages.url(`/set?tag=${roomId}`)));
+    await a.engine.start(spec(roomId, first.epoch, pages.url(`/set-durable?tag=${roomId}`)));
     await pages.waitForEvent(`set:${roomId}`);
-    await waitFor(
-      () => localStorageHolds(join(a.dataDir, roomId, 'profile'), `kept-${roomId}`),
-      'the page’s localStorage on disk',
-      // Chromium commits localStorage lazily (seconds, more on a busy machine).
-      90_000,
-    );
     // A checkpoint while the room runs (its browser held still for the copy).
     expect(await a.engine.checkpoint(roomId)).toMatchObject({ saved: true });
     const checkpoint = (await committedProfile(em(), roomId))!;
@@ -293,7 +302,7 @@ describe('keep-data profiles in object storage', () => {
     const second = (await fleet.placeRun(em(), roomId, later)).run;
     expect(second).toMatchObject({ agentId: agentB.id, epoch: 2 });
 
-    await b.engine.start(spec(roomId, second.epoch, pages.url(`/check?tag=${roomId}`)));
+    await b.engine.start(spec(roomId, second.epoch, pages.url(`/check-durable?tag=${roomId}`)));
     const seen = await pages.waitForEvent(`check:${roomId}:`);
     expect(seen.startsWith(`check:${roomId}:kept-${roomId}:`)).toBe(true);
 
