@@ -60,21 +60,27 @@ export async function decodeH264(
   return { frames: luma.length, errors: stderr.trim(), luma };
 }
 
-/** Decodes Opus packets (48 kHz stereo) and returns the RMS of each 20 ms of the sound, 0..1 full scale. */
+/**
+ * Decodes Opus packets (48 kHz stereo) and returns the RMS of each packet's sound, 0..1 full scale: one level per
+ * packet, whatever its length, so a level's index is its packet's (and its timestamp's).
+ */
 export async function opusLoudness(packets: readonly Uint8Array[]): Promise<number[]> {
   const { stdout } = await run(
     ['-hide_banner', '-v', 'error', '-f', 'ogg', '-i', 'pipe:0', '-ac', '1', '-f', 's16le', 'pipe:1'],
     oggOpus(packets),
   );
-  const samplesPerWindow = 960;
   const levels: number[] = [];
-  for (let offset = 0; offset + samplesPerWindow * 2 <= stdout.length; offset += samplesPerWindow * 2) {
+  let offset = 0;
+  for (const packet of packets) {
+    const samples = opusPacketSamples(packet);
+    if (offset + samples * 2 > stdout.length) break;
     let sum = 0;
-    for (let i = 0; i < samplesPerWindow; i++) {
+    for (let i = 0; i < samples; i++) {
       const sample = stdout.readInt16LE(offset + i * 2) / 32768;
       sum += sample * sample;
     }
-    levels.push(Math.sqrt(sum / samplesPerWindow));
+    levels.push(Math.sqrt(sum / samples));
+    offset += samples * 2;
   }
   return levels;
 }
