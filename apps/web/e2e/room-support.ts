@@ -142,16 +142,22 @@ export async function canvasSample(page: Page) {
   });
 }
 
-/** The picture keeps changing: more pictures drawn, and different pixels, a moment apart. */
+/**
+ * The picture keeps changing: more pictures drawn, and different pixels, a moment later. Polled rather than taken
+ * at a fixed gap: an animated test page's colour comes round every few dozen of its frames, so a sample one period
+ * later can match the first exactly.
+ */
 export async function expectMovingPicture(page: Page): Promise<void> {
   await expect
     .poll(async () => (await canvasSample(page))?.frames ?? 0, { timeout: 30_000 })
     .toBeGreaterThan(10);
   const first = await canvasSample(page);
-  await page.waitForTimeout(700);
-  const second = await canvasSample(page);
-  expect(second?.frames).toBeGreaterThan(first?.frames ?? 0);
-  expect(second?.grid).not.toBe(first?.grid);
+  await expect
+    .poll(async () => {
+      const later = await canvasSample(page);
+      return (later?.frames ?? 0) > (first?.frames ?? 0) && later?.grid !== first?.grid;
+    })
+    .toBe(true);
 }
 
 /** Loudness reaching the participant's speakers, as the room's level meter reads it (RMS, 0..1). */
