@@ -3,12 +3,14 @@
 // session token), finds the room's live run, and pipes messages both ways. It keeps nothing: a gateway that dies
 // loses only its sockets, whose pages reconnect through another. When the room's agent goes away, its
 // participants are told the room is restarting and wait for its next run, on whichever agent it lands.
+import type { Socket } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
 import { errorMessage } from '../rooms/hub/room-hub';
+import { holdWritesForTurn } from '../rooms/hub/turn-writes';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
@@ -58,6 +60,7 @@ const gatewaySocketHandler = defineSocketHandler<
   handle(socket, request, identity, deps) {
     const password = request.headers['x-room-password'];
     void forward(socket, {
+      connection: request.raw.socket,
       roomId: (request as TGatewayRequest).params.roomId,
       identity,
       password: typeof password === 'string' ? password : undefined,
@@ -69,6 +72,8 @@ const gatewaySocketHandler = defineSocketHandler<
 });
 
 interface TForward {
+  /** The participant's TCP connection under `client`: what one turn forwards to it leaves in one write. */
+  connection: Socket;
   roomId: string;
   identity: TForwardedIdentity;
   password: string | undefined;
@@ -130,6 +135,8 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   });
   agentSocket.on('message', (data, isBinary) => {
     if (clientClosed) return;
+    // The messages of one read from the agent (pictures, sound, chat) go on to the participant in one write.
+    holdWritesForTurn(options.connection);
     client.send(data, { binary: isBinary }, () => {
       if (paused && client.bufferedAmount < RESUME_BELOW_BYTES) {
         paused = false;
