@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
-import { Region, Room, SystemImage, User } from '@rooms/db';
+import { LOCAL_REGION_CODE, Room } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { FleetRoomEngine } from './fleet-room-engine';
 
 let db: TestDatabase;
@@ -18,34 +19,20 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** A running room whose agent went silent: its run is lost, and the fleet would start it again. */
 async function lostRoom(): Promise<string> {
-  const fork = em();
-  const suffix = randomBytes(4).toString('hex');
-  const owner = fork.create(User, {
-    username: `engine-${suffix}`,
-    email: `engine-${suffix}@example.test`,
-    passwordHash: 'unused',
-  });
-  const region = fork.create(Region, { code: `r-${suffix}`, name: `r-${suffix}` });
-  const room = fork.create(Room, {
-    name: `lost-${suffix}`,
-    region,
-    image: await fork.findOneOrFail(SystemImage, { kind: 'blank' }),
-    owner,
-    startUrl: null,
-    password: null,
-    maxConnections: 4,
-    width: 1280,
-    height: 720,
-    videoBitrateKbps: 2500,
-    maxFrameRate: 30,
-    state: 'running',
-  });
-  await fork.flush();
+  const owner = await storedUser(db.orm);
+  const room = await storedRoom(db.orm, owner.id, { startUrl: 'http://127.0.0.1:9/' });
+  await em().nativeUpdate(Room, { id: room.id }, { state: 'running' });
   const t0 = new Date(Date.now() - 60_000);
   await fleet.registerAgent(
     em(),
-    { regionCode: region.code, address: `10.9.${suffix.slice(0, 2)}.1:4100`, capacity: 2, version: 'test' },
+    {
+      regionCode: LOCAL_REGION_CODE,
+      address: `10.9.${randomBytes(2).join('.')}:4100`,
+      capacity: 2,
+      version: 'test',
+    },
     t0,
   );
   await fleet.placeRun(em(), room.id, t0);
@@ -57,7 +44,7 @@ describe('FleetRoomEngine', () => {
   it("gives up a lost room its owner stops, so the fleet's restart does not bring it back", async () => {
     const roomId = await lostRoom();
     expect(await fleet.lostRunOf(em(), roomId)).not.toBeNull();
-    const engine = new FleetRoomEngine({ orm: db.orm as never, token: 'unused', log: { warn() {} } });
+    const engine = new FleetRoomEngine({ orm: db.orm, token: 'unused', log: { warn() {} } });
 
     await engine.stop(roomId);
 
