@@ -21,6 +21,8 @@ if [ -z "$program" ]; then
   shift
 fi
 # nsenter forks into the PID namespace and waits; the program stays in this process group, so signals the server
-# sends to the group (Playwright's kill, a helper's stop) reach it.
-exec nsenter --target "$target" --net --mount --pid --ipc --wd -- \
+# sends to the group (Playwright's kill, a helper's stop) reach it. nsenter dies with the server (pdeathsig, as the
+# helpers' own launcher sets it): Playwright starts the browser through this file without one, and an nsenter that
+# had stopped itself over a checkpoint's freeze (profile-archive.ts) outlived a server killed hard.
+exec setpriv --pdeathsig KILL -- nsenter --target "$target" --net --mount --pid --ipc --wd -- \
   setpriv --reuid "$user" --regid "$user" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- "$program" "$@"
