@@ -40,9 +40,9 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ 
 
   /** Throws to have the queue try again later. */
   const restart = async ({ roomId, runId }: TRestartJob) => {
-    const lost = (await fleet.lostRuns(orm.em.fork())).find((entry) => entry.run.id === runId);
+    const lost = await fleet.lostRunOf(orm.em.fork(), roomId);
     // Started again meanwhile, or given up.
-    if (!lost) return;
+    if (lost?.run.id !== runId) return;
     let outcome: string;
     try {
       await resumeRoom({ em: orm.em.fork(), services: { rooms, now } }, roomId);

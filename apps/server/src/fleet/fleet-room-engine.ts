@@ -111,7 +111,7 @@ export class FleetRoomEngine implements RoomEngine {
       // A lost room waiting to be started again: stopped by its owner, it stays stopped (the restart finds no
       // lost run to bring back).
       const lost = await fleet.lostRunOf(em, roomId);
-      if (lost) await fleet.giveUpRun(em, lost);
+      if (lost) await fleet.giveUpRun(em, lost.run);
       // Not a fleet run (a test's engine started it directly, or it already ended): the local engine's to stop.
       await this.options.local?.engine.stop(roomId, ending);
       return;

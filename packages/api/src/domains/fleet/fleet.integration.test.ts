@@ -367,7 +367,7 @@ describe('heartbeats and the lost sweep', () => {
     const second = (await placeRun(em(), stoppedByOwner!, t0)).run;
     const later = seconds(t0, AGENT_LOST_AFTER_MS / 1000 + 1);
     await markLostAgents(em(), later);
-    expect(await lostRunOf(em(), comesBack!)).toMatchObject({ id: first.id, state: 'lost' });
+    expect((await lostRunOf(em(), comesBack!))?.run).toMatchObject({ id: first.id, state: 'lost' });
     expect((await lostRuns(em())).map((lost) => lost.run.id)).toEqual(
       expect.arrayContaining([first.id, second.id]),
     );
@@ -376,7 +376,7 @@ describe('heartbeats and the lost sweep', () => {
     expect((await placeRun(em(), comesBack!, later)).run).toMatchObject({ agentId: living.id, epoch: 2 });
     expect(await lostRunOf(em(), comesBack!)).toBeNull();
 
-    await giveUpRun(em(), (await lostRunOf(em(), stoppedByOwner!))!);
+    await giveUpRun(em(), (await lostRunOf(em(), stoppedByOwner!))!.run);
     expect(await lostRunOf(em(), stoppedByOwner!)).toBeNull();
     expect((await em().findOneOrFail(Room, stoppedByOwner!)).state).toBe('stopped');
     const waiting = (await lostRuns(em())).map((lost) => lost.run.roomId);

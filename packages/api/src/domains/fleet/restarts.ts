@@ -15,26 +15,23 @@ export interface TLostRun {
 }
 
 /**
- * Runs that are the newest of their room and were lost: the rooms to start again, longest lost first. Asked every
- * couple of seconds, so it reads the lost runs alone (their index), never the whole history of runs.
+ * Runs that are the newest of their room and were lost: the rooms to start again, longest lost first (of one room
+ * when `roomId` is given). Asked every couple of seconds, so it reads the lost runs alone (their index), never the
+ * whole history of runs.
  */
-export async function lostRuns(em: EntityManager): Promise<TLostRun[]> {
+export async function lostRuns(em: EntityManager, roomId?: string): Promise<TLostRun[]> {
   const rows = await em.execute<(TRunRow & { ended_at: Date | string })[]>(
-    `select ${RUN_COLUMNS}, ended_at from room_runs lost where state = 'lost'
+    `select ${RUN_COLUMNS}, ended_at from room_runs lost where state = 'lost' ${roomId ? 'and room_id = ?' : ''}
        and not exists (select 1 from room_runs newer where newer.room_id = lost.room_id and newer.epoch > lost.epoch)
      order by ended_at`,
+    roomId ? [roomId] : [],
   );
   return rows.map((row) => ({ run: toRun(row), lostAt: new Date(row.ended_at) }));
 }
 
 /** The room's lost run while it waits to be started again (no newer run exists), else null. */
-export async function lostRunOf(em: EntityManager, roomId: string): Promise<TRun | null> {
-  const rows = await em.execute<TRunRow[]>(
-    `select ${RUN_COLUMNS} from room_runs lost where room_id = ? and state = 'lost'
-       and not exists (select 1 from room_runs newer where newer.room_id = lost.room_id and newer.epoch > lost.epoch)`,
-    [roomId],
-  );
-  return rows[0] ? toRun(rows[0]) : null;
+export async function lostRunOf(em: EntityManager, roomId: string): Promise<TLostRun | null> {
+  return (await lostRuns(em, roomId))[0] ?? null;
 }
 
 /** Closes a lost run as stopped (the room is not coming back by itself), unless a newer run exists by now. */
