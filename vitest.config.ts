@@ -3,6 +3,11 @@
 import { defineConfig } from 'vitest/config';
 
 const ignored = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
+/**
+ * expect.poll waits 1 s by default: too little for anything that goes through a server, a room or a picture on a
+ * busy machine. A poll that needs longer or shorter says so itself.
+ */
+const POLL = { timeout: 10_000 };
 
 export default defineConfig({
   test: {
@@ -23,6 +28,7 @@ export default defineConfig({
           globalSetup: ['packages/db/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: { poll: POLL },
         },
       },
       {
@@ -34,6 +40,7 @@ export default defineConfig({
           globalSetup: ['packages/db/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: { poll: POLL },
         },
       },
       {
@@ -44,6 +51,7 @@ export default defineConfig({
           globalSetup: ['packages/db/src/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          expect: { poll: POLL },
           fileParallelism: false,
         },
       },

@@ -193,7 +193,15 @@ async function main() {
     ['tRPC user.userinfo', `${base}/trpc/user.userinfo`, true],
     ['tRPC room.getRoomList', `${base}/trpc/room.getRoomList`, true],
   ];
-  const rows: { route: string; rps: number; p50: number; p99: number }[] = [];
+  const rows: {
+    route: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    cpuUs: number;
+    sysUs: number;
+    busy: number;
+  }[] = [];
   const profiler = profileDir ? new Session() : null;
   if (profiler && profileDir) {
     profiler.connect();
@@ -207,8 +215,15 @@ async function main() {
     // compiles its code: in cold runs the yardstick came out below /healthz.
     await load(url, signedIn ? token : null, 1);
     if (profiled) await profiler.post('Profiler.start');
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
     const result = await load(url, signedIn ? token : null);
-    rows.push({ route, ...result });
+    // The server's process time (user + system, every thread) per request, and the share of one core it used.
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const busy = cpuMs / (performance.now() - wallBefore);
+    const requests = result.rps * seconds;
+    rows.push({ route, ...result, cpuUs: (cpuMs * 1000) / requests, sysUs: cpu.system / requests, busy });
     if (profiled && profileDir) {
       const { profile } = await profiler.post('Profiler.stop');
       const file = join(profileDir, `${route.replace(/[^A-Za-z0-9.]+/g, '-')}.cpuprofile`);
@@ -223,11 +238,13 @@ async function main() {
     `login (argon2id m=19MiB t=2), ${logins.length} calls: median ${percentile(logins, 50).toFixed(1)} ms, p95 ${percentile(logins, 95).toFixed(1)} ms`,
   );
   console.log(`\n${concurrency} connections for ${seconds} s each (autocannon in its own process):\n`);
-  console.log('| route | req/s | p50 ms | p99 ms | of bare |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| route | req/s | p50 ms | p99 ms | of bare | server CPU µs/req | of it in the kernel | server busy |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     console.log(
-      `| ${row.route} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${((row.rps / bareRps) * 100).toFixed(0)} % |`,
+      `| ${row.route} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${((row.rps / bareRps) * 100).toFixed(0)} % | ${row.cpuUs.toFixed(0)} | ${row.sysUs.toFixed(0)} | ${(row.busy * 100).toFixed(0)} % |`,
     );
   }
 

@@ -114,6 +114,11 @@ interface TPageRecord {
    * through the output latency), or null.
    */
   beepAt: number | null;
+  /**
+   * The beep's server timestamp, from the player's own sound clock (the worklet's last report before the onset):
+   * beep stamp − painted picture's stamp is the room's own skew between sound and picture.
+   */
+  beepTimestamp: number | null;
   /** Median of socket arrival − server timestamp of the sound packets since arming (page clock − server clock). */
   soundLag: number | null;
   /** p90 − p10 of the same, ms. */
@@ -155,6 +160,7 @@ function installHarness(): void {
     decoded: { at: number; timestamp: number }[];
     sounds: number[];
     beepAt: number | null;
+    beepTimestamp: number | null;
     armedAt: number;
   };
   const state: TState = {
@@ -167,6 +173,7 @@ function installHarness(): void {
     decoded: [],
     sounds: [],
     beepAt: null,
+    beepTimestamp: null,
     armedAt: 0,
   };
   const probe = new OffscreenCanvas(4, 4);
@@ -262,6 +269,19 @@ function installHarness(): void {
     analyser = createAnalyser.call(this);
     return analyser;
   };
+  // The worklet's reports (which server timestamp it rendered at which context time), as the player gets them.
+  let reports: { contextTime: number; timestamp: number | null }[] = [];
+  const NativeWorkletNode = window.AudioWorkletNode;
+  window.AudioWorkletNode = class extends NativeWorkletNode {
+    constructor(...init: ConstructorParameters<typeof AudioWorkletNode>) {
+      super(...init);
+      this.port.addEventListener('message', (event: MessageEvent) => {
+        if (event.data?.type !== 'report') return;
+        reports.push({ contextTime: event.data.contextTime, timestamp: event.data.timestamp });
+        if (reports.length > 200) reports = reports.slice(-100);
+      });
+    }
+  };
   let samples = new Float32Array(0);
   const listen = () => {
     if (!state.armed) return;
@@ -280,7 +300,14 @@ function installHarness(): void {
         ? output.performanceTime + (onsetContextTime - output.contextTime) * 1000
         : performance.now() - (context.currentTime - onsetContextTime - context.outputLatency) * 1000;
     // A beep still sounding from before the press does not count.
-    if (heard > state.armedAt) state.beepAt = heard;
+    if (heard <= state.armedAt) return;
+    state.beepAt = heard;
+    const report = reports.findLast(
+      (item) => item.contextTime <= onsetContextTime && onsetContextTime - item.contextTime < 0.1,
+    );
+    if (report?.timestamp != null) {
+      state.beepTimestamp = report.timestamp + (onsetContextTime - report.contextTime) * 1000;
+    }
   };
 
   addEventListener(
@@ -304,6 +331,7 @@ function installHarness(): void {
         decoded: [],
         sounds: [],
         beepAt: null,
+        beepTimestamp: null,
         armedAt: performance.now(),
       });
       nativeFrame(listen);
@@ -337,6 +365,7 @@ function installHarness(): void {
         decodedAt: decoded?.at ?? null,
         indicatorMs: Number.isFinite(figure) ? figure : null,
         beepAt: state.beepAt,
+        beepTimestamp: state.beepTimestamp,
         soundLag: state.sounds.length
           ? (state.sounds.sort((a, b) => a - b)[state.sounds.length >> 1] ?? null)
           : null,
@@ -390,6 +419,8 @@ interface TSample {
   indicator: number | null;
   /** Beep heard − changed picture painted, ms (positive: the sound comes after the picture). */
   av: number | null;
+  /** press → the beep's server timestamp (the room browser's sound output, the sink, the encoder's clock). */
+  toSoundStamp: number | null;
   /** Sound packets: socket arrival − server timestamp. */
   soundLag: number | null;
   soundSpread: number | null;
@@ -519,6 +550,7 @@ async function measureRoom(
           socketToPaint: arrival === null ? null : paint - arrival,
           indicator: record.indicatorMs,
           av: record.beepAt === null ? null : record.beepAt - record.paintAt,
+          toSoundStamp: record.beepTimestamp === null ? null : record.beepTimestamp - press,
           soundLag: record.soundLag === null ? null : record.soundLag + offset,
           soundSpread: record.soundSpread,
           playerOffset: record.avOffset,
@@ -671,10 +703,15 @@ async function main(): Promise<void> {
               console.log(rows.at(-1));
               splits.push(
                 `${path} ${fps} fps run ${run + 1} ${role}: sound ${sound}; sound packets arrive ` +
-                  `${summary(pick('soundLag'))} ms after their timestamp (spread p90 − p10 ${summary(pick('soundSpread'))} ms); the player's A/V offset ` +
+                  `${summary(pick('soundLag'))} ms after their timestamp (spread p90 − p10 ${summary(pick('soundSpread'))} ms); press → the beep's stamp ` +
+                  `${summary(pick('toSoundStamp'))} ms; the player's A/V offset ` +
                   `${summary(pick('playerOffset'))} ms, sound delay ${summary(pick('soundDelay'))} ms, sound buffered ` +
                   `${summary(pick('soundBuffer'))} ms, ${during(mine, 'soundUnderruns')} underruns and ${during(mine, 'soundDropped')} ms dropped over the presses, output ` +
-                  `latency ${summary(pick('outputLatency'))} ms`,
+                  `latency ${summary(pick('outputLatency'))} ms; A/V per press, sorted: ` +
+                  `${pick('av')
+                    .sort((a, b) => a - b)
+                    .map((value) => value.toFixed(0))
+                    .join(' ')}`,
               );
             }
           }

@@ -3,9 +3,11 @@
 // (ROOM_WARM_POOL=0), every start launches one. Warm: a server keeping one (ROOM_WARM_POOL=1), each cycle waiting
 // until the pool holds a browser again after the last start (so it measures a start that finds one; the wait is
 // not counted). Prints each cycle and the median and worst of both figures per mode.
+// burst=N starts N rooms back to back in each cycle, each right after the previous one showed its first picture
+// (people opening rooms together), on a server whose warm pool keeps N browsers: every start should find one.
 // The participant declares no decoders by default, so it gets the screencast the way a browser without WebCodecs
 // does; as=h264 declares H.264 and Opus, so its first picture waits for the room's encoder to start.
-// Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg]
+// Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg burst=1 pool=<burst>]
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
 import { startBenchServer, type TBenchServer } from './bench-server';
@@ -14,6 +16,9 @@ const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('='
 const CYCLES = Number(args.cycles ?? 8);
 const MODES = (args.modes ?? 'cold,warm').split(',') as ('cold' | 'warm')[];
 const H264 = args.as === 'h264';
+const BURST = Math.max(1, Number(args.burst ?? 1));
+/** Warm browsers the warm mode's server keeps: as many as the burst starts, unless pool=K says otherwise. */
+const POOL = Number(args.pool ?? BURST);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,7 +35,7 @@ interface TResult {
 
 async function waitForWarm(server: TBenchServer): Promise<boolean> {
   for (let waited = 0; waited < 30_000; waited += 50) {
-    if (server.app.roomEngine.warmRuns().ready > 0) return true;
+    if (server.app.roomEngine.warmRuns().ready >= Math.min(POOL, BURST)) return true;
     await sleep(50);
   }
   return false;
@@ -40,51 +45,69 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
   const server = await startBenchServer({
     name: `start-${mode}`,
     postgresPort: 5598,
-    env: { ROOM_WARM_POOL: mode === 'warm' ? '1' : '0' },
+    // Slots for the burst's rooms and as many warm browsers beside them.
+    env: {
+      ROOM_WARM_POOL: mode === 'warm' ? String(POOL) : '0',
+      ROOM_CAPACITY: String(Math.max(4, 2 * BURST)),
+    },
   });
-  const room = await server.call('/api/room/createRoom', {
-    name: `start-bench-${mode}`,
-    region: 'local',
-    image: 'chromium-url',
-    startUrl: server.pages.url('/animated'),
-  });
+  const rooms: { id: string }[] = [];
+  for (let index = 1; index <= BURST; index++) {
+    rooms.push(
+      await server.call('/api/room/createRoom', {
+        name: `start-bench-${mode}-${index}`,
+        region: 'local',
+        image: 'chromium-url',
+        startUrl: server.pages.url('/animated'),
+      }),
+    );
+  }
   const result: TResult = { mode, starts: [], pictures: [], stalls: [], cold: [] };
-  console.log(`\n${mode}${H264 ? ', participant with H.264' : ''}\n`);
-  console.log('| cycle | Start → running ms | Enter → first picture ms |');
-  console.log('| ---: | ---: | ---: |');
+  console.log(
+    `\n${mode}${H264 ? ', participant with H.264' : ''}${BURST > 1 ? `, ${BURST} rooms a cycle` : ''}\n`,
+  );
+  console.log('| cycle | room | Start → running ms | Enter → first picture ms |');
+  console.log('| ---: | ---: | ---: | ---: |');
   try {
     // The first start teaches the pool the room's shape; it is not counted.
     if (mode === 'warm') {
-      await server.call('/api/room/startRoom', { id: room.id });
-      await server.call('/api/room/stopRoom', { id: room.id });
+      const first = rooms[0] as { id: string };
+      await server.call('/api/room/startRoom', { id: first.id });
+      await server.call('/api/room/stopRoom', { id: first.id });
     }
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       if (mode === 'warm' && !(await waitForWarm(server))) result.cold.push(cycle);
-      const asked = performance.now();
-      await server.call('/api/room/startRoom', { id: room.id });
-      const running = performance.now();
-      const client = await RoomClient.connect(
-        `ws://127.0.0.1:${server.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(server.token)}`,
-      );
-      client.send(
-        H264
-          ? { type: 'member/join', nickname: 'owner', decoders: ['h264', 'opus'] }
-          : { type: 'member/join', nickname: 'owner' },
-      );
-      // A room running without a picture for its participant is a finding, not the end of the run.
-      const pictureCame = await client
-        .until(() => client.frames.some((frame) => frame.codec !== 'opus'), 'a picture', 20_000)
-        .then(
-          () => true,
-          () => false,
+      const clients: RoomClient[] = [];
+      for (const [index, room] of rooms.entries()) {
+        const asked = performance.now();
+        await server.call('/api/room/startRoom', { id: room.id });
+        const running = performance.now();
+        const client = await RoomClient.connect(
+          `ws://127.0.0.1:${server.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(server.token)}`,
         );
-      if (!pictureCame) result.stalls.push(cycle);
-      const pictured = performance.now();
-      client.close();
-      await server.call('/api/room/stopRoom', { id: room.id });
-      result.starts.push(running - asked);
-      if (pictureCame) result.pictures.push(pictured - running);
-      console.log(`| ${cycle} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} |`);
+        clients.push(client);
+        client.send(
+          H264
+            ? { type: 'member/join', nickname: 'owner', decoders: ['h264', 'opus'] }
+            : { type: 'member/join', nickname: 'owner' },
+        );
+        // A room running without a picture for its participant is a finding, not the end of the run.
+        const pictureCame = await client
+          .until(() => client.frames.some((frame) => frame.codec !== 'opus'), 'a picture', 20_000)
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!pictureCame) result.stalls.push(cycle);
+        const pictured = performance.now();
+        result.starts.push(running - asked);
+        if (pictureCame) result.pictures.push(pictured - running);
+        console.log(
+          `| ${cycle} | ${index + 1} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} |`,
+        );
+      }
+      for (const client of clients) client.close();
+      for (const room of rooms) await server.call('/api/room/stopRoom', { id: room.id });
     }
   } finally {
     await server.close();

@@ -12,8 +12,11 @@ const SKIP = process.env.ROOMS_SKIP_SETUP === '1';
 const MEDIA_PACKAGES = ['xvfb', 'ffmpeg', 'pulseaudio'];
 /** The programs the media pipeline runs, by the Debian package that provides them. */
 const MEDIA_PROGRAMS = { xvfb: 'Xvfb', ffmpeg: 'ffmpeg', pulseaudio: 'pulseaudio' };
-/** What the room sandbox runs besides util-linux, by package (xwininfo: the isolation tests look at displays). */
-const SANDBOX_PROGRAMS = { socat: 'socat', iproute2: 'ip', 'x11-utils': 'xwininfo' };
+/**
+ * What the room sandbox runs besides util-linux, by package (mkfs.ext4: keep-data rooms' own volumes; xwininfo: the
+ * isolation tests look at displays).
+ */
+const SANDBOX_PROGRAMS = { socat: 'socat', iproute2: 'ip', e2fsprogs: 'mkfs.ext4', 'x11-utils': 'xwininfo' };
 const SANDBOX_USER = process.env.ROOM_SANDBOX_USER || 'room-sandbox';
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
   Boolean,

@@ -50,6 +50,15 @@ describe('parseEnv', () => {
     ).toBe('smtp://mail.example.com:587');
   });
 
+  it('asks the mail server of the roles that send mail only: a room agent or a gateway need not hold it', () => {
+    const fleet = { ...base, NODE_ENV: 'production', DATABASE_URL: 'postgres://db/rooms' };
+    expect(() => parseEnv({ ...fleet, ROOM_ROLE: 'control' })).toThrowError(/SMTP_URL: is required/);
+    expect(parseEnv({ ...fleet, ROOM_ROLE: 'gateway' }).smtpUrl).toBeUndefined();
+    expect(
+      parseEnv({ ...fleet, ROOM_ROLE: 'agent', AGENT_ADDRESS: '10.0.0.7:3000' }).smtpUrl,
+    ).toBeUndefined();
+  });
+
   it('needs GeeTest credentials when GeeTest is the provider', () => {
     expect(() => parseEnv({ ...base, CAPTCHA_PROVIDER: 'geetest' })).toThrowError(
       /GEETEST_ID.*\n.*GEETEST_KEY/s,
@@ -67,6 +76,18 @@ describe('parseEnv', () => {
     for (const bad of ['fd00::7:3000', '10.0.0.7', '[fd00::7]', 'http://10.0.0.7:3000', '10.0.0.7:70000']) {
       expect(() => parseEnv({ ...agent, AGENT_ADDRESS: bad }), bad).toThrowError(/AGENT_ADDRESS/);
     }
+  });
+
+  it('keeps warm browsers by the room capacity unless ROOM_WARM_POOL says how many', () => {
+    const pool = (env: Record<string, string>) => parseEnv({ ...base, ...env }).rooms.warmPool;
+    expect(pool({ ROOM_CAPACITY: '1' })).toBe(1);
+    expect(pool({ ROOM_CAPACITY: '4' })).toBe(1);
+    expect(pool({ ROOM_CAPACITY: '5' })).toBe(2);
+    expect(pool({ ROOM_CAPACITY: '12' })).toBe(3);
+    expect(pool({ ROOM_CAPACITY: '64' })).toBe(4);
+    expect(pool({ ROOM_CAPACITY: '12', ROOM_WARM_POOL: '0' })).toBe(0);
+    expect(pool({ ROOM_CAPACITY: '12', ROOM_WARM_POOL: '' })).toBe(3);
+    expect(() => pool({ ROOM_WARM_POOL: 'many' })).toThrowError(/ROOM_WARM_POOL/);
   });
 
   it('treats empty variables as unset', () => {

@@ -64,9 +64,12 @@ const ZEnv = z
     ),
     /**
      * Room browsers kept started ahead (sandbox, display, sound, browser on a fresh profile) so that a room starts
-     * at once; each holds a capacity slot until a room takes it or needs the slot. 0 keeps none.
+     * at once; each holds a capacity slot until a room takes it or needs the slot. 0 keeps none; unset, the
+     * machine's capacity decides (defaultWarmPool).
      */
-    ROOM_WARM_POOL: z.coerce.number().int().min(0).max(100).default(1),
+    ROOM_WARM_POOL: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(100).optional(),
+    ),
     /**
      * How rooms stream: `auto` uses H.264 + Opus when Xvfb, pulseaudio and ffmpeg are present and the CDP
      * screencast otherwise; `h264` and `screencast` force one path (tests, benchmarks).
@@ -86,6 +89,8 @@ const ZEnv = z
     ROOM_MEMORY_MB: z.coerce.number().int().min(256).max(65536).default(2048),
     /** A room's ceiling on processes and threads together. */
     ROOM_PIDS: z.coerce.number().int().min(64).max(65536).default(2048),
+    /** The disk a keep-data room's profile may fill: its own filesystem of this size (where the server is root). */
+    ROOM_PROFILE_DISK_MB: z.coerce.number().int().min(64).max(1048576).default(2048),
     /**
      * Comma-separated payment methods on offer: sandbox (our own checkout page, test money, never in production),
      * stripe, alipay. Unset: sandbox outside production, none in production.
@@ -215,7 +220,8 @@ const ZEnv = z
       }
     }
     if (env.NODE_ENV === 'production') {
-      if (!env.SMTP_URL) {
+      // Mail goes out where the API is served; agents and gateways never send any, so they need not hold it.
+      if (!env.SMTP_URL && (env.ROOM_ROLE === 'all' || env.ROOM_ROLE === 'control')) {
         ctx.addIssue({
           code: 'custom',
           path: ['SMTP_URL'],
@@ -352,6 +358,8 @@ export interface TConfig {
       /** The server's directories a room must not see: its data (secrets, database) and its code. */
       hide: string[];
       limits: { memoryMb: number; pids: number };
+      /** The size of a keep-data room's own filesystem, which holds its kept profile. */
+      profileDiskMb: number;
     };
   };
 }
@@ -363,6 +371,16 @@ export interface TConfig {
  */
 export function defaultRoomCapacity(cores = availableParallelism(), memoryBytes = totalmem()): number {
   return Math.max(1, Math.min(cores * 2, Math.floor(memoryBytes / (1.5 * 1024 ** 3))));
+}
+
+/**
+ * Warm browsers kept by default: one per four room slots, at least one, at most four. Starts come in bursts (a
+ * group opening rooms together, a morning), and a refill waits for the room just started and takes a browser
+ * launch, so a larger machine keeps more than one; each costs what an idle room does (~380 MB, ~5 % of a core,
+ * bench/README.md) and gives its slot up to a room that needs it.
+ */
+export function defaultWarmPool(capacity: number): number {
+  return Math.min(4, Math.max(1, Math.ceil(capacity / 4)));
 }
 
 export class ConfigError extends Error {
@@ -391,6 +409,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  const roomCapacity = env.ROOM_CAPACITY ?? defaultRoomCapacity();
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: env.NODE_ENV,
@@ -454,8 +473,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     rooms: {
       dataDir: resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')),
       chromiumPath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      capacity: env.ROOM_CAPACITY ?? defaultRoomCapacity(),
-      warmPool: env.ROOM_WARM_POOL,
+      capacity: roomCapacity,
+      warmPool: env.ROOM_WARM_POOL ?? defaultWarmPool(roomCapacity),
       egressAllow: env.ROOM_EGRESS_ALLOW,
       profiles: {
         s3: env.PROFILE_S3_BUCKET
@@ -481,6 +500,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
         user: env.ROOM_SANDBOX_USER,
         hide: [resolve(env.DATA_DIR), resolve(env.ROOMS_DATA_DIR ?? join(env.DATA_DIR, 'rooms')), REPO_ROOT],
         limits: { memoryMb: env.ROOM_MEMORY_MB, pids: env.ROOM_PIDS },
+        profileDiskMb: env.ROOM_PROFILE_DISK_MB,
       },
     },
   };

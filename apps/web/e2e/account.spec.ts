@@ -41,7 +41,10 @@ describe('account', () => {
     expect(lifetime).toBeLessThanOrEqual(24 * 3600);
 
     await page.goto('/profile');
-    await expect.poll(() => page.getByTestId('profile-email').textContent()).toBe(user.email);
+    // The profile comes from the server after the page has loaded.
+    await expect
+      .poll(() => page.getByTestId('profile-email').textContent(), { timeout: 15_000 })
+      .toBe(user.email);
     expect(await page.getByTestId('profile-username').textContent()).toBe(user.username);
     expect(await page.getByTestId('profile-balance').textContent()).toBe('$0.00');
     await page.getByTestId('user-menu-button').click();
@@ -61,7 +64,10 @@ describe('account', () => {
     await screenshots(page, 'change-password');
 
     await logout(page);
-    const afterLogout = (await context.cookies()).map((cookie) => cookie.name);
+    const cookieNames = async () => (await context.cookies()).map((cookie) => cookie.name);
+    // The page's document.cookie writes reach the browser's cookie store a moment later.
+    await expect.poll(cookieNames, { timeout: 5_000 }).not.toContain('token');
+    const afterLogout = await cookieNames();
     expect(afterLogout).not.toContain('token');
     expect(afterLogout).not.toContain('username');
     await screenshots(page, 'logout');
@@ -72,7 +78,9 @@ describe('account', () => {
     await login(page, user.email, 'NewSecret456');
     await page.waitForURL('**/dashboard');
     await page.goto('/profile');
-    await expect.poll(() => page.getByTestId('profile-last-ip').textContent()).toMatch(/\d/);
+    await expect
+      .poll(() => page.getByTestId('profile-last-ip').textContent(), { timeout: 15_000 })
+      .toMatch(/\d/);
     await screenshots(page, 'login-profile');
     await context.close();
   });
@@ -97,7 +105,10 @@ describe('account', () => {
     await solveCaptcha(page);
     await page.getByTestId('send-code').click();
     const mail = await kit.server.smtp.nextMail(user.email);
-    await expect.poll(() => page.getByTestId('send-code').textContent()).toMatch(/Resend in \d+s/);
+    // The countdown starts with the server's answer, which can trail the mail.
+    await expect
+      .poll(() => page.getByTestId('send-code').textContent(), { timeout: 15_000 })
+      .toMatch(/Resend in \d+s/);
     expect(await page.getByTestId('send-code').isDisabled()).toBe(true);
 
     await page.getByLabel('Email code').fill(mail.code ?? '');

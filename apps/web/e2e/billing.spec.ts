@@ -17,8 +17,26 @@ afterAll(async () => {
 });
 
 const TEXTS = {
-  'en-US': { pay: 'Pay', subscription: 'Subscription', paid: 'Paid', bought: /You now hold Pro monthly/ },
-  'zh-CN': { pay: '支付', subscription: '订阅', paid: '已支付', bought: /你已开通 Pro monthly/ },
+  'en-US': {
+    pay: 'Pay',
+    subscription: 'Subscription',
+    paid: 'Paid',
+    bought: /You now hold Pro monthly/,
+    free: 'Free',
+    pro: 'Pro monthly',
+    // The seeded Pro plan's 30 days read in the spec's units (§9).
+    term: 'for 1 month',
+  },
+  // The seeded plans' names in the page's language too.
+  'zh-CN': {
+    pay: '支付',
+    subscription: '订阅',
+    paid: '已支付',
+    bought: /你已开通 专业版（月付）/,
+    free: '免费',
+    pro: '专业版（月付）',
+    term: '1 个月',
+  },
 } as const;
 
 type TLocale = keyof typeof TEXTS;
@@ -63,7 +81,8 @@ async function journey(locale: TLocale) {
   await page.waitForURL('**/planlist');
   await page.getByRole('heading', { name: texts.subscription, exact: true }).waitFor();
   await page.getByTestId('plan-pro').waitFor();
-  expect(await page.getByTestId('current-plan-name').textContent()).toBe('Free');
+  expect(await page.getByTestId('current-plan-name').textContent()).toBe(texts.free);
+  expect(await page.getByTestId('plan-pro').textContent()).toContain(texts.term);
   await shot('planlist-free');
 
   // Recharge $10 through the sandbox checkout page.
@@ -84,9 +103,14 @@ async function journey(locale: TLocale) {
   await shot('bill-paid');
   await page.keyboard.press('Escape');
   await page.locator('[data-testid="bill-row"] [data-status="paid"]').waitFor();
-  await expect.poll(() => page.getByTestId('bill-balance').textContent()).toMatch(/10\.00/);
+  // The balances come with the server's answers after the payment.
+  await expect
+    .poll(() => page.getByTestId('bill-balance').textContent(), { timeout: 15_000 })
+    .toMatch(/10\.00/);
   await page.getByTestId('user-menu-button').click();
-  await expect.poll(() => page.getByTestId('user-menu-balance').textContent()).toMatch(/10\.00/);
+  await expect
+    .poll(() => page.getByTestId('user-menu-balance').textContent(), { timeout: 15_000 })
+    .toMatch(/10\.00/);
   await page.keyboard.press('Escape');
 
   // Buy Pro with the balance; the confirmation shows the balance left.
@@ -94,10 +118,15 @@ async function journey(locale: TLocale) {
   await page.getByTestId('buy-pro').click();
   const confirm = page.getByTestId('buy-confirm');
   await confirm.waitFor();
-  expect(await confirm.getByTestId('buy-confirm-balance').textContent()).toMatch(/0\.01/);
+  // The dialog can open before the user's plan (with the balance) has arrived; until then it counts $0.00.
+  await expect
+    .poll(() => confirm.getByTestId('buy-confirm-balance').textContent(), { timeout: 15_000 })
+    .toMatch(/0\.01/);
   await confirm.getByTestId('confirm-yes').click();
   await toast(page, texts.bought);
-  await expect.poll(() => page.getByTestId('current-plan-name').textContent()).toBe('Pro monthly');
+  await expect
+    .poll(() => page.getByTestId('current-plan-name').textContent(), { timeout: 15_000 })
+    .toBe(texts.pro);
   await page.getByTestId('current-plan-vip').waitFor();
   await page.locator('[data-testid="user-menu-button"][data-vip="true"]').waitFor({ timeout: 15_000 });
   await shot('planlist-pro');
@@ -107,12 +136,14 @@ async function journey(locale: TLocale) {
   await page.getByTestId('create-room').click();
   const dialog = page.getByTestId('create-room-dialog');
   await dialog.getByTestId('room-name').waitFor();
-  await expect.poll(() => resolutionOptions(page)).toContain('1920x1080');
+  await expect.poll(() => resolutionOptions(page), { timeout: 15_000 }).toContain('1920x1080');
   const name = `pro-${locale.slice(0, 2)}-${Date.now().toString(36)}`;
   await dialog.getByTestId('room-name').fill(name);
   // Zone and image come preselected: the dialog works with its defaults.
-  await expect.poll(() => dialog.getByTestId('room-region').inputValue()).toBe('local');
-  await expect.poll(() => dialog.getByTestId('room-image').inputValue()).toBe('chromium-blank');
+  await expect.poll(() => dialog.getByTestId('room-region').inputValue(), { timeout: 15_000 }).toBe('local');
+  await expect
+    .poll(() => dialog.getByTestId('room-image').inputValue(), { timeout: 15_000 })
+    .toBe('chromium-blank');
   await dialog.getByTestId('room-resolution').selectOption('1920x1080');
   await dialog.getByTestId('room-fps').selectOption('60');
   await dialog.getByTestId('create-room-submit').click();
@@ -131,5 +162,41 @@ describe('billing', () => {
 
   it('does the same in Chinese', async () => {
     await journey('zh-CN');
+  });
+
+  it('with too little balance, says what is missing and offers the recharge instead of the payment', async () => {
+    const { page } = await signedInPage('en-US');
+    await page.goto('/planlist');
+    await page.getByTestId('buy-pro').click();
+    const confirm = page.getByTestId('buy-confirm');
+    await confirm.waitFor();
+    const balance = await confirm.getByTestId('buy-confirm-balance').textContent();
+    expect(balance).toContain('You need $9.99 more');
+    expect(balance).not.toContain('-');
+    expect(await confirm.getByTestId('confirm-yes').isDisabled()).toBe(true);
+    await confirm.getByTestId('buy-confirm-recharge').click();
+    await page.waitForURL('**/bill/pay');
+    await page.context().close();
+  });
+
+  it('offers Buy only once the balance it counts from has arrived', async () => {
+    const { page } = await signedInPage('en-US');
+    // The user's plan (with the balance) held back, as on a slow connection; the plan list comes at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/trpc/pay.getUserPlan**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/planlist');
+    const buy = page.getByTestId('buy-pro');
+    await buy.waitFor();
+    // It opened a confirmation counting from $0.00 ("You need $9.99 more") whatever the balance was.
+    expect(await buy.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => buy.isEnabled()).toBe(true);
+    await page.context().close();
   });
 });

@@ -4,8 +4,8 @@
 // room is restarting, and shows the picture again, from the other agent, with nobody clicking anything.
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
@@ -27,7 +27,7 @@ const SECRET = 'fleet-journey-secret-long-enough-for-hmac-keys';
 
 let database: TestDatabase;
 let pages: TPages;
-let front: Server;
+let front: TFront | undefined;
 let browser: Browser;
 let dataDir: string;
 
@@ -45,16 +45,40 @@ beforeAll(async () => {
 
 afterAll(async () => {
   killServerProcesses();
-  await browser?.close();
-  front?.closeAllConnections();
-  await new Promise((resolve) => (front ? front.close(resolve) : resolve(undefined)));
-  await new Promise((resolve) => pages?.server.close(resolve));
-  await database?.drop();
+  await boundedStep('closing the browser', () => browser?.close());
+  await boundedStep('closing the front proxy', () => front?.close());
+  await boundedStep('closing the page server', () => {
+    pages?.server.closeAllConnections();
+    return new Promise((resolve) => (pages ? pages.server.close(resolve) : resolve(undefined)));
+  });
+  await boundedStep('dropping the database', () => database?.drop());
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+}, 90_000);
+
+/**
+ * One teardown step, given at most 15 s: a step that hangs is named in the output and the file still ends (a
+ * teardown once sat out the hook's whole 120 s after a passing test, and failed the run without saying where).
+ */
+async function boundedStep(what: string, step: () => unknown): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<'stalled'>((resolve) => {
+    timer = setTimeout(() => resolve('stalled'), 15_000);
+  });
+  const outcome = await Promise.race([Promise.resolve().then(step), stalled]).finally(() =>
+    clearTimeout(timer),
+  );
+  if (outcome === 'stalled')
+    console.warn(`[fleet] teardown: ${what} still had not finished after 15 s; going on`);
+}
+
+interface TFront {
+  /** Stops listening and cuts every connection, the upgraded room sockets included (server.close waits for those). */
+  close(): Promise<void>;
+}
 
 /** The ingress: room sockets to the gateway, everything else to the control plane. */
-async function frontProxy(port: number, controlPort: number, gatewayPort: number): Promise<Server> {
+async function frontProxy(port: number, controlPort: number, gatewayPort: number): Promise<TFront> {
+  const connections = new Set<Socket>();
   const server = createServer((incoming, outgoing) => {
     const upstream = httpRequest(
       {
@@ -84,10 +108,21 @@ async function frontProxy(port: number, controlPort: number, gatewayPort: number
     });
     target.on('error', () => socket.destroy());
     socket.on('error', () => target.destroy());
+    socket.once('close', () => target.destroy());
+  });
+  server.on('connection', (socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
-  return server;
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of connections) socket.destroy();
+      }),
+  };
 }
 
 async function ownerWithRoom(): Promise<{ token: string; username: string; roomId: string }> {

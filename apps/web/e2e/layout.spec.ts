@@ -1,6 +1,7 @@
 // Guard, session and layout journeys: redirect and return, 401, unknown paths, language switch, share dialog and
-// the mobile menu, in real Chromium against the real server.
+// the mobile menu, pages whose code cannot be fetched, in real Chromium against the real server.
 import { join } from 'node:path';
+import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   login,
@@ -57,7 +58,9 @@ describe('guard and session', () => {
     await login(page, user.email, user.password);
     await page.waitForURL((url) => url.pathname === '/profile' && url.search === '?tab=security');
     expect(new URL(page.url()).hash).toBe('#password');
-    await expect.poll(() => page.getByTestId('profile-email').textContent()).toBe(user.email);
+    await expect
+      .poll(() => page.getByTestId('profile-email').textContent(), { timeout: 15_000 })
+      .toBe(user.email);
 
     // Login and registration send a logged-in user to the dashboard.
     await page.goto('/auth/login');
@@ -76,7 +79,10 @@ describe('guard and session', () => {
     await page.waitForURL(
       (url) => url.pathname === '/auth/login' && url.searchParams.get('redirect') === '/profile',
     );
-    const names = (await context.cookies()).map((cookie) => cookie.name);
+    const cookieNames = async () => (await context.cookies()).map((cookie) => cookie.name);
+    // The page's document.cookie writes reach the browser's cookie store a moment later.
+    await expect.poll(cookieNames, { timeout: 5_000 }).not.toContain('token');
+    const names = await cookieNames();
     expect(names).not.toContain('token');
     expect(names).not.toContain('username');
     expect(names).not.toContain('avatar');
@@ -93,7 +99,10 @@ describe('guard and session', () => {
     await page.waitForURL(
       (url) => url.pathname === '/auth/login' && url.searchParams.get('redirect') === '/dashboard',
     );
-    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('token');
+    // The page's document.cookie writes reach the browser's cookie store a moment later.
+    await expect
+      .poll(async () => (await context.cookies()).map((cookie) => cookie.name), { timeout: 5_000 })
+      .not.toContain('token');
     await context.close();
   });
 
@@ -102,10 +111,21 @@ describe('guard and session', () => {
     const page = await context.newPage();
     await page.goto('/no/such/page');
     await page.waitForURL('**/pages/notfound');
-    await expect.poll(() => page.title()).toBe('Not found | Cloud-browser rooms');
+    // The title is set once the page's code has loaded.
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Not found | Cloud-browser rooms');
     expect(await page.getByTestId('status-page').textContent()).toContain('Page not found');
     await screenshots(page, 'not-found');
+    // Also under a layout page, signed out (not sent to log in for a page that does not exist) and signed in.
+    await page.goto('/dashboard/no-such-page');
+    await page.waitForURL('**/pages/notfound');
     await context.close();
+    const { context: member, page: memberPage } = await loggedInPage();
+    for (const path of ['/dashboard/no-such-page', '/profile/x', '/bill/pay/x']) {
+      await memberPage.goto(path);
+      await memberPage.waitForURL('**/pages/notfound');
+      expect(await memberPage.getByTestId('status-page').textContent()).toContain('Page not found');
+    }
+    await member.close();
   });
 });
 
@@ -113,10 +133,10 @@ describe('layout', () => {
   it('switches to zh-CN: stores the choice, reloads, and shows Chinese in the layout and the title', async () => {
     const { context, page } = await loggedInPage();
     await page.goto('/dashboard');
-    await expect.poll(() => page.title()).toBe('Dashboard | Cloud-browser rooms');
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Dashboard | Cloud-browser rooms');
     await page.getByTestId('language-button').click();
     await Promise.all([page.waitForEvent('load'), page.getByTestId('language-zh-CN').click()]);
-    await expect.poll(() => page.title()).toBe('仪表盘 | 云浏览器房间');
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('仪表盘 | 云浏览器房间');
     expect(await page.getByTestId('sidebar').textContent()).toContain('公共房间');
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
     const language = (await context.cookies()).find((cookie) => cookie.name === 'language');
@@ -142,9 +162,12 @@ describe('layout', () => {
     await page.getByTestId('share-qr').click();
     const qr = page.getByTestId('qr-image');
     await qr.waitFor();
-    expect(await qr.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight])).toEqual(
-      [100, 100],
-    );
+    // An image is decoded after it is attached: its size reads 0 until then.
+    await expect
+      .poll(() => qr.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]), {
+        timeout: 5_000,
+      })
+      .toEqual([100, 100]);
     // Escape hides the QR popup and leaves the dialog open (spec §4).
     await page.keyboard.press('Escape');
     await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
@@ -203,11 +226,54 @@ describe('layout', () => {
   });
 });
 
+describe('pages loaded on demand', () => {
+  it('stays in the app when the server is down, and opens the page once it is back', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/bill');
+    await page.getByRole('heading', { name: 'Bill management', exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    // The server's port refuses every connection, the page's code and /healthz included.
+    const refuse = (route: Route) => route.abort('connectionrefused');
+    await context.route(`${kit.server.url}/**`, refuse);
+
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Subscription' }).click();
+    const failure = page.getByTestId('route-load-failure');
+    await failure.waitFor();
+    expect(await failure.getByRole('alert').textContent()).toContain('Network request failed:');
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Personal info' }).click();
+    await failure.waitFor();
+
+    await context.unroute(`${kit.server.url}/**`, refuse);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Subscription' }).click();
+    await page.getByRole('heading', { name: 'Subscription', exact: true }).waitFor();
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+    await context.close();
+  });
+
+  it('reloads into the new version when the server answers but the page’s code is gone', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/bill');
+    await page.getByRole('heading', { name: 'Bill management', exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    let gone = 0;
+    await context.route(/\/assets\/planlist-/, (route) => {
+      gone += 1;
+      return gone === 1 ? route.fulfill({ status: 404 }) : route.continue();
+    });
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Subscription' }).click();
+    await page.getByRole('heading', { name: 'Subscription', exact: true }).waitFor();
+    expect(gone).toBeGreaterThan(1);
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false);
+    await context.close();
+  });
+});
+
 describe('server state', () => {
   it('shows each zone with this server’s rooms, CPU, memory and start times, refreshed while open', async () => {
     const { context, page } = await loggedInPage();
     await page.goto('/serverstate');
-    await expect.poll(() => page.title()).toBe('Server state | Cloud-browser rooms');
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Server state | Cloud-browser rooms');
     const node = page.getByTestId('region-local').getByTestId('server-node');
     await node.waitFor();
     expect(await node.getByTestId('node-rooms').textContent()).toMatch(/Rooms\s*\d+ \/ \d+/);

@@ -150,9 +150,10 @@ describe('room media from a recording', () => {
     const sample = await canvasSample(page);
     expect([sample?.width, sample?.height]).toEqual([fixture.width, fixture.height]);
     const indicator = page.getByTestId('quality-indicator');
-    await expect.poll(() => indicator.getAttribute('data-path')).toBe('h264');
+    await expect.poll(() => indicator.getAttribute('data-path'), { timeout: 15_000 }).toBe('h264');
     expect(await page.getByTestId('quality-path').textContent()).toBe('H.264');
-    await expect.poll(() => indicator.getAttribute('data-fps')).not.toBe('0');
+    // The frame rate is counted over a second of pictures.
+    await expect.poll(() => indicator.getAttribute('data-fps'), { timeout: 15_000 }).not.toBe('0');
 
     await expectSound(page);
     await screenshots(page, 'room-media-h264');
@@ -170,9 +171,10 @@ describe('room media from a recording', () => {
 
     // Mute silences the speakers, unmute brings the sound back; the picture never stops.
     await page.getByTestId('room-mute').click();
-    await expect.poll(() => soundLevel(page), { timeout: 5_000 }).toBeLessThan(0.001);
+    // As long as expectSound allows: on a loaded machine the meter can trail the click by seconds.
+    await expect.poll(() => soundLevel(page), { timeout: 15_000 }).toBeLessThan(0.001);
     await page.getByTestId('room-mute').click();
-    await expect.poll(() => soundLevel(page), { timeout: 5_000 }).toBeGreaterThan(0.02);
+    await expect.poll(() => soundLevel(page), { timeout: 15_000 }).toBeGreaterThan(0.02);
     await expectMovingPicture(page);
 
     // A browser enforcing the autoplay rule starts a page's AudioContext suspended until a click on the page.

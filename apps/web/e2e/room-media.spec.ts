@@ -180,8 +180,10 @@ describe('room media from the server', () => {
       .poll(async () => (await canvasSample(late))?.frames ?? 0, { timeout: 30_000 })
       .toBeGreaterThan(0);
     const firstPaint = (await canvasSample(late))?.frames ?? 0;
-    await late.waitForTimeout(700);
-    expect(((await canvasSample(late))?.frames ?? 0) - firstPaint).toBeGreaterThanOrEqual(8);
+    // A picture standing still paints nothing more; a running one paints ~30 a second, and at least a few while
+    // two other pages decode beside it on a 2-core machine (2 in 700 ms there once).
+    await late.waitForTimeout(1000);
+    expect(((await canvasSample(late))?.frames ?? 0) - firstPaint).toBeGreaterThanOrEqual(3);
     await late.close();
 
     await stopAndDeleteRoom(page, name);

@@ -2,67 +2,24 @@
 // URL in chat keep the layout (also after a rejoin), a raised hand reaches the owner and the controller as a toast
 // whose Give control hands the browser over (once per request), and on a 390 px wide phone the members, the chat
 // and the control request all work, with long names cut to fit and the owner's actions in each row's menu.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
-import { PRESS_ME_PAGE, passEntry, roomThroughApi, servePages, type TPages } from './room-support';
-import { DESKTOP, type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
+import { PRESS_ME_PAGE, passEntry, startSharedRoom, type TSharedRoom } from './room-support';
+import { DESKTOP, type Page, PHONE, screenshots } from './support';
 
-let kit: TJourneyKit;
-let pages: TPages;
-let roomsDataDir: string;
-let owner: TTestOwner;
-let room: { id: string; name: string };
+let shared: TSharedRoom;
 
 beforeAll(async () => {
-  pages = await servePages(PRESS_ME_PAGE);
-  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-people-journey-'));
-  kit = await startJourneys({
-    env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
-  });
-  owner = await createOwner(kit.server.app);
-  // A room is shared by link when it has a password (or is public); the guests' link carries it.
-  room = await roomThroughApi(kit, owner, {
-    name: uniqueRoomName('people'),
-    password: 'sesame',
-    region: 'local',
-    image: 'chromium-url',
-    startUrl: `${pages.origin}/`,
-  });
+  shared = await startSharedRoom({ html: PRESS_ME_PAGE, name: 'people' });
 });
 
 afterAll(async () => {
-  await kit?.close();
-  pages?.server.close();
-  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+  await shared?.close();
 });
 
-/** The owner in the room, in control (a request to an empty seat would be granted without asking anyone). */
-async function ownerInRoom(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await signedIn(kit, owner, viewport);
-  const page = await context.newPage();
-  await page.goto(`/room/${room.id}`);
-  await passEntry(page, owner.username);
-  const take = page.getByTestId('control-take');
-  if (await take.isVisible()) await take.click();
-  await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
-  return { context, page };
-}
-
-/** A guest without an account, in through the share link under this nickname. */
-async function guestInRoom(
-  nickname: string,
-  viewport = DESKTOP,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await kit.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`/share/room/${room.id}#password=sesame`);
-  await passEntry(page, nickname);
-  return { context, page };
-}
+// A request to an empty seat would be granted without asking anyone: the owner holds it.
+const ownerInRoom = (viewport = DESKTOP) => shared.ownerInRoom(viewport);
+const guestInRoom = (nickname: string, viewport = DESKTOP, hasTouch = false) =>
+  shared.guestInRoom(nickname, { viewport, hasTouch });
 
 const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('data-controlling');
 
@@ -123,7 +80,7 @@ describe('people in a room', () => {
 
     // A rejoin gets the same messages from the history, and they fit the same way.
     await page.reload();
-    expect(await passEntry(page, owner.username)).toBe('straight');
+    expect(await passEntry(page, shared.owner.username)).toBe('straight');
     await page.getByTestId('chat-message').filter({ hasText: url }).waitFor();
     await expectChatFits(page);
     await page.setViewportSize(PHONE);
@@ -150,7 +107,8 @@ describe('people in a room', () => {
 
     await hanaToast.getByRole('button', { name: 'Give control' }).click();
     await expect.poll(() => controlling(first.page), { timeout: 15_000 }).toBe('true');
-    await expect.poll(() => controlling(ownerPage)).toBe('false');
+    // The owner's page hears of the hand-over on its own socket, maybe after Hana's.
+    await expect.poll(() => controlling(ownerPage), { timeout: 15_000 }).toBe('false');
     await ownerPage
       .locator('[data-testid="member"][data-controller="true"]')
       .filter({ hasText: 'Hana' })
@@ -176,7 +134,7 @@ describe('people in a room', () => {
     expect(await second.page.getByTestId('control-request-sound').count()).toBe(0);
     await chime.click();
     await ownerPage.reload();
-    await passEntry(ownerPage, owner.username);
+    await passEntry(ownerPage, shared.owner.username);
     expect(await ownerPage.getByTestId('control-request-sound').getAttribute('aria-pressed')).toBe('false');
     await ownerPage.getByTestId('control-request-sound').click();
 
@@ -189,7 +147,7 @@ describe('people in a room', () => {
     const { context: ownerContext, page: ownerPage } = await ownerInRoom();
     // The longest nickname the room accepts, with no space to break at.
     const nickname = 'Wolfeschlegelsteinhausen';
-    const phone = await guestInRoom(nickname, PHONE);
+    const phone = await guestInRoom(nickname, PHONE, true);
     const { page } = phone;
 
     const panel = page.getByTestId('members-panel');
@@ -238,6 +196,31 @@ describe('people in a room', () => {
     await requestToast(ownerPage, nickname).waitFor({ state: 'detached' });
     await page.getByTestId('control-release').waitFor();
     await screenshots(page, 'room-phone-in-control');
+
+    // The finger drives as it does on a phone: a tap on the button clicks it, a swipe up scrolls the page down.
+    const clicks = () => shared.pages.events.filter((event) => event === '/event/clicked').length;
+    const before = clicks();
+    const canvas = await page.getByTestId('room-canvas').boundingBox();
+    if (!canvas) throw new Error('no room canvas');
+    const x = canvas.x + canvas.width / 2;
+    await page.touchscreen.tap(x, canvas.y + canvas.height / 2);
+    await expect.poll(clicks, { timeout: 10_000 }).toBe(before + 1);
+    const touch = await phone.context.newCDPSession(page);
+    const at = (share: number) => [{ x, y: canvas.y + canvas.height * share }];
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0.8) });
+    for (let step = 1; step <= 8; step++) {
+      await touch.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: at(0.8 - step * 0.075),
+      });
+      await page.waitForTimeout(16);
+    }
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect
+      .poll(() => shared.pages.events.includes('/event/scrolled-down'), { timeout: 10_000 })
+      .toBe(true);
+    // A swipe is no click.
+    expect(clicks()).toBe(before + 1);
 
     await phone.context.close();
     await ownerContext.close();

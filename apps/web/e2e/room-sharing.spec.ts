@@ -53,7 +53,7 @@ describe('room sharing', () => {
     const dialog = await openInfo(page);
     const publicBox = dialog.getByTestId('room-share-public');
     const passwordField = dialog.getByTestId('room-share-password');
-    await expect.poll(() => passwordField.inputValue()).toBe('sesame');
+    await expect.poll(() => passwordField.inputValue(), { timeout: 15_000 }).toBe('sesame');
     expect(await text(page, 'room-info-password')).toBe('sesame');
     expect(await text(page, 'room-info-public')).toBe('No');
 
@@ -62,8 +62,9 @@ describe('room sharing', () => {
     await page.getByTestId('room-public-confirm').waitFor();
     await page.getByTestId('confirm-yes').click();
     await toast(page, 'The room is now public');
-    await expect.poll(() => publicBox.getAttribute('data-state')).toBe('checked');
-    await expect.poll(() => text(page, 'room-info-public')).toBe('Yes');
+    // The dialog shows the room as the server sends it back, which can trail the toast.
+    await expect.poll(() => publicBox.getAttribute('data-state'), { timeout: 15_000 }).toBe('checked');
+    await expect.poll(() => text(page, 'room-info-public'), { timeout: 15_000 }).toBe('Yes');
     expect(await text(page, 'room-info-password')).toBe('sesame');
     expect(await passwordField.inputValue()).toBe('sesame');
     expect(await dialog.getByTestId('room-share-password-save').isDisabled()).toBe(true);
@@ -78,8 +79,8 @@ describe('room sharing', () => {
     // Private again: the same password, in the field, the details and the link.
     await publicBox.click();
     await toast(page, 'The room is no longer public');
-    await expect.poll(() => publicBox.getAttribute('data-state')).toBe('unchecked');
-    await expect.poll(() => text(page, 'room-info-public')).toBe('No');
+    await expect.poll(() => publicBox.getAttribute('data-state'), { timeout: 15_000 }).toBe('unchecked');
+    await expect.poll(() => text(page, 'room-info-public'), { timeout: 15_000 }).toBe('No');
     expect(await text(page, 'room-info-password')).toBe('sesame');
     expect(await passwordField.inputValue()).toBe('sesame');
     expect(await dialog.getByTestId('room-share-public-password-kept').count()).toBe(0);
@@ -87,7 +88,7 @@ describe('room sharing', () => {
     // What the server holds, not what the page remembered: a fresh page shows it too.
     const fresh = await ownerContext.newPage();
     await openInfo(fresh);
-    await expect.poll(() => text(fresh, 'room-info-password')).toBe('sesame');
+    await expect.poll(() => text(fresh, 'room-info-password'), { timeout: 15_000 }).toBe('sesame');
     expect(await text(fresh, 'room-info-public')).toBe('No');
     await ownerContext.close();
 

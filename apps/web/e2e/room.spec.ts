@@ -76,8 +76,11 @@ describe('rooms', () => {
     await dialog.getByTestId('room-name').fill(name);
     await dialog.getByTestId('room-remark').fill('A loopback page');
     await dialog.getByTestId('room-password').fill('sesame');
-    // The dialog preselects the first zone and image this user may use; without them it refuses (spec §5).
-    expect(await dialog.getByTestId('room-region').inputValue()).toBe('local');
+    // The dialog preselects the first zone and image this user may use; without them it refuses (spec §5). The
+    // choice is made just after the zones arrive.
+    await expect
+      .poll(() => dialog.getByTestId('room-region').inputValue(), { timeout: 15_000 })
+      .toBe('local');
     await dialog.getByTestId('room-region').selectOption('');
     await dialog.getByTestId('create-room-submit').click();
     await toast(page, 'An image and a zone must be chosen');
@@ -95,7 +98,9 @@ describe('rooms', () => {
 
     // The info dialog shows the owner the password.
     await card.getByTestId('room-info').click();
-    await expect.poll(() => page.getByTestId('room-info-password').textContent()).toBe('sesame');
+    await expect
+      .poll(() => page.getByTestId('room-info-password').textContent(), { timeout: 15_000 })
+      .toBe('sesame');
     await page.keyboard.press('Escape');
 
     await card.getByTestId('room-start').click();
@@ -104,10 +109,11 @@ describe('rooms', () => {
         console.log(response.url(), response.status(), (await response.text()).slice(0, 300));
     });
     try {
+      // A loaded machine has taken 45 s to start a room.
       await page
         .locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="running"]`)
         .waitFor({
-          timeout: 20_000,
+          timeout: 60_000,
         });
     } catch (error) {
       console.log('CARD', await card.evaluate((e) => e.outerHTML.slice(0, 600)));
@@ -127,7 +133,10 @@ describe('rooms', () => {
     });
     // The picture moves.
     await expectMovingPicture(page);
-    await expect.poll(() => page.getByTestId('quality-indicator').getAttribute('data-fps')).not.toBe('0');
+    // The frame rate is counted over a second of pictures.
+    await expect
+      .poll(() => page.getByTestId('quality-indicator').getAttribute('data-fps'), { timeout: 15_000 })
+      .not.toBe('0');
 
     // Before the click the button (centre of the picture) is green; a click through our canvas presses it.
     const before = await canvasSample(page);
@@ -164,11 +173,16 @@ describe('rooms', () => {
 
     // Fullscreen shows the picture alone, not the whole page; the way out is on the picture.
     await page.getByTestId('room-fullscreen').click();
+    // The browser enters and leaves fullscreen asynchronously (the window is resized first).
     await expect
-      .poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid') ?? null))
+      .poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid') ?? null), {
+        timeout: 10_000,
+      })
       .toBe('room-stage-box');
     await page.getByTestId('room-exit-fullscreen').click();
-    await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => document.fullscreenElement === null), { timeout: 10_000 })
+      .toBe(true);
 
     // Chat reaches the room and comes back.
     await page.getByTestId('chat-input').fill('hello room');

@@ -1,43 +1,29 @@
 // Sharing journeys in real Chromium against the real server: the owner shares a password room and a guest without
 // an account comes in through the link (password, nickname, live picture, chat, control, a click), then the room
 // goes public and a logged-in user finds it in the square, thumbnail and all, and joins it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
-import { PRESS_ME_PAGE, passEntry, roomThroughApi, servePages, type TPages } from './room-support';
-import { type Page, screenshots, signedIn, startJourneys, type TJourneyKit, toast } from './support';
+import { createOwner } from '../../server/src/rooms/room-test-users';
+import {
+  PRESS_ME_PAGE,
+  passEntry,
+  SHARED_ROOM_PASSWORD,
+  startSharedRoom,
+  type TSharedRoom,
+} from './room-support';
+import { type Page, screenshots, signedIn, toast } from './support';
 
-let kit: TJourneyKit;
-let pages: TPages;
-let roomsDataDir: string;
-let owner: TTestOwner;
-let room: { id: string; name: string };
+let shared: TSharedRoom;
 
 beforeAll(async () => {
-  pages = await servePages(PRESS_ME_PAGE);
-  roomsDataDir = await mkdtemp(join(tmpdir(), 'rooms-share-journey-'));
-  kit = await startJourneys({
-    env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
-  });
-
-  // The owner and the room are made through the API: the rooms journey already covers creating by hand.
-  owner = await createOwner(kit.server.app);
-  room = await roomThroughApi(kit, owner, {
-    name: uniqueRoomName('shared'),
+  shared = await startSharedRoom({
+    html: PRESS_ME_PAGE,
+    name: 'shared',
     remark: 'Press the button together',
-    password: 'sesame',
-    region: 'local',
-    image: 'chromium-url',
-    startUrl: `${pages.origin}/`,
   });
 });
 
 afterAll(async () => {
-  await kit?.close();
-  pages?.server.close();
-  if (roomsDataDir) await rm(roomsDataDir, { recursive: true, force: true });
+  await shared?.close();
 });
 
 async function frames(page: Page): Promise<number> {
@@ -71,25 +57,32 @@ const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('
 
 describe('sharing', () => {
   it('lets a guest in by the share link and password, to watch, chat, take control and click', async () => {
-    const ownerContext = await signedIn(kit, owner);
+    const ownerContext = await signedIn(shared.kit, shared.owner);
     const ownerPage = await ownerContext.newPage();
     await ownerPage.goto('/dashboard');
-    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${shared.room.name}"]`);
     await card.getByTestId('room-info').click();
     const share = ownerPage.getByTestId('room-share');
     await share.waitFor();
-    await expect.poll(() => share.getByTestId('room-share-password').inputValue()).toBe('sesame');
+    await expect
+      .poll(() => share.getByTestId('room-share-password').inputValue(), { timeout: 15_000 })
+      .toBe(SHARED_ROOM_PASSWORD);
     await share.getByTestId('room-share-qr').waitFor();
-    expect(
-      await share.getByTestId('room-share-qr').evaluate((image) => (image as HTMLImageElement).naturalWidth),
-    ).toBe(300);
+    // An image is decoded after it is attached: its size reads 0 until then.
+    await expect
+      .poll(
+        () =>
+          share.getByTestId('room-share-qr').evaluate((image) => (image as HTMLImageElement).naturalWidth),
+        { timeout: 5_000 },
+      )
+      .toBe(300);
     // The link carries the password in its fragment; without it, the guest is asked for it.
     expect(await share.getByTestId('room-share-link').inputValue()).toMatch(
-      new RegExp(`/share/room/${room.id}#password=sesame$`),
+      new RegExp(`/share/room/${shared.room.id}#password=${SHARED_ROOM_PASSWORD}$`),
     );
     await share.getByTestId('room-share-with-password').click();
     const link = await share.getByTestId('room-share-link').inputValue();
-    expect(link).toMatch(new RegExp(`/share/room/${room.id}$`));
+    expect(link).toMatch(new RegExp(`/share/room/${shared.room.id}$`));
     await share.getByTestId('room-share-copy').click();
     await toast(ownerPage, 'share link copied to clipboard');
     expect(await ownerPage.evaluate(() => navigator.clipboard.readText())).toBe(link);
@@ -101,7 +94,7 @@ describe('sharing', () => {
     expect(await controlling(ownerPage)).toBe('true');
 
     // The guest: no account, the link (on this server: the test server's public URL is not its listening port).
-    const guestContext = await kit.newContext();
+    const guestContext = await shared.kit.newContext();
     const guest = await guestContext.newPage();
     const requested: string[] = [];
     guest.on('request', (request) => requested.push(request.url()));
@@ -113,15 +106,15 @@ describe('sharing', () => {
       .getByTestId('share-password-error')
       .filter({ hasText: 'The room password is incorrect' })
       .waitFor();
-    await guest.getByTestId('share-password-input').fill('sesame');
+    await guest.getByTestId('share-password-input').fill(SHARED_ROOM_PASSWORD);
     await guest.getByTestId('share-password-submit').click();
     // One step: who invites and who is inside, the nickname, and the warning that the owner is inside.
     await guest.getByTestId('share-lobby').waitFor();
-    expect(await guest.getByTestId('entry-room-name').textContent()).toBe(room.name);
+    expect(await guest.getByTestId('entry-room-name').textContent()).toBe(shared.room.name);
     await guest.getByTestId('enter-confirm').waitFor();
     await screenshots(guest, 'share-lobby');
     // The password never travels in a URL: not in the address bar, not in any request the page made.
-    expect(guest.url()).not.toContain('sesame');
+    expect(guest.url()).not.toContain(SHARED_ROOM_PASSWORD);
     // An empty nickname is refused with the spec's words.
     await guest.getByTestId('nickname-input').fill('');
     await guest.getByTestId('nickname-submit').click();
@@ -146,12 +139,13 @@ describe('sharing', () => {
     const gusRow = ownerPage.getByTestId('member').filter({ hasText: 'Gus' });
     await gusRow.getByTestId('control-grant').click();
     await expect.poll(() => controlling(guest), { timeout: 15_000 }).toBe('true');
-    expect(await controlling(ownerPage)).toBe('false');
+    // The owner's page hears of the hand-over on its own socket, maybe after the guest's.
+    await expect.poll(() => controlling(ownerPage), { timeout: 15_000 }).toBe('false');
     const box = await guest.getByTestId('room-canvas').boundingBox();
     if (!box) throw new Error('no canvas box');
-    const clicked = pages.events.length;
+    const clicked = shared.pages.events.length;
     await guest.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(() => pages.events.length, { timeout: 15_000 }).toBeGreaterThan(clicked);
+    await expect.poll(() => shared.pages.events.length, { timeout: 15_000 }).toBeGreaterThan(clicked);
 
     // The owner takes control back.
     await ownerPage.getByTestId('control-take').click();
@@ -161,7 +155,7 @@ describe('sharing', () => {
     // A reload brings the guest straight back: no password, no nickname, no confirmation.
     await guest.reload();
     expect(await passEntry(guest, 'unused')).toBe('straight');
-    expect(requested.filter((url) => url.includes('sesame'))).toEqual([]);
+    expect(requested.filter((url) => url.includes(SHARED_ROOM_PASSWORD))).toEqual([]);
 
     // The owner restarts the room from the dashboard with both inside: asked first, then both pages say who is
     // restarting it and show the picture again by themselves.
@@ -169,7 +163,7 @@ describe('sharing', () => {
     for (const page of people) await recordAwayTexts(page);
     const dashboard = await ownerContext.newPage();
     await dashboard.goto('/dashboard');
-    const liveCard = dashboard.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    const liveCard = dashboard.locator(`[data-testid="room-card"][data-room-name="${shared.room.name}"]`);
     await liveCard.getByTestId('room-restart').click();
     const ask = dashboard.getByTestId('room-interrupt-dialog');
     await ask.waitFor();
@@ -180,12 +174,13 @@ describe('sharing', () => {
     await liveCard.and(dashboard.locator('[data-state="starting"]')).waitFor();
     await liveCard.and(dashboard.locator('[data-state="running"]')).waitFor({ timeout: 60_000 });
     const runningAt = Date.now();
+    // Back in and a new picture: each page asks again every 700 ms, then waits for the room's page to draw.
     for (const page of people) {
-      await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 5_000 });
+      await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
       const shown = await frames(page);
-      await expect.poll(() => frames(page), { timeout: 5_000 }).toBeGreaterThan(shown);
+      await expect.poll(() => frames(page), { timeout: 30_000 }).toBeGreaterThan(shown);
     }
-    expect(await awayTexts(guest)).toContain(`${owner.username} is restarting the room…`);
+    expect(await awayTexts(guest)).toContain(`${shared.owner.username} is restarting the room…`);
     expect(await awayTexts(ownerPage)).toContain('You are restarting the room…');
     console.log(
       `[restart] picture back for both ${Date.now() - runningAt} ms after the room ran again ` +
@@ -198,10 +193,18 @@ describe('sharing', () => {
     await dashboard.getByTestId('confirm-yes').click();
     await guest
       .getByTestId('room-away-text')
-      .filter({ hasText: `${owner.username} stopped the room.` })
+      .filter({ hasText: `${shared.owner.username} stopped the room.` })
       .waitFor({ timeout: 30_000 });
     await ownerPage.getByTestId('room-away-text').filter({ hasText: 'You stopped the room.' }).waitFor();
     expect(await guest.getByTestId('room-away-start').count()).toBe(0);
+    // While the room is away nothing pretends to work: chat is closed (what was typed stays), control is not offered.
+    for (const page of people) {
+      expect(await page.getByTestId('chat-input').isDisabled()).toBe(true);
+      expect(await page.getByTestId('chat-input').getAttribute('placeholder')).toBe(
+        'Chat is back when the room is',
+      );
+      expect(await page.locator('[data-testid^="control-"]').count()).toBe(0);
+    }
     await screenshots(guest, 'room-stopped-guest');
     await ownerPage.getByTestId('room-away-start').click();
     for (const page of people) {
@@ -215,10 +218,10 @@ describe('sharing', () => {
   });
 
   it('shows a public room in the square with its thumbnail, and a logged-in user joins it', async () => {
-    const ownerContext = await signedIn(kit, owner);
+    const ownerContext = await signedIn(shared.kit, shared.owner);
     const ownerPage = await ownerContext.newPage();
     await ownerPage.goto('/dashboard');
-    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    const card = ownerPage.locator(`[data-testid="room-card"][data-room-name="${shared.room.name}"]`);
     await card.getByTestId('room-info').click();
     // Making it public asks first, with the danger warning.
     await ownerPage.getByTestId('room-share-public').click();
@@ -229,13 +232,13 @@ describe('sharing', () => {
     await toast(ownerPage, 'The room is now public');
     await ownerContext.close();
 
-    const visitor = await createOwner(kit.server.app);
-    const context = await signedIn(kit, visitor);
+    const visitor = await createOwner(shared.kit.server.app);
+    const context = await signedIn(shared.kit, visitor);
     const page = await context.newPage();
     await page.goto('/publicrooms');
-    const listed = page.locator(`[data-testid="public-room"][data-room-name="${room.name}"]`);
+    const listed = page.locator(`[data-testid="public-room"][data-room-name="${shared.room.name}"]`);
     await listed.waitFor({ timeout: 15_000 });
-    expect(await listed.textContent()).toContain(owner.username);
+    expect(await listed.textContent()).toContain(shared.owner.username);
     expect(await listed.textContent()).toContain('Press the button together');
     const thumbnail = listed.getByTestId('public-room-thumbnail');
     await expect
@@ -249,14 +252,16 @@ describe('sharing', () => {
     await screenshots(page, 'public-rooms');
 
     await listed.getByTestId('public-room-join').click();
-    await page.waitForURL(`**/room/${room.id}`);
+    await page.waitForURL(`**/room/${shared.room.id}`);
     await enterRoom(page, 'Vera');
     const me = page.getByTestId('member').filter({ hasText: 'Vera' });
+    // The members arrive on the socket: a count before the row is there would say nothing.
+    await me.waitFor();
     expect(await me.locator('text=Guest').count()).toBe(0);
 
     // A logged-in user who follows a share link joins as themselves, not as a guest.
     const second = await context.newPage();
-    await second.goto(`/share/room/${room.id}`);
+    await second.goto(`/share/room/${shared.room.id}`);
     await enterRoom(second, 'Vera too');
     const row = second.getByTestId('member').filter({ hasText: 'Vera too' });
     await row.waitFor();

@@ -21,6 +21,8 @@ export interface TJourneyKit {
   newContext(options?: {
     locale?: string;
     viewport?: { width: number; height: number };
+    /** A touch screen, as a phone has: taps and swipes arrive as touch pointers. */
+    hasTouch?: boolean;
   }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startJourneys(options: { env?: Record<string, string> } = 
       const context = await browser.newContext({
         baseURL: server.url,
         viewport: options.viewport ?? DESKTOP,
+        hasTouch: options.hasTouch ?? false,
         locale: options.locale ?? 'en-US',
         permissions: ['clipboard-read', 'clipboard-write'],
       });

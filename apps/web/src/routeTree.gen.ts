@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as AppRouteImport } from './routes/_app';
+import { Route as SplatRouteImport } from './routes/$';
 import { Route as IndexRouteImport } from './routes/index';
 import { Route as RoomIdRouteImport } from './routes/room/$id';
 import { Route as PagesNotfoundRouteImport } from './routes/pages/notfound';
@@ -42,6 +43,11 @@ import { Route as AppAdminUsersUserIdRouteImport } from './routes/_app/admin/use
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const SplatRoute = SplatRouteImport.update({
+  id: '/$',
+  path: '/$',
   getParentRoute: () => rootRouteImport,
 } as any);
 const IndexRoute = IndexRouteImport.update({
@@ -192,6 +198,7 @@ const AppAdminUsersUserIdRoute = AppAdminUsersUserIdRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
+  '/$': typeof SplatRoute;
   '/about': typeof AppAboutRoute;
   '/admin': typeof AppAdminRouteWithChildren;
   '/dashboard': typeof AppDashboardRoute;
@@ -223,6 +230,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/$': typeof SplatRoute;
   '/about': typeof AppAboutRoute;
   '/dashboard': typeof AppDashboardRoute;
   '/help': typeof AppHelpRoute;
@@ -254,6 +262,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/': typeof IndexRoute;
+  '/$': typeof SplatRoute;
   '/_app': typeof AppRouteWithChildren;
   '/_app/about': typeof AppAboutRoute;
   '/_app/admin': typeof AppAdminRouteWithChildren;
@@ -288,6 +297,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
+    | '/$'
     | '/about'
     | '/admin'
     | '/dashboard'
@@ -319,6 +329,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo;
   to:
     | '/'
+    | '/$'
     | '/about'
     | '/dashboard'
     | '/help'
@@ -349,6 +360,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/$'
     | '/_app'
     | '/_app/about'
     | '/_app/admin'
@@ -382,6 +394,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
+  SplatRoute: typeof SplatRoute;
   AppRoute: typeof AppRouteWithChildren;
   AdmintologinuserTokenRoute: typeof AdmintologinuserTokenRoute;
   AuthAccessRoute: typeof AuthAccessRoute;
@@ -401,6 +414,13 @@ declare module '@tanstack/react-router' {
       path: '';
       fullPath: '';
       preLoaderRoute: typeof AppRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/$': {
+      id: '/$';
+      path: '/$';
+      fullPath: '/$';
+      preLoaderRoute: typeof SplatRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/': {
@@ -667,6 +687,7 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren);
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  SplatRoute: SplatRoute,
   AppRoute: AppRouteWithChildren,
   AdmintologinuserTokenRoute: AdmintologinuserTokenRoute,
   AuthAccessRoute: AuthAccessRoute,

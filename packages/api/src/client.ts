@@ -7,6 +7,7 @@ export type {
   TPlanView,
   TUserPlan,
 } from './routers/pay/pay.types';
+export { ROOM_NAME_MAX_LENGTH, ROOM_NAME_PATTERN } from './routers/room/room.types';
 export {
   REPORT_REASON_MAX_LENGTH,
   type TPublicRoom,

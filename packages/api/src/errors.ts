@@ -4,6 +4,8 @@
 
 import { TRPCError } from '@trpc/server';
 import { isDatabaseOutage } from './database-outage';
+// Every validation failure without a text of its own gets a readable one (BAD_INPUT's message below).
+import './schemas/readable-issues';
 
 type TrpcCode = TRPCError['code'];
 
@@ -221,6 +223,16 @@ const catalogue = {
   REFUND_DONE: { message: 'This bill has already been refunded', status: 409, trpc: 'CONFLICT' },
   REFUND_EXCEEDS_BALANCE: {
     message: 'The balance ({0} USD) is less than the bill ({1} USD); adjust the balance instead',
+    status: 409,
+    trpc: 'CONFLICT',
+  },
+  ADJUSTMENT_EXCEEDS_BALANCE: {
+    message: 'The balance ({0} USD) is less than the debit ({1} USD); a balance cannot go below zero',
+    status: 409,
+    trpc: 'CONFLICT',
+  },
+  PLAN_NAME_TAKEN: {
+    message: 'Another plan has this name; people could not tell the two apart',
     status: 409,
     trpc: 'CONFLICT',
   },

@@ -196,6 +196,13 @@ describe('login errors', () => {
       ip,
     });
     expect(short.data).toBe('Password length cannot be less than 6 digits');
+    // Spaces alone are no password (spec §5: cannot be empty), however many.
+    const blank = await rest(server.app, 'POST', '/api/user/updatePassword', {
+      body: { oldPassword: 'first-secret-1', newPassword: '      ' },
+      token,
+      ip,
+    });
+    expect([blank.status, blank.data]).toEqual([400, 'The password cannot be empty']);
   });
 });
 

@@ -176,12 +176,14 @@ describe('the plan editor', () => {
       asAdmin('POST', 'plans/update', { ...change, price: 1.005 }),
       asAdmin('POST', 'plans/update', { ...change, price: 5, maxFrameRate: 120 }),
       asAdmin('POST', 'plans/update', { ...change, price: 5, name: ' ' }),
+      asAdmin('POST', 'plans/update', { ...change, price: 5, name: ' free ' }),
     ]);
     expect(refusals.map((reply) => [reply.status, reply.data])).toEqual([
       [400, 'The price cannot be negative'],
       [400, 'The price must be in whole cents'],
       [400, 'The frame rate must be a whole number from 1 to 60'],
       [400, 'The plan needs a name'],
+      [409, 'Another plan has this name; people could not tell the two apart'],
     ]);
     const free = plans.data.find((plan) => plan.isDefault === true);
     const freeOff = await asAdmin('POST', 'plans/update', {

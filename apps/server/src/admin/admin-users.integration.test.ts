@@ -258,6 +258,16 @@ describe('account actions', () => {
       reason: 'Goodwill for the outage',
     });
     expect(credited.status).toBe(200);
+    // The balance is prepaid: a debit beyond it is refused and writes nothing.
+    const overdraft = await asAdmin('POST', 'users/adjustBalance', {
+      userId: user.userId,
+      amount: -20,
+      reason: 'More than there is',
+    });
+    expect([overdraft.status, overdraft.data]).toEqual([
+      409,
+      'The balance (12.34 USD) is less than the debit (20.00 USD); a balance cannot go below zero',
+    ]);
     const detail = await asAdmin<{
       balance: number;
       ledger: { amount: number; kind: string; note: string }[];

@@ -64,6 +64,13 @@ export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesO
       return { state: await runs.start(order.data) };
     } catch (error) {
       const refusal = describeError(error);
+      // The control plane hears only the code and words; why the room did not start is said here, where it is known.
+      if (refusal.status >= 500) {
+        request.log.error(
+          { err: error, roomId: order.data.spec.roomId },
+          'a run ordered here failed to start',
+        );
+      }
       return reply.code(refusal.status).send({ code: refusal.appCode, message: refusal.message });
     }
   });

@@ -90,14 +90,25 @@ export class AgentRuns {
     return this.epochs.get(roomId) ?? 0;
   }
 
+  /** The ids of the runs live here now. */
+  runIds(): Set<string> {
+    return new Set([...this.live.values()].map((run) => run.runId));
+  }
+
   /**
-   * The agent was declared lost (a stall longer than the fleet's patience): its runs were given away, so its
-   * browsers stop without a word to the fleet; the rooms come back on their new runs.
+   * The runs of `candidates` the fleet no longer holds this agent to stop here, without a word to the fleet: the
+   * agent was declared lost (a stall longer than the fleet's patience) and its rooms were given away, or the
+   * room was stopped by a control plane whose order never arrived. Runs that started after `candidates` was taken
+   * are not judged: the answer that left them out may predate them.
    */
-  async abandonAll(): Promise<void> {
-    const roomIds = [...this.live.keys()];
-    this.live.clear();
-    for (const roomId of roomIds) {
+  async abandonUnheld(candidates: ReadonlySet<string>, held: ReadonlySet<string>): Promise<void> {
+    for (const [roomId, run] of [...this.live]) {
+      if (!candidates.has(run.runId) || held.has(run.runId)) continue;
+      this.live.delete(roomId);
+      this.options.log.warn(
+        { roomId, runId: run.runId },
+        'the fleet no longer holds this agent to the room; stopping it',
+      );
       await this.options.engine.stop(roomId, { reason: 'restarting', by: null }).catch(() => {});
     }
   }

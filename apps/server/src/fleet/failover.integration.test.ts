@@ -15,6 +15,7 @@ import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unmountUnder } from '../rooms/profiles/testing/room-volume-files';
 import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
@@ -84,7 +85,11 @@ afterAll(async () => {
   await new Promise((resolve) => page?.close(resolve));
   await database?.drop();
   await s3?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (dataDir) {
+    // The killed agent's keep-data rooms are still mounted, as they would be on its machine.
+    await unmountUnder(dataDir);
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
 
 /** One process of the fleet on this test's database and data directory. */

@@ -1,13 +1,16 @@
 // The control plane's engine against real PostgreSQL: an owner's Stop of a room the fleet is bringing back after
-// its agent was lost keeps it stopped.
+// its agent was lost keeps it stopped; an agent that heartbeats but cannot be reached is passed over, and the start
+// lands on one that can (a real agent process on loopback).
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
-import { LOCAL_REGION_CODE, Room } from '@rooms/db';
+import { freePort, LOCAL_REGION_CODE, Room } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
+import { startTestServer } from '../testing/test-server';
 import { FleetRoomEngine } from './fleet-room-engine';
+import { fleetToken } from './fleet-token';
 
 let db: TestDatabase;
 const em = () => db.orm.em.fork() as unknown as EntityManager;
@@ -53,4 +56,64 @@ describe('FleetRoomEngine', () => {
     expect((await em().findOneOrFail(Room, roomId)).state).toBe('stopped');
     expect(engine.state(roomId)).toBe('stopped');
   });
+
+  it('passes over an agent it cannot reach and starts the room on one it can, then keeps away from it', async () => {
+    // Heartbeating through the database, but at an address nothing listens on (a wrong AGENT_ADDRESS).
+    const closed = await freePort();
+    const { agent: unreachable } = await fleet.registerAgent(
+      em(),
+      { regionCode: LOCAL_REGION_CODE, address: `127.0.0.1:${closed}`, capacity: 2, version: 'test' },
+      new Date(),
+    );
+    const port = await freePort();
+    const agent = await startTestServer({
+      env: {
+        ROOM_ROLE: 'agent',
+        DATABASE_URL: db.url,
+        AGENT_ADDRESS: `127.0.0.1:${port}`,
+        PORT: String(port),
+        ROOM_CAPACITY: '2',
+        ROOM_MEDIA: 'screencast',
+      },
+    });
+    const warnings: string[] = [];
+    const engine = new FleetRoomEngine({
+      orm: db.orm,
+      token: fleetToken(agent.config.appSecret),
+      log: { warn: (_object, message) => warnings.push(message) },
+    });
+    try {
+      const owner = await storedUser(db.orm);
+      const spec = async () => ({
+        roomId: (await storedRoom(db.orm, owner.id, { startUrl: 'about:blank' })).id,
+        width: 640,
+        height: 360,
+        maxFrameRate: 10,
+        videoBitrateKbps: 1000,
+        startUrl: 'about:blank',
+        keepData: false,
+        autoCloseMs: null,
+      });
+      // Equally loaded (none), the agent placed on longest ago goes first: the unreachable one, never placed on.
+      await em().execute(`update room_agents set last_placed_at = now() where address = ?`, [
+        `127.0.0.1:${port}`,
+      ]);
+      const first = await spec();
+      await engine.start(first);
+      const run = await fleet.liveRunOf(em(), first.roomId);
+      expect(run?.agentId).not.toBe(unreachable.id);
+      expect(agent.app.roomEngine.state(first.roomId)).toBe('running');
+      expect(warnings).toEqual(['a room agent could not be reached: passed over for a while']);
+
+      // The next start goes straight to the agent that answers.
+      const second = await spec();
+      await engine.start(second);
+      expect(agent.app.roomEngine.state(second.roomId)).toBe('running');
+      expect(warnings).toHaveLength(1);
+      for (const started of [first, second]) await engine.stop(started.roomId);
+    } finally {
+      engine.close();
+      await agent.close();
+    }
+  }, 90_000);
 });

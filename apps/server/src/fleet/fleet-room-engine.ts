@@ -3,8 +3,9 @@
 // runs where is kept in memory from the runs' own notices (the `run_changed` trigger), so "does this room run?"
 // is answered without a query, for rooms on every agent. Rooms on the agent inside this process (npm start) are
 // answered by its engine itself, crashes and all.
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
+  AppError,
   fleet,
   type RoomEngine,
   type TRoomLaunchSpec,
@@ -55,12 +56,21 @@ interface TWhere {
 
 const isLive = (state: RoomRunState) => (liveRoomRunStates as readonly RoomRunState[]).includes(state);
 
+/**
+ * How long placement passes over an agent an order could not reach (a wrong AGENT_ADDRESS, a network that drops
+ * it): its heartbeats go on through the database, so it still looks like the least loaded agent of its zone, and
+ * would take every start there only to fail it.
+ */
+const UNREACHABLE_BACKOFF_MS = 30_000;
+
 export class FleetRoomEngine implements RoomEngine {
   /** The live run of every room of the fleet: which agent, starting or running. */
   private readonly where = new Map<string, TWhere>();
   private readonly listeners = new Set<(change: TRoomStateChange) => void>();
   private readonly now: () => Date;
   private stopWatching: (() => void) | undefined;
+  /** Agents an order could not reach, and until when placement passes over them. */
+  private readonly unreachable = new Map<string, number>();
 
   constructor(private readonly options: TFleetRoomEngineOptions) {
     this.now = options.now ?? (() => new Date());
@@ -76,7 +86,12 @@ export class FleetRoomEngine implements RoomEngine {
     await this.reload();
   }
 
-  async start(spec: TRoomLaunchSpec): Promise<void> {
+  start(spec: TRoomLaunchSpec): Promise<void> {
+    return this.place(spec, true);
+  }
+
+  /** Places and orders the run; an agent that cannot be reached is passed over, and the start tried once more. */
+  private async place(spec: TRoomLaunchSpec, mayRetry: boolean): Promise<void> {
     const em = this.options.orm.em.fork();
     // An agent without an address (npm start's) is reached in its own process only: that process places there.
     const local = this.options.local;
@@ -85,6 +100,7 @@ export class FleetRoomEngine implements RoomEngine {
     if (this.options.allocate && !(await fleet.liveRunOf(em, spec.roomId))) {
       among = [...(await this.options.allocate(spec.roomId))];
     }
+    among = await this.passOverUnreachable(em, spec.roomId, among);
     const placement = await fleet.placeRun(em, spec.roomId, this.now(), among);
     const { run } = placement;
     this.where.set(run.roomId, { agentId: run.agentId, state: run.state });
@@ -100,8 +116,42 @@ export class FleetRoomEngine implements RoomEngine {
     } catch (error) {
       await fleet.endRun(this.options.orm.em.fork(), run.id, run.epoch, this.now()).catch(() => {});
       this.forget(run.roomId, run.agentId);
-      throw error;
+      // The agent in this process is reached without a network: its refusals are its own words.
+      const remote = !this.options.local?.agentIds().has(run.agentId);
+      if (!(remote && error instanceof AppError && error.appCode === 'ROOMS_UNAVAILABLE')) throw error;
+      this.unreachable.set(run.agentId, Date.now() + UNREACHABLE_BACKOFF_MS);
+      this.options.log.warn(
+        { agentId: run.agentId, address: placement.agentAddress, roomId: spec.roomId },
+        'a room agent could not be reached: passed over for a while',
+      );
+      if (!mayRetry) throw error;
+      return this.place(spec, false);
     }
+  }
+
+  /**
+   * The agents a start may be placed on without those an order lately could not reach; unchanged when none is
+   * backed off, or when passing over them would leave nobody (a zone's only agent is tried again).
+   */
+  private async passOverUnreachable(
+    em: EntityManager,
+    roomId: string,
+    among: string[] | undefined,
+  ): Promise<string[] | undefined> {
+    const now = Date.now();
+    for (const [agentId, until] of this.unreachable) if (until <= now) this.unreachable.delete(agentId);
+    if (this.unreachable.size === 0) return among;
+    const candidates =
+      among ??
+      (
+        await em.execute<{ id: string }[]>(
+          `select a.id from room_agents a join rooms r on r.region_id = a.region_id
+           where r.id = ? and a.state = 'active'`,
+          [roomId],
+        )
+      ).map((row) => row.id);
+    const reachable = candidates.filter((agentId) => !this.unreachable.has(agentId));
+    return reachable.length > 0 ? reachable : among;
   }
 
   async stop(roomId: string, ending?: TRoomEnding): Promise<void> {

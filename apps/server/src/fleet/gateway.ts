@@ -20,6 +20,13 @@ const PAUSE_ABOVE_BYTES = 4 * 1024 * 1024;
 const RESUME_BELOW_BYTES = 1024 * 1024;
 /** Messages a participant sends before the agent answers (member/join and a ping at most). */
 const EARLY_MESSAGES = 16;
+/**
+ * How long an agent may take to accept a participant's socket, and how often a connected one must have been heard
+ * from (any message, or a ping's answer): an agent whose machine is cut off breaks no connection, and without
+ * these its participants would wait on TCP's own timeouts (minutes) instead of being told the room is restarting.
+ */
+const AGENT_HANDSHAKE_MS = 10_000;
+const AGENT_PING_MS = 10_000;
 
 export interface TGatewayOptions {
   orm: MikroORM;
@@ -126,14 +133,33 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     {
       headers,
       perMessageDeflate: false,
+      handshakeTimeout: AGENT_HANDSHAKE_MS,
     },
   );
   upstream = agentSocket;
   let paused = false;
+  let heard = true;
+  let liveness: NodeJS.Timeout | undefined;
   agentSocket.on('open', () => {
     for (const message of early.splice(0)) agentSocket.send(message.data, { binary: message.isBinary });
+    liveness = setInterval(() => {
+      // Paused for a slow participant, the agent's answers wait unread: silence then says nothing of the agent.
+      if (paused) return;
+      if (!heard) {
+        options.log.warn({ roomId: options.roomId, address }, 'gateway: the agent stopped answering');
+        agentSocket.terminate();
+        return;
+      }
+      heard = false;
+      agentSocket.ping();
+    }, AGENT_PING_MS);
+    liveness.unref();
+  });
+  agentSocket.on('pong', () => {
+    heard = true;
   });
   agentSocket.on('message', (data, isBinary) => {
+    heard = true;
     if (clientClosed) return;
     // The messages of one read from the agent (pictures, sound, chat) go on to the participant in one write.
     holdWritesForTurn(options.connection);
@@ -149,6 +175,7 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     }
   });
   agentSocket.on('close', (code, reason) => {
+    clearInterval(liveness);
     if (clientClosed) return;
     // The agent's own closes (the room stopped, a kick, a ban) pass through as they are; a connection that
     // broke means the agent is gone, and the room will run again elsewhere.

@@ -1,8 +1,11 @@
 // This process as a room agent of the fleet: it registers in every zone it serves, says how it is doing at each
 // heartbeat (what /serverstate shows of it, for every server on the database; the heartbeat also renews its runs'
 // leases), and leaves the fleet at once when it shuts down, its runs lost so the control plane starts their rooms
-// again elsewhere. An agent the fleet declared lost (a stall longer than the fleet's patience) has had its rooms
-// given away: it stops them and registers again as a new agent.
+// again elsewhere. Each heartbeat's answer names the runs the fleet holds the agent to; a run live here that no
+// answer names stops: the agent was declared lost in that zone (a stall longer than the fleet's patience; it
+// registers there again as a new agent) and its rooms were given away, or a stop never reached it. An agent that
+// cannot reach the database for as long as a run's lease stops its rooms too: by then the fleet may have started
+// them elsewhere, and two copies of a room must not run.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -32,8 +35,10 @@ export interface TLocalAgentOptions {
   name?: string;
   /** People inside each of its rooms, reported with every heartbeat (the control plane's member counts). */
   members?: () => Record<string, number>;
-  /** Told when the fleet gave this agent's rooms away: they must stop here. */
-  onLost?: () => Promise<void>;
+  /** The runs live on this agent now; with `abandonUnheld`, how the heartbeat's answers are acted on. */
+  runIds?: () => ReadonlySet<string>;
+  /** Stops the runs of `candidates` (live before the heartbeat) that no answer held this agent to. */
+  abandonUnheld?: (candidates: ReadonlySet<string>, held: ReadonlySet<string>) => Promise<void>;
   now?: () => Date;
 }
 
@@ -52,6 +57,9 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   const address = options.address ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const agents = new Map<string, string>();
   let closed = false;
+  /** When every zone last answered a heartbeat. */
+  let lastAnswered = Date.now();
+  let fenced = false;
   let busy: Promise<unknown> = Promise.resolve();
 
   const register = async (regionCode: string) => {
@@ -66,22 +74,52 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   };
 
   const beat = async () => {
+    if (fenced) {
+      // Its rooms stopped while no heartbeat was answered: it joins again as a new agent, which loses its former
+      // runs, so the fleet starts those rooms again rather than count them running here.
+      for (const regionCode of [...agents.keys()]) await register(regionCode);
+      fenced = false;
+    }
     const report = {
       ...toServerNode(node.state()),
       agentName: options.name ?? null,
       members: options.members?.() ?? {},
     };
-    for (const [regionCode, agentId] of agents) {
-      const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report);
-      // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.
-      if (!answer.ok) {
-        log.warn(
-          { regionCode, agentId },
-          'this agent was declared lost by the fleet; its rooms run elsewhere now',
-        );
-        await options.onLost?.();
-        await register(regionCode);
+    // Taken before the answers: a run that starts while they come may be missing from them.
+    const candidates = new Set(options.runIds?.() ?? []);
+    const held = new Set<string>();
+    for (const [regionCode, agentId] of [...agents]) {
+      const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report, options.runIds?.());
+      if (answer.ok) {
+        for (const run of answer.runs) held.add(run.id);
+        continue;
       }
+      // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.
+      log.warn(
+        { regionCode, agentId },
+        'this agent was declared lost by the fleet in this zone; its rooms there run elsewhere now',
+      );
+      await register(regionCode);
+    }
+    lastAnswered = Date.now();
+    await options.abandonUnheld?.(candidates, held);
+  };
+
+  /** A heartbeat; when none has been answered for a run's lease, the rooms here stop (the next answer re-registers). */
+  const beatOrFence = async () => {
+    try {
+      await beat();
+    } catch (error) {
+      // Only an agent others reach can have its rooms started elsewhere; npm start's places its rooms itself.
+      if (options.address !== undefined && !fenced && Date.now() - lastAnswered >= fleet.RUN_LEASE_MS) {
+        fenced = true;
+        log.warn(
+          {},
+          'no heartbeat answered for a run’s lease: this agent’s rooms stop, they may run elsewhere now',
+        );
+        await options.abandonUnheld?.(new Set(options.runIds?.() ?? []), new Set());
+      }
+      throw error;
     }
   };
 
@@ -105,7 +143,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   for (const region of regions) await register(region.code);
   // Said at once, not at the first tick: what it is called and how loaded (placement under Agones finds it by name).
   await beat();
-  const timers = [every(fleet.HEARTBEAT_INTERVAL_MS, beat, 'heartbeat')];
+  const timers = [every(fleet.HEARTBEAT_INTERVAL_MS, beatOrFence, 'heartbeat')];
 
   return {
     ids: () => new Set(agents.values()),

@@ -11,7 +11,7 @@ import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { startRoomStateSync } from '../rooms/room-state-sync';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { AgentRuns } from './agent-runs';
-import { startAgonesLifecycle } from './agones/agones-sdk';
+import { shutDownUnusedAllocation, startAgonesLifecycle } from './agones/agones-sdk';
 import type { TLocalRooms } from './fleet-room-engine';
 import { startLocalAgent } from './local-agent';
 
@@ -41,11 +41,10 @@ export async function startRoomAgent(
     media: config.rooms.media,
     sandbox: config.rooms.sandbox,
     egress: {
-      start: ({ allow, socketPath }) =>
+      start: ({ allow }) =>
         // One proxy for every room: Chromium alone keeps up to 32 connections to it, pages add WebSockets.
         startEgressProxy({
           allow,
-          socketPath,
           maxConnections: Math.max(512, config.rooms.capacity * 128),
           logger: app.log,
         }),
@@ -97,7 +96,8 @@ export async function startRoomAgent(
     address: reachable ? config.agent.address : undefined,
     regions: config.agent.regions,
     name: config.agent.name,
-    onLost: () => runs.abandonAll(),
+    runIds: () => runs.runIds(),
+    abandonUnheld: (candidates, held) => runs.abandonUnheld(candidates, held),
     members: () => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCounts() : {}),
   });
   app.addHook('onClose', async () => agent.close());
@@ -127,7 +127,15 @@ function driveGameServer(
     const ended = change.state === 'stopped' && change.ending?.reason !== 'server-restart';
     if (hadRoom && ended && runs.count() === 0) void gameServer.close();
   });
-  app.addHook('onClose', async () => gameServer.close());
+  const stopWatching = shutDownUnusedAllocation({
+    lifecycle: gameServer,
+    hasRoom: () => hadRoom || runs.count() > 0,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => {
+    stopWatching();
+    await gameServer.close();
+  });
 }
 
 /**

@@ -62,7 +62,10 @@ function readable(text: string | undefined): boolean {
     text.trim().length > 0 &&
     text.length <= 500 &&
     !/\n\s+at\s/.test(text) &&
-    !text.includes('[object Object]')
+    !text.includes('[object Object]') &&
+    // The validation library's own wording ("Invalid input: expected string, received undefined") says nothing
+    // of which field; ../../../packages/api/src/schemas/readable-issues.ts names it.
+    !/^(Invalid input|Too (big|small):|Invalid option|Unrecognized key)/.test(text)
   );
 }
 

@@ -50,6 +50,7 @@ export async function storedUser(
 export interface TStoredRoomOptions {
   startUrl: string;
   name?: string;
+  remark?: string;
   width?: number;
   height?: number;
   maxFrameRate?: number;
@@ -69,6 +70,7 @@ export async function storedRoom(
   sequence += 1;
   const room = em.create(Room, {
     name: options.name ?? `room-${Date.now().toString(36)}${sequence}${randomBytes(2).toString('hex')}`,
+    remark: options.remark ?? '',
     password: options.password ?? null,
     isPublic: options.isPublic ?? false,
     region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),

@@ -41,7 +41,8 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
   const app = await buildApp(config, { logger: { level: config.logLevel } });
   let url = 'http://localhost';
   if (options.listen !== false) {
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    // A random port unless the test names one (an agent must listen where its AGENT_ADDRESS says).
+    await app.listen({ host: '127.0.0.1', port: config.port });
     const address = app.server.address();
     if (address && typeof address === 'object') url = `http://127.0.0.1:${address.port}`;
   } else {

@@ -1,28 +1,32 @@
 // The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { TRoomStateChange } from '@rooms/api';
+import { effectiveSettings, type TRoomStateChange } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
-import { Room, RoomBan, Session } from '@rooms/db';
+import { planOf, Room, RoomBan, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
 import type { RoomBanBook, RoomDirectory, RoomLink } from './relay-ports';
 
 // Room ids are UUIDs; anything else would make PostgreSQL reject the query instead of finding nothing.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function databaseRoomDirectory(orm: MikroORM): RoomDirectory {
+export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new Date()): RoomDirectory {
   return {
     async find(roomId) {
       if (!UUID.test(roomId)) return null;
-      const room = await orm.em.fork().findOne(Room, { id: roomId }, { populate: ['owner'] });
+      const em = orm.em.fork();
+      const room = await em.findOne(Room, { id: roomId }, { populate: ['owner'] });
       if (!room) return null;
+      // Seats and frame rate as the owner's plan allows them now, as the room was started: a plan that lapsed
+      // leaves the larger values it allowed in the room's row.
+      const settings = effectiveSettings(room, await planOf(em, room.owner.id, now()));
       return {
         id: room.id,
         ownerId: room.owner.id,
         ownerName: room.owner.username,
-        maxConnections: room.maxConnections,
+        maxConnections: settings.maxConnections,
         password: room.password ?? null,
         isPublic: room.isPublic,
-        maxFrameRate: room.maxFrameRate,
+        maxFrameRate: settings.maxFrameRate,
       };
     },
     bans: databaseRoomBans(orm),
@@ -81,17 +85,24 @@ function endingOf(change: TRoomStateChange): TRoomEnding {
   return { reason: 'stopped', by: null };
 }
 
-/** Of these sessions, the ones still live: not revoked, not expired, their account not disabled. */
+/**
+ * Of these sessions, the ones still live: not revoked, not expired, their account not disabled, and one an
+ * administrator opened as someone else only while they are an administrator in good standing (resolveSession).
+ */
 export function databaseLiveSessions(orm: MikroORM, now: () => Date) {
   return async (sessionIds: string[]): Promise<Set<string>> => {
     if (sessionIds.length === 0) return new Set();
-    const live = await orm.em
-      .fork()
-      .find(
-        Session,
-        { id: { $in: sessionIds }, revokedAt: null, expiresAt: { $gt: now() }, user: { disabled: false } },
-        { fields: ['id'] },
-      );
+    const live = await orm.em.fork().find(
+      Session,
+      {
+        id: { $in: sessionIds },
+        revokedAt: null,
+        expiresAt: { $gt: now() },
+        user: { disabled: false },
+        $or: [{ impersonator: null }, { impersonator: { disabled: false, role: 'admin' } }],
+      },
+      { fields: ['id'] },
+    );
     return new Set(live.map((session) => session.id));
   };
 }

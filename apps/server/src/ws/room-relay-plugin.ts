@@ -72,7 +72,7 @@ export const roomRelayPlugin = fp(
     const relay = new RoomRelay({
       appSecret,
       spentTickets,
-      directory: options.directory ?? databaseRoomDirectory(app.orm),
+      directory: options.directory ?? databaseRoomDirectory(app.orm, app.services.now),
       // The control plane runs no rooms: its relay only issues tickets.
       link: options.link ?? (app.hasDecorator('roomEngine') ? engineLink(app.roomEngine) : NO_ROOMS),
       rateLimiter: app.services.rateLimiter,

@@ -5,11 +5,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
-import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
+import { LOCAL_REGION_CODE, Plan, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin, impersonate } from '../admin/admin-testing';
 import { REPO_ROOT } from '../env';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
 import { startTestServer, type TTestServer } from '../testing/test-server';
+import { databaseLiveSessions } from './default-ports';
 import { LocalRoomSession } from './local-room-session';
 import type { RoomLink } from './relay-ports';
 import { RoomClient } from './room-client';
@@ -214,6 +216,100 @@ describe('a room socket and the session it was opened with', () => {
     await expectSessionEnded(annSocket);
     // A ticket for a session that has ended does not open a socket either.
     expect((await ticket(annRoom, { token: ann.token })).status).toBe(401);
+  });
+});
+
+describe('a room socket an administrator opened as the room’s owner', () => {
+  it('closes, and its tickets are refused, once the administrator is disabled or no longer one', async () => {
+    const alice = await createUser('Alice');
+    const roomId = await createRoom(alice.id);
+    const [mallory, trent, victor] = [
+      await createAdmin(server.app),
+      await createAdmin(server.app),
+      await createAdmin(server.app),
+    ];
+
+    // Another administrator disables Mallory: what Mallory opened as Alice ends with her, at once.
+    const asAlice = await impersonate(server.app, mallory.token, alice.id);
+    const { client: socket } = await enter(roomId, 'Alice', { token: asAlice });
+    expect(socket.of('member/list')[0]?.members.find((member) => member.isOwner)).toBeDefined();
+    const spare = await ticket(roomId, { token: asAlice });
+    expect(spare.status).toBe(200);
+    const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
+      token: trent.token,
+      body: { userId: mallory.userId, disabled: true },
+    });
+    expect(disabled.msg).toBe('success');
+    await expectSessionEnded(socket);
+    await expect(
+      RoomClient.connect(socketUrl(roomId, { ticket: spare.body.ticket }), { origin }),
+    ).rejects.toMatchObject({ status: 401 });
+
+    // The operator takes Trent's administrator role away from another process: the same.
+    const trentAsAlice = await impersonate(server.app, trent.token, alice.id);
+    const { client: trentSocket } = await enter(roomId, 'Alice', { token: trentAsAlice });
+    await cli('user:admin', '--email', trent.email, '--revoke');
+    await expectSessionEnded(trentSocket);
+
+    // A change straight in the database, which tells no process: the next ticket and the periodic check see it.
+    const victorAsAlice = await impersonate(server.app, victor.token, alice.id);
+    const { client: victorSocket } = await enter(roomId, 'Alice', { token: victorAsAlice });
+    const victorSpare = await ticket(roomId, { token: victorAsAlice });
+    await server.app.orm.em.fork().nativeUpdate(User, { id: victor.userId }, { role: 'user' });
+    await expect(
+      RoomClient.connect(socketUrl(roomId, { ticket: victorSpare.body.ticket }), { origin }),
+    ).rejects.toMatchObject({ status: 401 });
+    await server.app.roomRelay.connections.recheckSessions(
+      databaseLiveSessions(server.app.orm, () => new Date()),
+    );
+    await expectSessionEnded(victorSocket);
+  });
+});
+
+describe('a kick', () => {
+  it('keeps the kicked account out, also as a guest from the same browser; a kicked guest may come back', async () => {
+    const olga = await createUser('Olga');
+    const max = await createUser('Max');
+    const roomId = await createRoom(olga.id);
+    const { client: owner } = await enter(roomId, 'Olga', { token: olga.token });
+    const { client: kicked, cookie } = await enter(roomId, 'Max', { token: max.token, password: 'sesame' });
+    owner.send({ type: 'member/kick', memberId: kicked.of('member/list')[0]!.you });
+    expect((await kicked.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
+
+    // Signed out in the same browser: still Max.
+    const { client: asGuest } = await openWithTicket(roomId, { password: 'sesame', cookie });
+    asGuest.send({ type: 'member/join', nickname: 'Not Max' });
+    expect((await asGuest.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
+
+    // A guest the owner kicks is only shown the door.
+    const { client: guest, cookie: guestCookie } = await enter(roomId, 'Guest', { password: 'sesame' });
+    owner.send({ type: 'member/kick', memberId: guest.of('member/list')[0]!.you });
+    expect((await guest.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
+    const { client: back } = await enter(roomId, 'Guest', { password: 'sesame', cookie: guestCookie });
+    back.close();
+    owner.close();
+  });
+});
+
+describe('the room’s seats', () => {
+  it('are what the owner’s plan allows now, not what the room was set to under a plan that lapsed', async () => {
+    const olga = await createUser('Olga');
+    const roomId = await createRoom(olga.id);
+    const free = await server.app.orm.em.fork().findOneOrFail(Plan, { isDefault: true });
+    expect(free.maxConnections).toBeLessThan(10);
+    const seated: RoomClient[] = [];
+    // While the owner is away one seat stays theirs.
+    for (let seat = 0; seat < free.maxConnections - 1; seat++) {
+      const { client } = await enter(roomId, `Guest ${seat}`, {
+        password: 'sesame',
+        ip: `10.9.0.${seat + 1}`,
+      });
+      seated.push(client);
+    }
+    const { client: extra } = await openWithTicket(roomId, { password: 'sesame', ip: '10.9.0.99' });
+    extra.send({ type: 'member/join', nickname: 'One too many' });
+    expect((await extra.closedWith()).code).toBe(ROOM_CLOSE_CODES.ROOM_FULL);
+    for (const client of seated) client.close();
   });
 });
 

@@ -17,6 +17,7 @@ export function ConfirmDialog({
   children,
   confirmLabel,
   destructive = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
   testId,
@@ -26,6 +27,8 @@ export function ConfirmDialog({
   children: ReactNode;
   confirmLabel: ReactNode;
   destructive?: boolean;
+  /** The question cannot be answered yes yet (the dialog says why). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
   testId?: string;
@@ -45,6 +48,7 @@ export function ConfirmDialog({
           <Button
             variant={destructive ? 'destructive' : 'default'}
             onClick={onConfirm}
+            disabled={confirmDisabled}
             data-testid="confirm-yes"
           >
             {confirmLabel}

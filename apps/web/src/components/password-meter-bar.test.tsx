@@ -6,7 +6,7 @@ import { PasswordMeterBar } from './password-meter-bar';
 afterEach(cleanup);
 
 function fill(password: string) {
-  render(<PasswordMeterBar password={password} />);
+  render(<PasswordMeterBar password={password} label="Password strength" valueText="a strength" />);
   const bar = screen.getByTestId('password-meter-bar');
   const meter = screen.getByRole('meter');
   return {

@@ -8,8 +8,19 @@ const tone: Record<TPasswordStrength, string> = {
   strong: 'bg-success',
 };
 
-/** The bar of the strength meter (spec §4/§5): weak, medium, strong fill 33.33 %, 66.66 %, 100 %. */
-export function PasswordMeterBar({ password }: { password: string }) {
+/**
+ * The bar of the strength meter (spec §4/§5): weak, medium, strong fill 33.33 %, 66.66 %, 100 %. Its name and the
+ * strength in words come from the meter around it, which says them in the page's language.
+ */
+export function PasswordMeterBar({
+  password,
+  label,
+  valueText,
+}: {
+  password: string;
+  label: string;
+  valueText: string;
+}) {
   const strength = passwordStrength(password);
   const percent = strengthPercent(strength);
   return (
@@ -17,6 +28,8 @@ export function PasswordMeterBar({ password }: { password: string }) {
     <div
       className="h-1.5 w-full overflow-hidden rounded-full bg-secondary"
       role="meter"
+      aria-label={label}
+      aria-valuetext={valueText}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent}

@@ -1,18 +1,20 @@
-import { Trans } from '@lingui/react/macro';
-import { passwordStrength } from '../lib/password';
+import { useLingui } from '@lingui/react/macro';
+import { passwordStrength, type TPasswordStrength } from '../lib/password';
 import { PasswordMeterBar } from './password-meter-bar';
 
 export function PasswordMeter({ password }: { password: string }) {
+  const { t } = useLingui();
   const strength = passwordStrength(password);
+  const words: Record<TPasswordStrength, string> = {
+    none: t`Enter a password`,
+    weak: t`Weak`,
+    medium: t`Medium`,
+    strong: t`Strong`,
+  };
   return (
     <div className="space-y-1" data-testid="password-meter" data-strength={strength}>
-      <PasswordMeterBar password={password} />
-      <p className="text-muted-foreground text-xs">
-        {strength === 'none' ? <Trans>Enter a password</Trans> : null}
-        {strength === 'weak' ? <Trans>Weak</Trans> : null}
-        {strength === 'medium' ? <Trans>Medium</Trans> : null}
-        {strength === 'strong' ? <Trans>Strong</Trans> : null}
-      </p>
+      <PasswordMeterBar password={password} label={t`Password strength`} valueText={words[strength]} />
+      <p className="text-muted-foreground text-xs">{words[strength]}</p>
     </div>
   );
 }

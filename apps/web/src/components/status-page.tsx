@@ -24,7 +24,7 @@ export function StatusPage({
         <div className="flex size-20 items-center justify-center rounded-full bg-card ring-1 ring-border">
           {icon}
         </div>
-        <p className="font-bold font-mono text-5xl text-muted-foreground/50">{code}</p>
+        <p className="font-bold font-mono text-5xl text-muted-foreground">{code}</p>
         <h1 className="font-semibold text-2xl">{title}</h1>
         <p className="text-muted-foreground">{description}</p>
         <div className="flex gap-2">

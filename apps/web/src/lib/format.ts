@@ -1,4 +1,5 @@
-// Dates as month/day/year (spec §9) and the relative times 'Just now' / '{0} days ago'.
+// Dates as month/day/year (spec §9), the relative times 'Just now' / '{0} days ago', and durations in the spec's
+// units ('1 hour', '1 month').
 import type { I18n } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 
@@ -32,4 +33,29 @@ export function relativeTime(i18n: I18n, value: Date | string | number, now = Da
   const days = Math.floor(elapsed / DAY);
   if (days <= 30) return i18n._(msg`${plural(days, { one: '# day ago', other: '# days ago' })}`);
   return formatDate(value);
+}
+
+/** A duration in whole minutes as people say it: '5 minutes', '1 hour', '24 hours' (whole hours read as hours). */
+export function formatMinutes(i18n: I18n, minutes: number): string {
+  if (minutes < 60 || minutes % 60 !== 0) {
+    return i18n._(msg`${plural(minutes, { one: '# minute', other: '# minutes' })}`);
+  }
+  const hours = minutes / 60;
+  return i18n._(msg`${plural(hours, { one: '# hour', other: '# hours' })}`);
+}
+
+/**
+ * A plan's term in days as people say it: whole years ('1 year' for 365 days), whole months ('3 months' for 90: a
+ * plan's month is 30 days), or days.
+ */
+export function formatDays(i18n: I18n, days: number): string {
+  if (days > 0 && days % 365 === 0) {
+    const years = days / 365;
+    return i18n._(msg`${plural(years, { one: '# year', other: '# years' })}`);
+  }
+  if (days > 0 && days % 30 === 0) {
+    const months = days / 30;
+    return i18n._(msg`${plural(months, { one: '# month', other: '# months' })}`);
+  }
+  return i18n._(msg`${plural(days, { one: '# day', other: '# days' })}`);
 }

@@ -46,6 +46,21 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'Please enter the verification code': msg`Please enter the verification code`,
   'Request failed': msg`Request failed`,
   'Better plans give better parameters and more zones': msg`Better plans give better parameters and more zones`,
+  // The names and descriptions the database is seeded with (packages/db seeders): plans, zones and images. One an
+  // administrator renamed is shown as they wrote it.
+  Free: msg`Free`,
+  'Try rooms with modest limits.': msg`Try rooms with modest limits.`,
+  'Pro monthly': msg`Pro monthly`,
+  'More rooms and viewers, 1080p at 60 fps, your own auto-close and kept browser data.': msg`More rooms and viewers, 1080p at 60 fps, your own auto-close and kept browser data.`,
+  'Pro yearly': msg`Pro yearly`,
+  'Everything in Pro for a year, two months free.': msg`Everything in Pro for a year, two months free.`,
+  Local: msg`Local`,
+  'Rooms run on this server.': msg`Rooms run on this server.`,
+  'Chromium on a blank page; type an address to go anywhere.': msg`Chromium on a blank page; type an address to go anywhere.`,
+  'Chromium opening YouTube, to watch videos together.': msg`Chromium opening YouTube, to watch videos together.`,
+  'Chromium · your start page': msg`Chromium · your start page`,
+  'Chromium opening the address you choose for the room.': msg`Chromium opening the address you choose for the room.`,
+  'Another plan has this name; people could not tell the two apart': msg`Another plan has this name; people could not tell the two apart`,
   // Rooms (packages/api errors.ts and the room protocol's system/error texts)
   'The room does not exist': msg`The room does not exist`,
   'This room name is already taken': msg`This room name is already taken`,
@@ -191,6 +206,11 @@ const numberedTexts: [RegExp, (n: string, m: string) => MessageDescriptor][] = [
     /^The balance \(([\d.]+) USD\) is less than the bill \(([\d.]+) USD\); adjust the balance instead$/,
     (balance, bill) =>
       msg`The balance (${balance} USD) is less than the bill (${bill} USD); adjust the balance instead`,
+  ],
+  [
+    /^The balance \(([\d.]+) USD\) is less than the debit \(([\d.]+) USD\); a balance cannot go below zero$/,
+    (balance, debit) =>
+      msg`The balance (${balance} USD) is less than the debit (${debit} USD); a balance cannot go below zero`,
   ],
   [/^A nickname has at most (\d+) characters$/, (count) => msg`A nickname has at most ${count} characters`],
   [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],

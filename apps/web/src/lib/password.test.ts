@@ -112,6 +112,7 @@ describe('reset rules', () => {
     [{ code: '' }, 'reset-required'],
     [{ confirm: 'other1' }, 'passwords-differ'],
     [{ password: 'abc', confirm: 'abc' }, 'password-too-short'],
+    [{ password: '        ', confirm: '        ' }, 'password-empty'],
     [{ captchaDone: false }, 'captcha-required'],
     [{ codeRequested: false }, 'code-first'],
   ] as const)('%j → %s', (change, issue) => {
@@ -129,6 +130,9 @@ describe('change password rules', () => {
     );
     expect(validateChangePassword({ oldPassword: 'old', newPassword: 'abc', confirm: 'abc' })).toBe(
       'password-too-short',
+    );
+    expect(validateChangePassword({ oldPassword: 'old', newPassword: '      ', confirm: '      ' })).toBe(
+      'password-empty',
     );
     expect(
       validateChangePassword({ oldPassword: 'old', newPassword: 'secret1', confirm: 'secret1' }),

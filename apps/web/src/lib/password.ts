@@ -69,6 +69,7 @@ export function validateRegister(input: {
     return 'register-required';
   }
   if (!isValidEmail(input.email)) return 'email-invalid';
+  if (!input.password.trim()) return 'password-empty';
   if (input.password.length < MIN_PASSWORD_LENGTH) return 'password-too-short';
   if (input.password !== input.confirm) return 'passwords-differ';
   if (!input.codeRequested) return 'code-not-requested';
@@ -95,6 +96,7 @@ export function validateReset(input: {
 }): TValidationIssue | null {
   if (!input.email.trim() || !input.password || !input.confirm || !input.code.trim()) return 'reset-required';
   if (input.password !== input.confirm) return 'passwords-differ';
+  if (!input.password.trim()) return 'password-empty';
   if (input.password.length < MIN_PASSWORD_LENGTH) return 'password-too-short';
   if (!input.captchaDone) return 'captcha-required';
   if (!input.codeRequested) return 'code-first';
@@ -106,7 +108,7 @@ export function validateChangePassword(input: {
   newPassword: string;
   confirm: string;
 }): TValidationIssue | null {
-  if (!input.oldPassword || !input.newPassword || !input.confirm) return 'password-empty';
+  if (!input.oldPassword || !input.newPassword.trim() || !input.confirm) return 'password-empty';
   if (input.newPassword !== input.confirm) return 'passwords-differ';
   if (input.newPassword.length < MIN_PASSWORD_LENGTH) return 'password-too-short';
   return null;

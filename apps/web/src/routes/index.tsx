@@ -49,11 +49,14 @@ function Heading({ kicker, title, text }: { kicker: ReactNode; title: ReactNode;
 function Landing() {
   const loggedIn = isLoggedIn();
   return (
-    <div className="min-h-dvh overflow-x-hidden">
+    // clip, not hidden: overflow-x hidden makes this wrapper a scroll container, and the sticky header would stick
+    // to it (which never scrolls) instead of to the window.
+    <div className="min-h-dvh overflow-x-clip">
       <header className="sticky top-0 z-[1000] border-b bg-background/80 backdrop-blur">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
           <Link to="/" className="min-w-0">
-            <Logo className="max-[420px]:[&>span]:hidden" />
+            {/* Out of sight, not out of the tree: the name stays the link's accessible name. */}
+            <Logo className="max-[420px]:[&>span]:sr-only" />
           </Link>
           <nav className="ml-6 hidden gap-6 text-muted-foreground text-sm md:flex">
             <a href="#features" className="hover:text-foreground">
@@ -76,7 +79,7 @@ function Landing() {
               </Button>
             ) : (
               <>
-                <Button asChild size="sm" variant="ghost" className="max-sm:hidden">
+                <Button asChild size="sm" variant="ghost">
                   <Link to="/auth/login">
                     <Trans>Log in</Trans>
                   </Link>

@@ -110,6 +110,22 @@ export async function revokeSession(em: EntityManager, sessionId: string, now: D
   await em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: now });
 }
 
+/**
+ * Ends the sessions an administrator opened as other people (sign-in links); returns their ids, which is how their
+ * sockets are found (they belong to the people, not to the administrator).
+ */
+export async function revokeSessionsOpenedBy(
+  em: EntityManager,
+  adminId: string,
+  now: Date,
+): Promise<string[]> {
+  const opened = await em.find(Session, { impersonator: adminId, revokedAt: null }, { fields: ['id'] });
+  if (opened.length === 0) return [];
+  const ids = opened.map((session) => session.id);
+  await em.nativeUpdate(Session, { id: { $in: ids }, revokedAt: null }, { revokedAt: now });
+  return ids;
+}
+
 /** Ends every session of a user, except the one given (the device that changed the password). */
 export async function revokeUserSessions(
   em: EntityManager,

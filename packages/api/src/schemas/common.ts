@@ -17,7 +17,9 @@ export const MAX_PASSWORD_LENGTH = 128;
 export const ZPassword = z
   .string({ error: 'Please enter a password' })
   .min(MIN_PASSWORD_LENGTH, { error: 'Password length cannot be less than 6 digits' })
-  .max(MAX_PASSWORD_LENGTH, { error: 'The password cannot be longer than 128 characters' });
+  .max(MAX_PASSWORD_LENGTH, { error: 'The password cannot be longer than 128 characters' })
+  // Six spaces look like nothing typed, on the form and to whoever signs in next.
+  .refine((password) => password.trim().length > 0, { error: 'The password cannot be empty' });
 
 /** An e-mail address as users type it: trimmed and compared case-insensitively. */
 export function zEmail(messages: { required: string; format: string }) {

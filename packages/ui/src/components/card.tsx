@@ -1,3 +1,5 @@
+// Cards hold what people typed (room names, remarks): a card takes the width its grid or flex parent gives it
+// (min-w-0) and its title and description break a long unbroken word or URL instead of widening the page.
 import type * as React from 'react';
 import { cn } from '../lib/utils';
 
@@ -6,7 +8,7 @@ export function Card({ className, ...props }: React.ComponentProps<'div'>) {
     <div
       data-slot="card"
       className={cn(
-        'flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
+        'flex min-w-0 flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
         className,
       )}
       {...props}
@@ -19,12 +21,22 @@ export function CardHeader({ className, ...props }: React.ComponentProps<'div'>)
 }
 
 export function CardTitle({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="card-title" className={cn('font-semibold leading-none', className)} {...props} />;
+  return (
+    <div
+      data-slot="card-title"
+      className={cn('wrap-anywhere font-semibold leading-none', className)}
+      {...props}
+    />
+  );
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<'div'>) {
   return (
-    <div data-slot="card-description" className={cn('text-muted-foreground text-sm', className)} {...props} />
+    <div
+      data-slot="card-description"
+      className={cn('wrap-anywhere text-muted-foreground text-sm', className)}
+      {...props}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { XIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
+import { useRef } from 'react';
 import { cn } from '../lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -11,8 +12,14 @@ export function DialogContent({
   className,
   children,
   closeLabel,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof DialogPrimitive.Content> & { closeLabel: string }) {
+  // Radix gives focus back only to a <DialogTrigger>; a dialog opened from state (a card's button, a confirmation,
+  // a URL flag) has none, and closing it left focus on <body>. So remember what had focus when the dialog opened
+  // and give focus back to it, trigger or not; when that control is gone, radix's own choice stands.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-[1100] animate-fade-in bg-black/60" />
@@ -23,6 +30,19 @@ export function DialogContent({
           className,
         )}
         {...props}
+        onOpenAutoFocus={(event) => {
+          const active = document.activeElement;
+          opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const target = opener.current;
+          opener.current = null;
+          if (event.defaultPrevented || !target?.isConnected) return;
+          event.preventDefault();
+          target.focus();
+        }}
       >
         {children}
         <DialogPrimitive.Close

@@ -1,9 +1,13 @@
 // A small toast system in the spirit of Sonner: a module-level store, one <Toaster /> at the root.
 // Position top-right, width 25rem, life 3000 ms unless a toast says otherwise (spec §9). A toast may carry action
 // buttons (a choice to make, like handing over control); each closes the toast after it runs.
+// Toasts sit above everything, dialogs included, and stay usable while a modal dialog is open: the toaster is a
+// branch of radix's dismissable layers (as radix's own Toast viewport is), so a click on a toast is not a click
+// outside the open dialog or menu, which would close it.
 
 import { clsx as cn } from 'clsx';
 import { CircleAlertIcon, CircleCheckIcon, InfoIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
+import { DismissableLayer } from 'radix-ui/internal';
 import { useSyncExternalStore } from 'react';
 import { Button } from './button';
 
@@ -81,57 +85,59 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
     () => toasts,
   );
   return (
-    <section
-      aria-live="polite"
-      className="pointer-events-none fixed top-4 right-4 z-[1100] flex w-[25rem] max-w-[calc(100vw-2rem)] flex-col gap-2"
-    >
-      {current.map((toast) => {
-        const Icon = icons[toast.severity];
-        return (
-          <div
-            key={toast.id}
-            role={toast.severity === 'error' ? 'alert' : 'status'}
-            data-severity={toast.severity}
-            className={cn(
-              'pointer-events-auto flex animate-toast-in items-start gap-3 rounded-md border border-l-4 bg-popover p-4 shadow-lg',
-              tones[toast.severity],
-            )}
-          >
-            <Icon className="mt-0.5 size-5 shrink-0" />
-            <div className="min-w-0 flex-1">
-              <p className="wrap-anywhere font-semibold text-sm">{toast.summary}</p>
-              {toast.detail ? (
-                <p className="wrap-anywhere mt-1 text-foreground/90 text-sm">{toast.detail}</p>
-              ) : null}
-              {toast.actions?.length ? (
-                <div className="mt-3 flex flex-wrap gap-2">
-                  {toast.actions.map((action) => (
-                    <Button
-                      key={action.label}
-                      size="sm"
-                      variant={action.primary ? 'default' : 'outline'}
-                      onClick={() => {
-                        dismissToast(toast.id);
-                        action.onClick();
-                      }}
-                    >
-                      {action.label}
-                    </Button>
-                  ))}
-                </div>
-              ) : null}
-            </div>
-            <button
-              type="button"
-              aria-label={closeLabel}
-              className="shrink-0 cursor-pointer opacity-70 hover:opacity-100"
-              onClick={() => dismissToast(toast.id)}
+    <DismissableLayer.Branch asChild>
+      <section
+        aria-live="polite"
+        className="pointer-events-none fixed top-4 right-4 z-[1200] flex w-[25rem] max-w-[calc(100vw-2rem)] flex-col gap-2"
+      >
+        {current.map((toast) => {
+          const Icon = icons[toast.severity];
+          return (
+            <div
+              key={toast.id}
+              role={toast.severity === 'error' ? 'alert' : 'status'}
+              data-severity={toast.severity}
+              className={cn(
+                'pointer-events-auto flex animate-toast-in items-start gap-3 rounded-md border border-l-4 bg-popover p-4 shadow-lg',
+                tones[toast.severity],
+              )}
             >
-              <XIcon className="size-4" />
-            </button>
-          </div>
-        );
-      })}
-    </section>
+              <Icon className="mt-0.5 size-5 shrink-0" />
+              <div className="min-w-0 flex-1">
+                <p className="wrap-anywhere font-semibold text-sm">{toast.summary}</p>
+                {toast.detail ? (
+                  <p className="wrap-anywhere mt-1 text-foreground/90 text-sm">{toast.detail}</p>
+                ) : null}
+                {toast.actions?.length ? (
+                  <div className="mt-3 flex flex-wrap gap-2">
+                    {toast.actions.map((action) => (
+                      <Button
+                        key={action.label}
+                        size="sm"
+                        variant={action.primary ? 'default' : 'outline'}
+                        onClick={() => {
+                          dismissToast(toast.id);
+                          action.onClick();
+                        }}
+                      >
+                        {action.label}
+                      </Button>
+                    ))}
+                  </div>
+                ) : null}
+              </div>
+              <button
+                type="button"
+                aria-label={closeLabel}
+                className="shrink-0 cursor-pointer opacity-70 hover:opacity-100"
+                onClick={() => dismissToast(toast.id)}
+              >
+                <XIcon className="size-4" />
+              </button>
+            </div>
+          );
+        })}
+      </section>
+    </DismissableLayer.Branch>
   );
 }

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgonesSdk, startAgonesLifecycle } from './agones-sdk';
+import { AgonesSdk, shutDownUnusedAllocation, startAgonesLifecycle } from './agones-sdk';
 
 interface TSeen {
   method?: string;
@@ -19,9 +19,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** An SDK server that answers `status` (200 by default) to every call, and keeps what it was sent. */
+/**
+ * An SDK server that answers `status` (200 by default) to every call, and keeps what it was sent; GET /gameserver
+ * answers a GameServer in `state`.
+ */
 async function sdkServer(
   status: (seen: TSeen[]) => number = () => 200,
+  state = 'Ready',
 ): Promise<{ port: number; seen: TSeen[] }> {
   const seen: TSeen[] = [];
   server = createServer(async (request, response) => {
@@ -35,7 +39,8 @@ async function sdkServer(
     });
     const code = status(seen);
     response.writeHead(code, { 'content-type': 'application/json' });
-    response.end(code === 200 ? '{}' : JSON.stringify({ code: 14, message: 'unavailable' }));
+    const answer = request.url === '/gameserver' ? JSON.stringify({ status: { state } }) : '{}';
+    response.end(code === 200 ? answer : JSON.stringify({ code: 14, message: 'unavailable' }));
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return { port: (server!.address() as AddressInfo).port, seen };
@@ -110,5 +115,39 @@ describe('startAgonesLifecycle', () => {
     await expect(lifecycle.ready()).rejects.toMatchObject({ name: 'AgonesSdkError', status: 503 });
     await lifecycle.close();
     expect(sidecar.seen.at(-1)?.url).toBe('/shutdown');
+  });
+
+  it('shuts down a GameServer Allocated for a room that never came, and only that one', async () => {
+    const watch = (sidecar: { port: number }, hasRoom: () => boolean) =>
+      shutDownUnusedAllocation({
+        lifecycle: startAgonesLifecycle({ sdkPort: sidecar.port, log: quietLog, healthIntervalMs: 1000 }),
+        hasRoom,
+        log: quietLog,
+        afterMs: 100,
+        checkMs: 20,
+      });
+    const shutdowns = (sidecar: { seen: TSeen[] }) =>
+      sidecar.seen.filter((request) => request.url === '/shutdown').length;
+
+    // Allocated, no room: a start that went elsewhere. It held a slot of the Fleet for good.
+    const unused = await sdkServer(() => 200, 'Allocated');
+    const stopUnused = watch(unused, () => false);
+    await expect.poll(() => shutdowns(unused), { timeout: 5_000 }).toBe(1);
+    stopUnused();
+    await new Promise((resolve) => server?.close(resolve));
+
+    // Allocated with its room, or still Ready: they stay.
+    for (const [state, hasRoom] of [
+      ['Allocated', true],
+      ['Ready', false],
+    ] as const) {
+      const sidecar = await sdkServer(() => 200, state);
+      const stop = watch(sidecar, () => hasRoom);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(shutdowns(sidecar), `${state}, room: ${hasRoom}`).toBe(0);
+      stop();
+      await new Promise((resolve) => server?.close(resolve));
+    }
+    server = undefined;
   });
 });

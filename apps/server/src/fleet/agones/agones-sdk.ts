@@ -185,3 +185,52 @@ export function startAgonesLifecycle(options: TAgonesLifecycleOptions): TAgonesL
     },
   };
 }
+
+export interface TUnusedAllocationOptions {
+  lifecycle: TAgonesLifecycle;
+  /** Whether the agent has a room, or has had one (its end shuts the GameServer down by itself). */
+  hasRoom: () => boolean;
+  log: TLog;
+  /** How long an Allocated GameServer waits for its room. */
+  afterMs?: number;
+  /** Between reads of the GameServer's state. */
+  checkMs?: number;
+}
+
+/**
+ * Shuts the GameServer down once it has been Allocated for `afterMs` without a room. The control plane allocates
+ * before it places a run, so an allocation whose start went elsewhere (a concurrent start of the same room won),
+ * failed, or never came would otherwise hold a slot of the Fleet for good: enough of them and every start is
+ * refused. Answers the function that stops watching.
+ */
+export function shutDownUnusedAllocation(options: TUnusedAllocationOptions): () => void {
+  const afterMs = options.afterMs ?? 60_000;
+  let allocatedSince: number | undefined;
+  let done = false;
+  const check = async () => {
+    if (done || options.hasRoom()) {
+      allocatedSince = undefined;
+      return;
+    }
+    const state = await options.lifecycle.sdk.gameServer().then(
+      (gameServer) => gameServer.status?.state,
+      () => undefined,
+    );
+    if (state !== 'Allocated' || options.hasRoom()) {
+      allocatedSince = undefined;
+      return;
+    }
+    allocatedSince ??= Date.now();
+    if (Date.now() - allocatedSince < afterMs) return;
+    done = true;
+    clearInterval(timer);
+    options.log.warn({ waitedMs: afterMs }, 'allocated to a room that never came here: shutting down');
+    await options.lifecycle.close();
+  };
+  const timer = setInterval(() => void check(), options.checkMs ?? 5_000);
+  timer.unref();
+  return () => {
+    done = true;
+    clearInterval(timer);
+  };
+}

@@ -329,8 +329,9 @@ describe('egress proxy over sockets', () => {
     it('proxies requests and CONNECT under the same policy, and removes the socket on close()', async () => {
       const socketPath = join(dir, 'proxy.sock');
       await leaveStaleSocket(socketPath);
-      const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`], socketPath });
-      expect(own.socketPath).toBe(socketPath);
+      const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`] });
+      const opened = await own.openDoor(socketPath);
+      expect(opened.socketPath).toBe(socketPath);
       // The room user is another user: it must be able to connect.
       expect((await stat(socketPath)).mode & 0o777).toBe(0o666);
       const door = { path: socketPath };
@@ -360,7 +361,12 @@ describe('egress proxy over sockets', () => {
     it('will not replace a file that is not a socket', async () => {
       const notes = join(dir, 'notes.txt');
       await writeFile(notes, 'keep me');
-      await expect(startEgressProxy({ socketPath: notes })).rejects.toThrow(/not a socket/);
+      const own = await startEgressProxy();
+      try {
+        await expect(own.openDoor(notes)).rejects.toThrow(/not a socket/);
+      } finally {
+        await own.close();
+      }
       expect(await readFile(notes, 'utf8')).toBe('keep me');
     });
   });

@@ -3,7 +3,8 @@
 // and no timeouts: a silent tunnel or a site that never answered kept its sockets for ever, and a client that
 // trickled its request head was never dropped. The host's own addresses: egress-policy.security.test.ts.
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -21,7 +22,7 @@ import {
 } from './testing/proxy-test-kit';
 
 let allowed: TSite;
-/** Holds the unix socket of the proxy whose cap counts both doors. */
+/** Holds the proxies' door sockets. */
 let dir: string;
 
 beforeAll(async () => {
@@ -35,13 +36,9 @@ afterAll(async () => {
 });
 
 describe('limits on what a room can hold open', () => {
-  it('answers 503 beyond maxConnections, counting both doors, and admits again once one closes', async () => {
-    const own = await startEgressProxy({
-      allow: [`127.0.0.1:${allowed.port}`],
-      maxConnections: 2,
-      socketPath: join(dir, 'cap.sock'),
-    });
-    const unixDoor = { path: own.socketPath! };
+  it('answers 503 beyond maxConnections, counting every door, and admits again once one closes', async () => {
+    const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`], maxConnections: 2 });
+    const unixDoor = { path: (await own.openDoor(join(dir, 'cap.sock'))).socketPath };
     const site = `127.0.0.1:${allowed.port}`;
     try {
       const first = await openTunnel(own, site);
@@ -74,6 +71,37 @@ describe('limits on what a room can hold open', () => {
       expect(status).toBe(200);
       second.socket.destroy();
     } finally {
+      await own.close();
+    }
+  });
+
+  it('gives each room run a door with a cap of its own: one room at its cap leaves the others served', async () => {
+    const own = await startEgressProxy({ allow: [`127.0.0.1:${allowed.port}`], maxConnectionsPerDoor: 2 });
+    const site = `127.0.0.1:${allowed.port}`;
+    const [greedy, other] = await Promise.all([
+      own.openDoor(join(dir, 'greedy.sock')),
+      own.openDoor(join(dir, 'other.sock')),
+    ]);
+    try {
+      expect((await stat(greedy.socketPath)).mode & 0o777).toBe(0o666);
+      const held = [
+        await openTunnel({ path: greedy.socketPath }, site),
+        await openTunnel({ path: greedy.socketPath }, site),
+      ];
+      expect(held.map((tunnel) => tunnel.status)).toEqual([200, 200]);
+      const refused = await openTunnel({ path: greedy.socketPath }, site);
+      expect(refused.status).toBe(503);
+      await closed(refused.socket);
+      // The other room's door, and the proxy's own, still let through.
+      const served = await openTunnel({ path: other.socketPath }, site);
+      expect(served.status).toBe(200);
+      expect((await viaProxy(own, `http://${site}/still-served`)).status).toBe(200);
+      for (const tunnel of [...held, served]) tunnel.socket.destroy();
+      // A closed door takes no more connections and leaves no socket file behind.
+      await greedy.close();
+      expect(existsSync(greedy.socketPath)).toBe(false);
+    } finally {
+      await other.close();
       await own.close();
     }
   });

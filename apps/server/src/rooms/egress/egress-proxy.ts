@@ -27,10 +27,15 @@ export interface TEgressProxyOptions {
   hostAddresses?: THostAddresses;
   connectTimeoutMs?: number;
   /**
-   * Client connections open at once, over TCP and the unix socket together (512 by default). One more is
-   * answered 503 and closed, so one room cannot take every file descriptor from the others.
+   * Client connections open at once, over TCP and every door together (512 by default). One more is
+   * answered 503 and closed, so the rooms together cannot take every file descriptor of the server.
    */
   maxConnections?: number;
+  /**
+   * Client connections open at once through one door (openDoor), 128 by default: one room at its cap leaves
+   * the proxy's other connections to the other rooms. (Chromium itself keeps 32 to a proxy, WebSockets apart.)
+   */
+  maxConnectionsPerDoor?: number;
   /**
    * A client connection or tunnel with no traffic either way for this long is closed (120 s by default). Idle,
    * not total: a video that keeps streaming keeps its connection.
@@ -38,20 +43,25 @@ export interface TEgressProxyOptions {
   idleTimeoutMs?: number;
   /** A client must send a complete request line and headers within this long (15 s by default), or get 408. */
   headersTimeoutMs?: number;
-  /**
-   * A unix socket the proxy answers on too: the only way out of a sandboxed room's network namespace
-   * (../sandbox). Any local user may connect (the room user is not this server's). A stale socket left by a
-   * killed server is replaced; any other file there is an error.
-   */
-  socketPath?: string;
+}
+
+/**
+ * A unix socket of the proxy's for one sandboxed room run, with a connection cap of its own: the only way out of the
+ * run's network namespace (../sandbox). Any local user may connect (the room user is not this server's). A stale
+ * socket left by a killed server is replaced; any other file there is an error.
+ */
+export interface TEgressDoor {
+  socketPath: string;
+  /** Stops taking connections and removes the socket file; connections already in go on until they end. */
+  close(): Promise<void>;
 }
 
 export interface TEgressProxy {
   /** For Chromium's --proxy-server, e.g. http://127.0.0.1:41234. */
   url: string;
   port: number;
-  /** The unix socket, when one was asked for. */
-  socketPath?: string;
+  /** A door of its own for one sandboxed room run (its network namespace sees only this socket). */
+  openDoor(socketPath: string): Promise<TEgressDoor>;
   close(): Promise<void>;
   /** Targets refused so far. */
   readonly blocked: number;
@@ -76,6 +86,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   const listenHost = options.host ?? '127.0.0.1';
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const maxConnections = options.maxConnections ?? 512;
+  const maxConnectionsPerDoor = options.maxConnectionsPerDoor ?? 128;
   const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
   const headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
   const logger = options.logger ?? { warn: () => {} };
@@ -97,24 +108,32 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     socket.once('close', () => sockets.delete(socket));
   };
 
-  // Counted as the connection opens, through either door; CONNECT and upgrades keep the same socket.
+  // Counted as the connection opens, through any door; CONNECT and upgrades keep the same socket. A room run's
+  // own door (openDoor) counts its connections apart as well.
   let clients = 0;
   let atCapLogged = false;
   const overCap = new WeakSet<Duplex>();
+  const doorOf = new WeakMap<Socket, { clients: number }>();
   const onClientConnection = (socket: Socket) => {
     track(socket);
-    if (clients >= maxConnections) {
+    const door = doorOf.get(socket);
+    const doorFull = door !== undefined && door.clients >= maxConnectionsPerDoor;
+    if (clients >= maxConnections || doorFull) {
       // Refused through the HTTP server rather than reset at once: the client gets a readable 503 for the
       // request it sends, instead of a reset that could look like a broken proxy.
       overCap.add(socket);
       socket.setTimeout(BUSY_GRACE_MS);
-      if (!atCapLogged) logger.warn({ maxConnections }, 'egress proxy at its connection cap');
-      atCapLogged = true;
+      if (!atCapLogged && !doorFull) logger.warn({ maxConnections }, 'egress proxy at its connection cap');
+      atCapLogged ||= !doorFull;
       return;
     }
     atCapLogged = false;
     clients++;
-    socket.once('close', () => clients--);
+    if (door) door.clients++;
+    socket.once('close', () => {
+      clients--;
+      if (door) door.clients--;
+    });
   };
 
   /** Tunnels leave the HTTP server's timeouts behind; this closes one that carries nothing either way. */
@@ -308,29 +327,37 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     });
   });
   port = (server.address() as AddressInfo).port;
-  // Connections on the unix socket are handed to the same HTTP server: one proxy, two doors, one cap.
-  let socketServer: Server | undefined;
-  if (options.socketPath) {
-    try {
-      socketServer = await listenOnSocket(options.socketPath, (socket) => server.emit('connection', socket));
-    } catch (error) {
-      server.close();
-      throw error;
-    }
-  }
   const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  const doors = new Set<Server>();
 
   return {
     url: `http://${urlHost}:${port}`,
     port,
-    socketPath: options.socketPath,
     get blocked() {
       return blocked;
     },
+    async openDoor(socketPath) {
+      // Its connections are handed to the same HTTP server: one proxy, every door under the overall cap too.
+      const door = { clients: 0 };
+      const listener = await listenOnSocket(socketPath, (socket) => {
+        doorOf.set(socket, door);
+        server.emit('connection', socket);
+      });
+      doors.add(listener);
+      return {
+        socketPath,
+        close: () =>
+          new Promise<void>((resolve) => {
+            doors.delete(listener);
+            // Closing the unix server also unlinks its socket file.
+            listener.close(() => resolve());
+          }),
+      };
+    },
     close: async () => {
       closed = true;
-      // Closing the unix server also unlinks its socket file.
-      const listeners: Server[] = socketServer ? [server, socketServer] : [server];
+      // Closing the unix servers also unlinks their socket files.
+      const listeners: Server[] = [server, ...doors];
       const done = Promise.all(
         listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
       );

@@ -220,7 +220,7 @@ describe('ChromiumRoomEngine', () => {
     }
   });
 
-  it('turns a popup into the active tab, follows it, and refuses non-web addresses', async () => {
+  it('turns a popup into the active tab, follows it and its title, and refuses non-web addresses', async () => {
     const spec = roomSpec({ startUrl: pages.url('/popup') });
     const session = await running(spec);
     const outside = await startTestPages();
@@ -230,10 +230,15 @@ describe('ChromiumRoomEngine', () => {
       session.video.subscribe((chunk) => frames.push(chunk));
       await apply(session, press(0.5, 0.5));
 
-      const tabs = await waitFor(() => {
-        const list = session.tabs();
-        return list.length === 2 && list[1]!.active && list[1]!.url.endsWith('/animated') && list;
-      }, 'the popup as the active tab');
+      // A new page, its CDP session and its first load: slow when the whole suite shares the machine.
+      const tabs = await waitFor(
+        () => {
+          const list = session.tabs();
+          return list.length === 2 && list[1]!.active && list[1]!.url.endsWith('/animated') && list;
+        },
+        'the popup as the active tab',
+        25_000,
+      );
       // The popup animates while the opener is static: frames keep coming only if the capture followed it.
       await waitFor(() => frames.length >= 5, 'frames from the popup');
 
@@ -251,6 +256,9 @@ describe('ChromiumRoomEngine', () => {
       await waitFor(() => session.tabs()[0]!.url === 'https://unreachable.invalid/', 'the typed address');
       await session.navigate(pages.url('/form'));
       await waitFor(() => session.tabs()[0]!.url === pages.url('/form'), 'the address to open');
+      // The tab's name follows the page's title also when it changes after loading.
+      await session.navigate(pages.url('/retitle'));
+      await waitFor(() => session.tabs()[0]!.title === 'renamed', 'the title the page gave itself');
     } finally {
       await outside.close();
       await engine.stop(spec.roomId);

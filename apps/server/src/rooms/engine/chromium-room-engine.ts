@@ -6,8 +6,8 @@
 // A small pool of runs started ahead (./warm-pool.ts) lets most starts skip everything but opening the room's page.
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, chmod, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   AppError,
   type RoomEngine,
@@ -19,6 +19,7 @@ import {
 import type { TRoomEnding } from '@rooms/api/room-protocol';
 import type { BrowserContext } from 'playwright-core';
 import type { TRoomMediaMode } from '../../env';
+import type { TEgressDoor, TEgressProxy } from '../egress/egress-proxy';
 import { probeMediaTools } from '../media/media-tools';
 import { RoomMedia } from '../media/room-media';
 import { freezeProcesses } from '../profiles/profile-archive';
@@ -29,6 +30,7 @@ import {
   type TProfileRun,
   type TProfileSave,
 } from '../profiles/profile-store';
+import { RoomVolumes } from '../profiles/room-volumes';
 import { RoomSandbox } from '../sandbox/room-sandbox';
 import {
   describeSandboxSupport,
@@ -40,16 +42,17 @@ import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
 import { silentLogger, type TEngineLogger } from './logger';
 import { RoomBrowser } from './room-browser';
+import { applyRoomPreferences } from './room-profile-preferences';
 import { type TWarmShape, WarmPool } from './warm-pool';
 
 /**
- * Starts the egress proxy the browsers go through (apps/server/src/rooms/egress); sandboxed rooms reach it on a
- * unix socket, the only thing their network namespace can reach.
+ * Starts the egress proxy the browsers go through (apps/server/src/rooms/egress); each sandboxed room run reaches
+ * it on a unix socket of its own (a door, with its own connection cap), the only thing its network namespace can
+ * reach.
  */
 export type TEgressStarter = (options: {
   allow: string[];
-  socketPath?: string;
-}) => Promise<{ url: string; socketPath?: string; close(): Promise<void> }>;
+}) => Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'close'>>;
 
 export interface TRoomSandboxOptions {
   /** 'auto' (the default) isolates rooms where the machine allows it; see ../sandbox/sandbox-support.ts. */
@@ -59,6 +62,8 @@ export interface TRoomSandboxOptions {
   /** The server's directories rooms must not see (the rooms' data directory is always hidden). */
   hide?: string[];
   limits?: { memoryMb: number; pids: number };
+  /** The size of a keep-data room's own filesystem, which holds its kept profile (../profiles/room-volumes.ts). */
+  profileDiskMb?: number;
 }
 
 export interface TChromiumRoomEngineOptions {
@@ -110,6 +115,8 @@ interface TRun {
   /** Set when the teardown begins: no copy of the live profile starts after it. */
   closing?: boolean;
   sandbox?: RoomSandbox;
+  /** The run's own way to the egress proxy (sandboxed runs), in a directory of its own. */
+  egressDoor?: TEgressDoor;
   media?: RoomMedia;
   browser?: RoomBrowser;
   session?: ChromiumRoomSession;
@@ -144,6 +151,12 @@ const MIN_FREE_DISK_MB = 200;
 const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const LIVE_STATES: ReadonlySet<TRoomRuntimeState> = new Set(['starting', 'running', 'stopping']);
 const DEFAULT_LIMITS = { memoryMb: 2048, pids: 2048 };
+const DEFAULT_PROFILE_DISK_MB = 2048;
+/**
+ * A fresh profile's tmpfs, as a share of the room's memory (which its pages count against): 512 MB at the default
+ * 2 GB, room for a site's caches and storage while the page itself keeps the rest.
+ */
+const FRESH_PROFILE_SHARE_OF_MEMORY = 0.25;
 /** Open files per room process: Chromium with many tabs needs a few thousand, a runaway page no more. */
 const OPEN_FILES = 8192;
 
@@ -152,8 +165,11 @@ export class ChromiumRoomEngine implements RoomEngine {
   private readonly listeners = new Set<(change: TRoomStateChange) => void>();
   private readonly logger: TEngineLogger;
   private readonly profiles: ProfileStore;
+  /** Keep-data rooms' own filesystems; used where rooms run in namespaces (the server is root). */
+  private readonly volumes: RoomVolumes;
   private proxy: ReturnType<TEgressStarter> | undefined;
   private freshSwept: Promise<void> | undefined;
+  private egressSwept: Promise<void> | undefined;
   private mediaSwept: Promise<void> | undefined;
   private chosenPath: Promise<TMediaPath> | undefined;
   private probedSandbox: Promise<TSandboxSupport> | undefined;
@@ -164,6 +180,11 @@ export class ChromiumRoomEngine implements RoomEngine {
   constructor(private readonly options: TChromiumRoomEngineOptions) {
     this.logger = options.logger ?? silentLogger;
     this.profiles = options.profiles ?? new LocalProfileStore();
+    this.volumes = new RoomVolumes(
+      options.roomsDataDir,
+      options.sandbox?.profileDiskMb ?? DEFAULT_PROFILE_DISK_MB,
+      this.logger,
+    );
     this.pool = new WarmPool<TRun>({
       // Never more warm runs than slots; the rooms' own come first (roomForWarm).
       size: Math.min(options.warmPool ?? 0, options.capacity),
@@ -215,6 +236,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     const entry = this.entry(roomId);
     await this.enqueue(entry, async () => {
       await this.stopNow(entry, 'requested');
+      await this.volumes.remove(roomId);
       await this.profiles.delete(roomId, join(this.options.roomsDataDir, roomId, 'profile'));
     });
     if (entry.reserved === 0 && entry.state === 'stopped') this.rooms.delete(roomId);
@@ -492,6 +514,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     } catch (error) {
       this.logger.error({ err: error, roomId: spec.roomId }, 'room failed to start');
       if (run) await this.teardown(run);
+      if (spec.keepData) await this.volumes.unmount(spec.roomId).catch(() => {});
       entry.run = undefined;
       this.setState(entry, 'stopped');
       throw new AppError('ROOM_START_FAILED', { cause: error });
@@ -535,8 +558,8 @@ export class ChromiumRoomEngine implements RoomEngine {
    */
   private async launchRun(id: string, shape: TWarmShape, kept: TProfileRun | undefined): Promise<TRun> {
     const [support, path] = await Promise.all([this.sandboxSupport(), this.mediaPath()]);
-    const proxy = await this.egressProxy(support);
-    const run: TRun = { id, ...(await this.prepareProfile(id, kept)) };
+    const proxy = await this.egressProxy();
+    const run: TRun = { id, ...(await this.prepareProfile(id, kept, support)) };
     let since = performance.now();
     /** Milliseconds since the last call. */
     const took = () => {
@@ -547,17 +570,23 @@ export class ChromiumRoomEngine implements RoomEngine {
     };
     try {
       const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
+      if (support.kind !== 'unconfined') run.egressDoor = await this.egressDoor(proxy);
+      const limits = this.options.sandbox?.limits ?? DEFAULT_LIMITS;
       run.sandbox = await RoomSandbox.open({
         roomId: id,
         support,
-        keep: mediaDir ? [run.profileDir, mediaDir] : [run.profileDir],
+        keep: [...(run.fresh ? [] : [run.profileDir]), ...(mediaDir ? [mediaDir] : [])],
+        // A fresh profile is thrown away with the run anyway: in the room's memory, what a page stores is bounded
+        // by the room's limits instead of filling the host's disk (a page is offered a share of its volume).
+        scratch: run.fresh ? [run.profileDir] : [],
         hide: [...(this.options.sandbox?.hide ?? []), this.options.roomsDataDir],
-        egress: proxy,
+        egress: { url: proxy.url, socketPath: run.egressDoor?.socketPath },
         limits: {
-          ...(this.options.sandbox?.limits ?? DEFAULT_LIMITS),
+          ...limits,
           openFiles: OPEN_FILES,
           // Chromium keeps its shared memory there (--disable-dev-shm-usage): the room's memory bounds it anyway.
-          tmpMb: (this.options.sandbox?.limits ?? DEFAULT_LIMITS).memoryMb,
+          tmpMb: limits.memoryMb,
+          scratchMb: Math.floor(limits.memoryMb * FRESH_PROFILE_SHARE_OF_MEMORY),
         },
       });
       const sandboxMs = took();
@@ -611,7 +640,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     await this.teardown(run);
     entry.run = undefined;
     // Saved before the room counts as stopped: a start elsewhere right after must find this run's last profile.
-    await this.saveProfile(run);
+    await this.releaseProfile(run);
     this.setState(entry, 'stopped', reason, ending);
     // Its slot is free: a warm run may take it.
     this.pool.schedule();
@@ -629,15 +658,18 @@ export class ChromiumRoomEngine implements RoomEngine {
       await this.teardown(run);
       entry.run = undefined;
       // Restarted here, the room goes on with this run's profile on disk; left crashed, it is saved now.
-      if (!again) await this.saveProfile(run);
+      if (!again) await this.releaseProfile(run);
       // Members are told it restarts (their pages wait and come back), unless it keeps dying.
       this.setState(entry, 'crashed', 'crashed', again ? { reason: 'restarting', by: null } : undefined);
       if (again && run.spec) await this.startNow(entry, run.spec);
     }).catch((error) => this.logger.error({ err: error, roomId: entry.roomId }, 'crash recovery failed'));
   }
 
-  /** The stopped run's kept profile saved, after any checkpoint still under way; a failure is logged, not thrown. */
-  private async saveProfile(run: TRun): Promise<void> {
+  /**
+   * The stopped run's kept profile saved, after any checkpoint still under way (a failure is logged, not thrown),
+   * then its volume unmounted: the run's last use of the room's directory.
+   */
+  private async releaseProfile(run: TRun): Promise<void> {
     if (!run.profile) return;
     await run.saving;
     try {
@@ -645,6 +677,9 @@ export class ChromiumRoomEngine implements RoomEngine {
     } catch (error) {
       this.logger.error({ err: error, roomId: run.id }, 'room profile was not saved');
     }
+    await this.volumes
+      .unmount(run.profile.roomId)
+      .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room volume was not unmounted'));
   }
 
   private async teardown(run: TRun): Promise<void> {
@@ -665,6 +700,10 @@ export class ChromiumRoomEngine implements RoomEngine {
     await run.sandbox
       ?.close()
       .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room sandbox did not close'));
+    if (run.egressDoor) {
+      await run.egressDoor.close();
+      await rm(dirname(run.egressDoor.socketPath), { recursive: true, force: true }).catch(() => {});
+    }
     await run.media
       ?.stop()
       .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room media did not stop'));
@@ -674,11 +713,15 @@ export class ChromiumRoomEngine implements RoomEngine {
   private async prepareProfile(
     id: string,
     kept: TProfileRun | undefined,
+    support: TSandboxSupport,
   ): Promise<{ profileDir: string; fresh: boolean; profile?: TProfileRun }> {
     if (kept) {
+      // On the room's own volume where rooms are sandboxed: what a page stores cannot fill the host's disk.
+      if (support.kind === 'namespaces') await this.volumes.mount(id);
       const profileDir = join(this.options.roomsDataDir, id, 'profile');
       await mkdir(profileDir, { recursive: true });
       await this.profiles.restore(kept, profileDir);
+      await applyRoomPreferences(profileDir);
       return { profileDir, fresh: false, profile: kept };
     }
     const freshRoot = join(this.options.roomsDataDir, '.fresh');
@@ -686,7 +729,9 @@ export class ChromiumRoomEngine implements RoomEngine {
     this.freshSwept ??= rm(freshRoot, { recursive: true, force: true });
     await this.freshSwept;
     await mkdir(freshRoot, { recursive: true });
-    return { profileDir: await mkdtemp(join(freshRoot, `${id}-`)), fresh: true };
+    const profileDir = await mkdtemp(join(freshRoot, `${id}-`));
+    await applyRoomPreferences(profileDir);
+    return { profileDir, fresh: true };
   }
 
   private async chooseMediaPath(): Promise<TMediaPath> {
@@ -742,18 +787,30 @@ export class ChromiumRoomEngine implements RoomEngine {
     return mkdtemp(join(root, 'm-'));
   }
 
+  /**
+   * A sandboxed run's own door to the proxy, in a directory of its own: its namespace sees that directory only,
+   * so one room cannot use another's door, and one room at its door's cap leaves the proxy to the others.
+   */
+  private async egressDoor(proxy: Pick<TEgressProxy, 'openDoor'>): Promise<TEgressDoor> {
+    const root = join(this.options.roomsDataDir, '.egress');
+    // Doors left by a server that was killed hard belong to no running room: cleared once per engine.
+    this.egressSwept ??= rm(root, { recursive: true, force: true });
+    await this.egressSwept;
+    await mkdir(root, { recursive: true, mode: 0o755 });
+    const dir = await mkdtemp(join(root, 'e-'));
+    // The room user passes through to the socket (mkdtemp makes the directory the server's alone).
+    await chmod(dir, 0o755);
+    try {
+      return await proxy.openDoor(join(dir, 'proxy.sock'));
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
   /** One proxy for all rooms, started with the first room; a failed start is retried by the next room. */
-  private async egressProxy(support: TSandboxSupport): Promise<{ url: string; socketPath?: string }> {
-    this.proxy ??= (async () => {
-      if (support.kind === 'unconfined')
-        return this.options.egress.start({ allow: this.options.egress.allow });
-      const dir = join(this.options.roomsDataDir, '.egress');
-      await mkdir(dir, { recursive: true, mode: 0o755 });
-      return this.options.egress.start({
-        allow: this.options.egress.allow,
-        socketPath: join(dir, 'proxy.sock'),
-      });
-    })();
+  private async egressProxy(): Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'close'>> {
+    this.proxy ??= this.options.egress.start({ allow: this.options.egress.allow });
     try {
       return await this.proxy;
     } catch (error) {

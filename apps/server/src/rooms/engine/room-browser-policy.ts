@@ -55,7 +55,8 @@ export const ROOM_BROWSER_POLICY = {
   ExtensionInstallBlocklist: ['*'],
   BlockExternalExtensions: true,
   // Bubbles and choosers drawn by the browser over the page: translation offers, Cast, screen-share and device
-  // pickers, permission prompts nobody in the room can answer in the page.
+  // pickers, permission prompts nobody in the room can answer in the page (local fonts and window management
+  // among them; Web MIDI has no policy and is refused by the profile's preferences, ./room-profile-preferences).
   TranslateEnabled: false,
   EnableMediaRouter: false,
   ScreenCaptureAllowed: false,
@@ -71,6 +72,8 @@ export const ROOM_BROWSER_POLICY = {
   DefaultWebHidGuardSetting: 2,
   DefaultFileSystemReadGuardSetting: 2,
   DefaultFileSystemWriteGuardSetting: 2,
+  DefaultLocalFontsSetting: 2,
+  DefaultWindowManagementSetting: 2,
   DefaultBrowserSettingEnabled: false,
   // Network: the second layer under the room's network namespace (the egress proxy is the only way out).
   WebRtcIPHandling: 'disable_non_proxied_udp',

@@ -45,6 +45,12 @@ const GUARD_PATTERNS = BLOCKED_SCHEMES.map((scheme) => ({ urlPattern: `${scheme}
 const TOP_CHROME = /^chrome:\/\/[a-z0-9.-]+\.top-chrome\//i;
 
 /**
+ * How often the tabs' titles are read again besides their loads: a page renames itself at any time (single-page
+ * sites, chats counting unread messages), and Chromium tells DevTools late or not at all.
+ */
+const TITLE_READ_MS = 1000;
+
+/**
  * Why a page target must be closed at once, or undefined. Windows are judged apart (they need a lookup). A tab that
  * has shown a page is left to its own guard, so a refused link shows the error page as before instead of closing
  * the tab under everyone.
@@ -90,6 +96,8 @@ export class TabSet {
   private lastEmitted = '';
   private nextId = 1;
   private disposed = false;
+  private readonly readingTitle = new Set<TTab>();
+  private titleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly context: BrowserContext,
@@ -105,6 +113,10 @@ export class TabSet {
     for (const page of this.context.pages()) await this.tabFor(page);
     if (this.tabs.length === 0) await this.open();
     this.ready = true;
+    this.titleTimer = setInterval(() => {
+      for (const tab of this.tabs) void this.refreshTitle(tab);
+    }, TITLE_READ_MS);
+    this.titleTimer.unref();
   }
 
   list(): TBrowserTab[] {
@@ -151,6 +163,7 @@ export class TabSet {
 
   dispose(): void {
     this.disposed = true;
+    clearInterval(this.titleTimer);
     this.listeners.clear();
     void this.browserSession?.detach().catch(() => {});
   }
@@ -290,15 +303,25 @@ export class TabSet {
       }
       this.emit();
     });
-    const refreshTitle = async () => {
-      tab.title = await page.title().catch(() => tab.title);
-      this.emit();
-    };
-    page.on('domcontentloaded', refreshTitle);
-    page.on('load', refreshTitle);
+    page.on('domcontentloaded', () => void this.refreshTitle(tab));
+    page.on('load', () => void this.refreshTitle(tab));
     page.on('close', () => void this.remove(tab));
     await this.activate(tab.id);
     return tab;
+  }
+
+  /** Reads the tab's title again (one read at a time: a hung page must not pile them up); told when it changed. */
+  private async refreshTitle(tab: TTab): Promise<void> {
+    if (this.readingTitle.has(tab)) return;
+    this.readingTitle.add(tab);
+    try {
+      const title = await tab.page.title().catch(() => tab.title);
+      if (title === tab.title || this.disposed) return;
+      tab.title = title;
+      this.emit();
+    } finally {
+      this.readingTitle.delete(tab);
+    }
   }
 
   private async remove(tab: TTab): Promise<void> {

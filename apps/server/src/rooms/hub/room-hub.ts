@@ -88,6 +88,8 @@ export class RoomHub {
   private readonly media: ParticipantStreams;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
+  /** The browsers of kicked accounts: signing out there does not bring the account back as a guest. */
+  private readonly kickedBrowsers = new Set<string>();
   /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
   private readonly bans: BanList;
   private readonly stopTabs: () => void;
@@ -130,8 +132,7 @@ export class RoomHub {
     if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
     if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
-    if (identity.userId !== null && this.kickedUsers.has(identity.userId))
-      return { ok: false, code: 'KICKED' };
+    if (this.isKicked(identity)) return { ok: false, code: 'KICKED' };
     const taken = this.nicknameRefusal(identity, nickname, isOwner);
     if (taken) return { ok: false, code: taken };
     if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
@@ -392,15 +393,18 @@ export class RoomHub {
       this.refuse(by, 'CANNOT_KICK_OWNER', about);
       return;
     }
-    // A removed account stays out either way; a guest only when banned (a kick alone lets a guest come back).
+    // A removed account stays out either way, in its browser too; a guest only when banned (a kick alone lets a
+    // guest come back).
     if (ban) this.banPerson(target);
-    else if (target.userId !== null) this.kickedUsers.add(target.userId);
+    else if (target.userId !== null) {
+      this.kickedUsers.add(target.userId);
+      if (target.identity.guestId) this.kickedBrowsers.add(target.identity.guestId);
+    }
     // The same person may sit in the room more than once (two tabs): every seat the rule now covers goes.
     const removed = [...this.members.entries()].filter(
       ([id, member]) =>
         id === targetId ||
-        (!member.info.isOwner &&
-          (ban ? this.isBanned(member.identity) : member.userId !== null && member.userId === target.userId)),
+        (!member.info.isOwner && (ban ? this.isBanned(member.identity) : this.isKicked(member.identity))),
     );
     for (const [id, member] of removed) {
       if (ban) {
@@ -412,6 +416,15 @@ export class RoomHub {
       }
       this.leave(id, 'kicked');
     }
+  }
+
+  /** Whether the owner kicked this account, or an account in this browser (never the owner themselves). */
+  private isKicked(identity: TJoinIdentity): boolean {
+    if (identity.userId !== null && identity.userId === this.room.ownerId) return false;
+    return (
+      (identity.userId !== null && this.kickedUsers.has(identity.userId)) ||
+      (!!identity.guestId && this.kickedBrowsers.has(identity.guestId))
+    );
   }
 
   private applyControl(member: TMemberState, about: string, outcome: TControlOutcome): void {

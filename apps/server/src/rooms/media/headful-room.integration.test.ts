@@ -202,6 +202,21 @@ describe('a headful room browser', () => {
     stop();
     await engine.stop(session.roomId);
   });
+
+  it('answers at once what would otherwise ask in a bubble over the page, which nobody in the room can answer', async () => {
+    const session = await running({ startUrl: pages.url('/ask') });
+    try {
+      await sleep(1000);
+      await apply(session, press(0.5, 0.5));
+      // Refused by the room's policy; the local fonts come back empty-handed rather than refused, but at once.
+      expect(await pages.waitForEvent('ask:screens:', 5000)).toBe('ask:screens:NotAllowedError');
+      expect(await pages.waitForEvent('ask:fonts:', 5000)).toMatch(/^ask:fonts:/);
+      // Chromium has no policy for Web MIDI: refused by the profile's own default content settings.
+      expect(await pages.waitForEvent('ask:midi:', 5000)).toBe('ask:midi:NotAllowedError');
+    } finally {
+      await engine.stop(session.roomId);
+    }
+  });
 });
 
 /** A live descendant of `root` that matches and whose command line holds `argument`. */

@@ -19,6 +19,7 @@ import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import { commitProfile, committedProfile } from './profile-records';
 import { S3ProfileStore } from './s3-profile-store';
+import { readStoppedRoomFile } from './testing/room-volume-files';
 import { startTestS3, type TTestS3 } from './testing/s3-server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -342,7 +343,7 @@ describe('keep-data profiles in object storage', () => {
     await pages.waitForEvent(`set:${roomId}`);
     await a.engine.stop(roomId);
     const saved = (await committedProfile(em(), roomId))!;
-    const marker = JSON.parse(await readFile(join(a.dataDir, roomId, 'profile.json'), 'utf8'));
+    const marker = JSON.parse(await readStoppedRoomFile(a.dataDir, roomId, 'profile.json'));
     expect(marker).toEqual({ base: saved.key, epoch: 0, clean: true });
 
     await a.engine.start(spec(roomId, 0, pages.url(`/check?tag=${roomId}`)));

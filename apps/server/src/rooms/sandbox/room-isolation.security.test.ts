@@ -5,6 +5,7 @@
 // kind of room process) and tries what a hostile page, or a page that broke out of its renderer, would try.
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
@@ -118,13 +119,14 @@ function runInRoom(
   program: string,
   args: string[],
   input?: string,
+  timeoutMs = 15_000,
 ): Promise<{ code: number; signal: string | null; output: string }> {
   const { file, args: argv } = sandbox.command(program, args);
   return new Promise((resolve) => {
     const child = execFile(
       file,
       argv,
-      { env: sandbox.environment(), timeout: 15_000 },
+      { env: sandbox.environment(), timeout: timeoutMs },
       (error, stdout, stderr) => {
         const failure = error as { code?: number | null; signal?: string | null } | null;
         resolve({
@@ -258,6 +260,93 @@ describe('a process that broke out of its renderer', () => {
     expect(su.output).toMatch(/NoNewPrivs:\s+1/);
     expect(su.output).not.toMatch(/^0$/m);
   });
+
+  it('writes nothing that outlives the room or reaches the host: /var/tmp and the terminals are its own', async () => {
+    const canary = `room-canary-${process.pid}-${Date.now()}`;
+    const written = await runInRoom(sandbox, 'sh', [
+      '-c',
+      `echo ${canary} > /var/tmp/${canary} && cat /var/tmp/${canary}`,
+    ]);
+    expect(written.output).toContain(canary);
+    expect(existsSync(join('/var/tmp', canary))).toBe(false);
+    // A size of the room's own, not the host disk's.
+    const size = await runInRoom(sandbox, 'df', ['-k', '--output=size', '/var/tmp']);
+    expect(Number(size.output.trim().split('\n').at(-1))).toBeLessThanOrEqual(64 * 1024);
+    // Pseudo-terminals from an instance of the room's own, not the host's (where other rooms' would be too).
+    const terminals = await runInRoom(sandbox, 'stat', ['-c', '%d', '/dev/pts']);
+    expect(terminals.code).toBe(0);
+    expect(Number(terminals.output.trim())).not.toBe(statSync('/dev/pts').dev);
+  });
+});
+
+describe('what a page stores', () => {
+  it('stays in the room’s memory, bounded, and never reaches the host’s disk (the profile of a room that keeps no data)', async () => {
+    const [name] = (await readdir(join(dataDir, '.fresh'))).filter((entry) => entry.startsWith(roomId));
+    expect(name).toBeDefined();
+    const profile = join(dataDir, '.fresh', name!);
+    // The browser writes a page's storage (IndexedDB, caches) into its profile; whatever writes there lands here.
+    const filled = await runInRoom(sandbox, 'sh', [
+      '-c',
+      'dd if=/dev/zero of="$0/filler" bs=1M count=8 2>/dev/null; ls "$0"; df -k --output=size "$0"',
+      profile,
+    ]);
+    expect(filled.output).toContain('filler');
+    expect(existsSync(join(profile, 'filler'))).toBe(false);
+    // A share of the room's memory (2 GB here), not of the host's disk, which Chromium offers pages a share of.
+    expect(Number(filled.output.trim().split('\n').at(-1))).toBeLessThanOrEqual(1024 * 1024);
+  });
+});
+
+describe('what a page stores in a room that keeps its data', () => {
+  it('fills the room’s own volume at most, never the host’s disk, and is there again at the next start', async () => {
+    const keptDir = await mkdtemp(join(tmpdir(), 'rooms-isolation-kept-'));
+    const keptId = `isolation-kept-${process.pid}`;
+    const kept = new ChromiumRoomEngine({
+      chromiumPath: CHROMIUM,
+      roomsDataDir: keptDir,
+      capacity: 1,
+      media: 'screencast',
+      sandbox: { mode: 'on', hide: [serverDir], profileDiskMb: 64 },
+      egress: { start: startEgressProxy, allow: [pages.hostPort] },
+    });
+    const spec: TRoomLaunchSpec = {
+      roomId: keptId,
+      width: 800,
+      height: 600,
+      maxFrameRate: 10,
+      videoBitrateKbps: 1000,
+      startUrl: `${pages.origin}/`,
+      keepData: true,
+      autoCloseMs: null,
+    };
+    const roomDir = join(keptDir, keptId);
+    const profile = join(roomDir, 'profile');
+    try {
+      await kept.start(spec);
+      // The browser writes a page's storage (IndexedDB, caches) into its profile; a process of the room writes
+      // past what the room may keep.
+      const filled = await runInRoom(kept.sandbox(keptId)!, 'sh', [
+        '-c',
+        'dd if=/dev/zero of="$0/filler" bs=1M count=100 2>&1; df -k --output=size "$0" | tail -n 1',
+        profile,
+      ]);
+      expect(filled.output).toContain('No space left on device');
+      expect(Number(filled.output.trim().split('\n').at(-1))).toBeLessThanOrEqual(64 * 1024);
+      await kept.stop(keptId);
+      // Stopped, the room's directory on the host's disk holds nothing: the profile is in the room's image.
+      expect(await readdir(roomDir)).toEqual([]);
+      const [image] = await readdir(join(keptDir, '.volumes'));
+      expect(statSync(join(keptDir, '.volumes', image!)).blocks * 512).toBeLessThanOrEqual(64 * 1024 * 1024);
+
+      await kept.start(spec);
+      expect(existsSync(join(profile, 'filler')), 'what the room kept is there again').toBe(true);
+      await kept.deleteData(keptId);
+      expect(await readdir(join(keptDir, '.volumes'))).toEqual([]);
+    } finally {
+      await kept.close();
+      await rm(keptDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the room’s processes', () => {
@@ -329,7 +418,14 @@ describe('the room’s processes', () => {
     expect(limits).toContain('2048');
     // A runaway process of the room (a 3 GiB buffer filled) is killed by the kernel at the room's ceiling, not
     // the host's; the room's browser runs on.
-    const hog = await runInRoom(sandbox, 'dd', ['if=/dev/zero', 'of=/dev/null', 'bs=3G', 'count=1']);
+    // The kernel reclaims what it can of the room's memory first: on a busy machine that took 13 s.
+    const hog = await runInRoom(
+      sandbox,
+      'dd',
+      ['if=/dev/zero', 'of=/dev/null', 'bs=3G', 'count=1'],
+      undefined,
+      45_000,
+    );
     expect(hog.signal, hog.output).toBe('SIGKILL');
     expect(engine.state(roomId)).toBe('running');
   });

@@ -6,7 +6,7 @@
 #        `inner` in new network, mount, PID and IPC namespaces. --kill-child ties the namespace to this process,
 #        which the server started with a parent-death signal, so a server killed hard takes every room with it.
 # inner  (PID 1 of the new namespaces, root in them): the loopback interface as the only network, a private /tmp,
-#        /run and /dev/shm, the server's data and code directories covered (only this room's own directories are
+#        /var/tmp, /run, /dev/shm and terminals, the server's data and code directories covered (only this room's own directories are
 #        put back), the Chromium policy, and the one way out: a forwarder from 127.0.0.1:3128 to the egress
 #        proxy's unix socket. Then it waits; stopping the room kills it and with it the whole namespace.
 #
@@ -17,6 +17,9 @@
 #   ROOM_SANDBOX_TMP_MB   the size of the private /tmp
 #   ROOM_SANDBOX_HIDE     directories covered with an empty tmpfs (parents before children)
 #   ROOM_SANDBOX_KEEP     directories of this room put back inside what is hidden
+#   ROOM_SANDBOX_SCRATCH  directories of this room put back as a copy on a tmpfs: what the room writes there
+#                         lives in its memory, bounded, and never reaches the host's disk
+#   ROOM_SANDBOX_SCRATCH_MB  the size of each of those
 #   ROOM_SANDBOX_EGRESS   the egress proxy's unix socket
 #   ROOM_SANDBOX_POLICY   the Chromium enterprise policy (JSON)
 set -eu
@@ -40,7 +43,8 @@ outer() {
 
 each_line() {
   printf '%s\n' "$1" | while IFS= read -r line; do
-    [ -n "$line" ] && "$2" "$line"
+    # An if, not &&: an empty list is one empty line, and a false test would end the loop (and set -e the script).
+    if [ -n "$line" ]; then "$2" "$line"; fi
   done
 }
 
@@ -51,10 +55,30 @@ stage_keep() {
   printf '%s\n' "$1" >"$STAGE/$index.path"
 }
 
+stage_scratch() {
+  index=$(ls "$STAGE/scratch" | wc -l)
+  mkdir "$STAGE/scratch/$index"
+  mount --bind "$1" "$STAGE/scratch/$index"
+  printf '%s\n' "$1" >"$STAGE/scratch/$index.path"
+}
+
 hide() {
   # A child of a directory hidden before it is already gone from view.
   [ -d "$1" ] || return 0
   mount -t tmpfs -o mode=755,size=1m,nosuid,nodev tmpfs "$1"
+}
+
+restore_scratch() {
+  for file in "$STAGE"/scratch/*.path; do
+    [ -e "$file" ] || continue
+    path=$(cat "$file")
+    mkdir -p "$path"
+    mount -t tmpfs -o "mode=700,nosuid,nodev,size=${ROOM_SANDBOX_SCRATCH_MB}m" tmpfs "$path"
+    cp -a "${file%.path}/." "$path/"
+    chown "$ROOM_SANDBOX_USER:$ROOM_SANDBOX_USER" "$path"
+    # The host's directory leaves the namespace: the room's writes go to the tmpfs alone.
+    umount "${file%.path}"
+  done
 }
 
 restore_keep() {
@@ -74,6 +98,8 @@ inner() {
   mount -t tmpfs -o mode=755,nosuid,nodev,size=1m tmpfs /run
   mkdir -m 700 "$STAGE"
   each_line "${ROOM_SANDBOX_KEEP:-}" stage_keep
+  mkdir "$STAGE/scratch"
+  each_line "${ROOM_SANDBOX_SCRATCH:-}" stage_scratch
   egress_dir=$(dirname "$ROOM_SANDBOX_EGRESS")
   stage_keep "$egress_dir"
   mkdir "$STAGE/etc-chromium"
@@ -83,6 +109,12 @@ inner() {
   # /tmp holds the X sockets of other displays.
   mount -t tmpfs -o "mode=1777,nosuid,nodev,size=${ROOM_SANDBOX_TMP_MB}m" tmpfs /tmp
   mount -t tmpfs -o mode=1777,nosuid,nodev,size=1m tmpfs /dev/shm
+  # The host's /var/tmp is on its disk, shared by every room (one user) and kept after them: the room gets its
+  # own, small, gone with the room.
+  [ ! -d /var/tmp ] || mount -t tmpfs -o mode=1777,nosuid,nodev,size=16m tmpfs /var/tmp
+  # Pseudo-terminals from an instance of the room's own: the host's, other rooms' among them, stay out of view.
+  mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts /dev/pts
+  mount --bind /dev/pts/ptmx /dev/ptmx
   each_line "${ROOM_SANDBOX_HIDE:-}" hide
 
   # Debian's Chromium reads its enterprise policies here; the room's own copy of the directory holds them.
@@ -95,6 +127,7 @@ inner() {
     echo "no /etc/chromium: the room browser runs without its enterprise policy" >&2
   fi
   restore_keep
+  restore_scratch
   rm -rf "$STAGE"
 
   mkdir -m 1777 /tmp/.X11-unix

@@ -30,11 +30,17 @@ export interface TRoomSandboxOptions {
   support: TSandboxSupport;
   /** The room's own directories (profile, sound socket): owned by the room user, visible inside. */
   keep: string[];
+  /**
+   * The room's own directories that live in its memory instead (a fresh profile): inside, each is a copy of
+   * what the server put there on a tmpfs of `limits.scratchMb`, so a page's storage is bounded and never reaches
+   * the host's disk; the server's directory stays as it was. Unconfined, they are plain directories.
+   */
+  scratch: string[];
   /** The server's directories that must not show inside (data, code); the room's own are put back. */
   hide: string[];
   /** The egress proxy: its unix socket (namespaces) and its loopback URL (unconfined). */
   egress: { url: string; socketPath?: string };
-  limits: TRoomLimits & { openFiles: number; tmpMb: number };
+  limits: TRoomLimits & { openFiles: number; tmpMb: number; scratchMb: number };
 }
 
 /** How a process of a room is started: inside the room's sandbox, with the room's environment. */
@@ -73,7 +79,9 @@ export class RoomSandbox implements RoomProcessLauncher {
     if (!options.egress.socketPath)
       throw new Error('a sandboxed room needs the egress proxy on a unix socket');
     await Promise.all(
-      options.keep.map((dir) => chown('chown', ['-R', `${support.uid}:${support.gid}`, dir])),
+      [...options.keep, ...options.scratch].map((dir) =>
+        chown('chown', ['-R', `${support.uid}:${support.gid}`, dir]),
+      ),
     );
     const cgroups = await RoomCgroups.create(
       support.cgroups,
@@ -91,6 +99,8 @@ export class RoomSandbox implements RoomProcessLauncher {
           // Parents first: a child of a covered directory is put back by KEEP, never covered again.
           ROOM_SANDBOX_HIDE: [...new Set(options.hide)].sort((a, b) => a.length - b.length).join('\n'),
           ROOM_SANDBOX_KEEP: options.keep.join('\n'),
+          ROOM_SANDBOX_SCRATCH: options.scratch.join('\n'),
+          ROOM_SANDBOX_SCRATCH_MB: String(options.limits.scratchMb),
           ROOM_SANDBOX_EGRESS: options.egress.socketPath,
           ROOM_SANDBOX_POLICY: roomBrowserPolicyJson(),
         },

@@ -8,10 +8,15 @@ import { Logo } from './logo';
 import { ShareDialog } from './share-dialog';
 import { UserMenu } from './user-menu';
 
-export const AppTopbar = forwardRef<HTMLButtonElement, { onMenuToggle: () => void }>(function AppTopbar(
-  { onMenuToggle },
-  toggleRef,
-) {
+export const AppTopbar = forwardRef<
+  HTMLButtonElement,
+  {
+    onMenuToggle: () => void;
+    /** The id of the sidebar the toggle shows and hides, and whether it is shown. */
+    menuId: string;
+    menuExpanded: boolean;
+  }
+>(function AppTopbar({ onMenuToggle, menuId, menuExpanded }, toggleRef) {
   const { t } = useLingui();
   const navigate = useNavigate();
   return (
@@ -22,12 +27,15 @@ export const AppTopbar = forwardRef<HTMLButtonElement, { onMenuToggle: () => voi
         size="icon"
         onClick={onMenuToggle}
         aria-label={t`Toggle menu`}
+        aria-expanded={menuExpanded}
+        aria-controls={menuId}
         data-testid="menu-toggle"
       >
         <MenuIcon />
       </Button>
-      <Link to="/" className="min-w-0" aria-label={t`Home`}>
-        <Logo className="max-sm:[&>span]:hidden" />
+      {/* Named by the site name it shows; on phones the name is only out of sight, not out of the tree. */}
+      <Link to="/" className="min-w-0">
+        <Logo className="max-sm:[&>span]:sr-only" />
       </Link>
       <div className="ml-auto flex items-center gap-1">
         {/* Spec §2: the create-room button goes to the dashboard and asks it to open the create-room dialog. */}

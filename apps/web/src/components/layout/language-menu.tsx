@@ -37,9 +37,12 @@ export function LanguageMenu({ variant = 'ghost' }: { variant?: 'ghost' | 'outli
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant={variant} size="sm" aria-label={t`Language`} data-testid="language-button">
+        {/* Named by what it shows, the current language, then what it is for ("English Language"): speech
+            input users say the words they see. */}
+        <Button variant={variant} size="sm" data-testid="language-button">
           <LanguagesIcon />
-          <span className="max-sm:hidden">{current?.name}</span>
+          <span className="max-sm:sr-only">{current?.name}</span>{' '}
+          <span className="sr-only">{t`Language`}</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

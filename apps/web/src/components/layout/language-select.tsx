@@ -7,7 +7,8 @@ import { chooseLocale } from '../../lib/i18n';
 export function LanguageSelect() {
   const { t, i18n } = useLingui();
   return (
-    <label className="relative flex h-8 items-center gap-1.5 rounded-md px-2 text-sm hover:bg-accent">
+    // The focus ring goes round the whole label: on phones the select itself is a transparent 20 px strip.
+    <label className="relative flex h-8 items-center gap-1.5 rounded-md px-2 text-sm hover:bg-accent has-[select:focus-visible]:ring-[3px] has-[select:focus-visible]:ring-ring/50">
       <LanguagesIcon className="size-4" aria-hidden />
       <select
         aria-label={t`Language`}

@@ -9,6 +9,7 @@ import {
   DialogTrigger,
 } from '@rooms/ui/dialog';
 import { Input } from '@rooms/ui/input';
+import { cn } from '@rooms/ui/lib/utils';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@rooms/ui/tooltip';
 import { CopyIcon, HeartIcon, MailIcon, QrCodeIcon, Share2Icon } from 'lucide-react';
 import { useState } from 'react';
@@ -17,13 +18,15 @@ import { SITE_TITLE } from '../../lib/site';
 import { QrPopover } from './qr-popover';
 import { shareUrl, type TShareTarget } from './share-links';
 
+// Each glyph reaches 4.5:1 on its brand colour: white on the darker shade of Reddit's orange-red and of Facebook's
+// blue, black on WhatsApp's green and Telegram's blue, which are too light for white.
 const socials: { target: TShareTarget | 'qr'; name: string; color: string; glyph: string }[] = [
   { target: 'x', name: 'X', color: 'bg-black', glyph: '𝕏' },
-  { target: 'facebook', name: 'Facebook', color: 'bg-[#1877f2]', glyph: 'f' },
-  { target: 'reddit', name: 'Reddit', color: 'bg-[#ff4500]', glyph: 'r/' },
-  { target: 'whatsapp', name: 'Whatsapp', color: 'bg-[#25d366]', glyph: 'W' },
+  { target: 'facebook', name: 'Facebook', color: 'bg-[#0866ff]', glyph: 'f' },
+  { target: 'reddit', name: 'Reddit', color: 'bg-[#d93a00]', glyph: 'r/' },
+  { target: 'whatsapp', name: 'Whatsapp', color: 'bg-[#25d366] text-black', glyph: 'W' },
   { target: 'tumblr', name: 'Tumblr', color: 'bg-[#36465d]', glyph: 't' },
-  { target: 'telegram', name: 'Telegram', color: 'bg-[#26a5e4]', glyph: '✈' },
+  { target: 'telegram', name: 'Telegram', color: 'bg-[#26a5e4] text-black', glyph: '✈' },
   { target: 'email', name: 'Email', color: 'bg-slate-500', glyph: '@' },
   { target: 'qr', name: 'QR Code', color: 'bg-emerald-600', glyph: '' },
   { target: 'weibo', name: 'Weibo', color: 'bg-[#e6162d]', glyph: '微' },
@@ -47,7 +50,10 @@ export function SocialShareButtons({ url, text, title }: { url: string; text: st
         const face = (
           <>
             <span
-              className={`flex size-10 items-center justify-center rounded-full font-bold text-white ${social.color}`}
+              className={cn(
+                'flex size-10 items-center justify-center rounded-full font-bold text-white',
+                social.color,
+              )}
             >
               {social.target === 'qr' ? (
                 <QrCodeIcon className="size-5" />

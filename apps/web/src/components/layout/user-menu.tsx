@@ -34,17 +34,20 @@ export function UserMenu() {
         <Button
           variant="ghost"
           className={cn('h-10 gap-2 px-2', vip && 'border border-vip/50 bg-vip/10 hover:bg-vip/20')}
-          aria-label={t`User menu`}
           data-testid="user-menu-button"
           data-vip={vip}
         >
-          <UserAvatar username={user.username} avatar={user.avatar} level={user.level} />
-          <span className="max-w-32 truncate max-md:hidden">{user.username}</span>
+          {/* Named by the username it shows, then what it opens; the avatar's initial would only repeat it. */}
+          <span aria-hidden className="inline-flex">
+            <UserAvatar username={user.username} avatar={user.avatar} level={user.level} />
+          </span>
+          <span className="max-w-32 truncate max-md:sr-only">{user.username}</span>
           {vip ? (
-            <Badge variant="vip" className="max-md:hidden">
+            <Badge variant="vip" className="max-md:sr-only">
               VIP
             </Badge>
           ) : null}
+          <span className="sr-only">{t`User menu`}</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">

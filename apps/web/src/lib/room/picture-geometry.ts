@@ -39,14 +39,18 @@ export function normalisePoint(
   };
 }
 
+/** A scroll distance as the input protocol carries it: at most 10,000 pixels either way. */
+export function boundScroll(pixels: number): number {
+  return Math.max(-10_000, Math.min(10_000, pixels));
+}
+
 /** WheelEvent deltas in CSS pixels whatever the event's deltaMode (lines or pages on some systems). */
 export function wheelPixels(
   event: { deltaX: number; deltaY: number; deltaMode: number },
   pageHeight: number,
 ): { deltaX: number; deltaY: number } {
   const factor = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? pageHeight : 1;
-  const bound = (value: number) => Math.max(-10_000, Math.min(10_000, value * factor));
-  return { deltaX: bound(event.deltaX), deltaY: bound(event.deltaY) };
+  return { deltaX: boundScroll(event.deltaX * factor), deltaY: boundScroll(event.deltaY * factor) };
 }
 
 /** Modifier bit set of the input protocol: Alt 1, Ctrl 2, Meta 4, Shift 8. */

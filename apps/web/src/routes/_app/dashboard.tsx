@@ -79,7 +79,7 @@ function DashboardPage() {
               </CardContent>
             </Card>
           ) : (
-            <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3" data-testid="room-list">
+            <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3" data-testid="room-list">
               {list.map((room) => (
                 <RoomCard key={room.id} room={room} onInfo={setInfoName} />
               ))}

@@ -20,7 +20,8 @@ import { QueryView } from '../../components/query-view';
 import { useImpersonation } from '../../hooks/use-current-user';
 import { useFailureToast } from '../../hooks/use-failure-toast';
 import { formatMoney, formatRoomTime, toastPlanFailure } from '../../lib/billing';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatDays } from '../../lib/format';
+import { translateServerText } from '../../lib/messages';
 import { toastSuccess } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { BillingNotices } from './-components/billing-notices';
@@ -63,7 +64,7 @@ function PlanListPage() {
         {(list) => (
           <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
             {list.map((plan) => (
-              <PlanCard key={plan.id} plan={plan} balance={userPlan.data?.balance ?? 0} />
+              <PlanCard key={plan.id} plan={plan} balance={userPlan.data?.balance} />
             ))}
           </div>
         )}
@@ -169,7 +170,7 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
           <Trans>Current plan</Trans>
         </CardDescription>
         <CardTitle className="flex flex-wrap items-center gap-2 text-xl">
-          <span data-testid="current-plan-name">{held.plan.name}</span>
+          <span data-testid="current-plan-name">{translateServerText(i18n, held.plan.name)}</span>
           {vip ? (
             <Badge variant="vip" data-testid="current-plan-vip">
               <CrownIcon />
@@ -246,8 +247,10 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
   );
 }
 
-function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
+/** `balance`: undefined until the user's plan has arrived; Buy waits for it rather than counting from $0.00. */
+function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | undefined }) {
   const { i18n, t } = useLingui();
+  const name = translateServerText(i18n, plan.name);
   const refresh = useRefreshBilling();
   const [confirming, setConfirming] = useState(false);
   const onError = (error: unknown) => toastPlanFailure(i18n, 'purchase', error);
@@ -255,11 +258,12 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
     trpc.pay.payPlan.mutationOptions({
       onSuccess: async (reply) => {
         await refresh();
+        const bought = translateServerText(i18n, reply.plan.name);
         toastSuccess(
           i18n,
           reply.renewed
-            ? t`${reply.plan.name} renewed; your balance is now ${formatMoney(i18n, reply.balance)}`
-            : t`You now hold ${reply.plan.name}; your balance is now ${formatMoney(i18n, reply.balance)}`,
+            ? t`${bought} renewed; your balance is now ${formatMoney(i18n, reply.balance)}`
+            : t`You now hold ${bought}; your balance is now ${formatMoney(i18n, reply.balance)}`,
         );
       },
       onError,
@@ -277,8 +281,13 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
   const pending = buy.isPending || claim.isPending;
   // An impersonated session may not spend the user's money: the buttons stay, disabled, so the page reads the same.
   const impersonated = useImpersonation() !== null;
-  const after = Math.round((balance - plan.price) * 100) / 100;
+  // Only shown once the balance is known: Buy stays disabled until then.
+  const held = balance ?? 0;
+  const after = Math.round((held - plan.price) * 100) / 100;
+  // Paying with too little balance would only be refused: say what is missing and offer the recharge instead.
+  const missing = after < 0 ? -after : 0;
   const price = formatMoney(i18n, plan.price);
+  const term = formatDays(i18n, plan.durationDays ?? 0);
 
   let action: ReactNode;
   if (plan.isFree) {
@@ -314,7 +323,7 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
       <Button
         className="w-full"
         variant={plan.current ? 'outline' : 'default'}
-        disabled={pending || impersonated}
+        disabled={pending || impersonated || balance === undefined}
         onClick={() => setConfirming(true)}
         data-testid={`buy-${plan.code}`}
       >
@@ -328,7 +337,7 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
     <Card data-testid={`plan-${plan.code}`} className={plan.current ? 'border-primary' : undefined}>
       <CardHeader>
         <CardTitle className="flex flex-wrap items-center gap-2">
-          {plan.name}
+          {name}
           {plan.level > 1 ? (
             <Badge variant="vip">
               <CrownIcon />
@@ -350,13 +359,13 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
             </Badge>
           ) : null}
         </CardTitle>
-        <CardDescription>{plan.description}</CardDescription>
+        <CardDescription>{translateServerText(i18n, plan.description)}</CardDescription>
         <p className="pt-2">
           <span className="font-semibold text-3xl" data-testid="plan-price">
             {plan.isFree ? <Trans>Free</Trans> : price}
           </span>{' '}
           <span className="text-muted-foreground text-sm">
-            {plan.permanent ? <Trans>permanent</Trans> : <Trans>for {plan.durationDays} days</Trans>}
+            {plan.permanent ? <Trans>permanent</Trans> : <Trans>for {term}</Trans>}
           </span>
         </p>
       </CardHeader>
@@ -366,8 +375,9 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
       <CardFooter>{action}</CardFooter>
       <ConfirmDialog
         open={confirming}
-        title={plan.current ? <Trans>Renew {plan.name}?</Trans> : <Trans>Buy {plan.name}?</Trans>}
+        title={plan.current ? <Trans>Renew {name}?</Trans> : <Trans>Buy {name}?</Trans>}
         confirmLabel={plan.current ? <Trans>Renew for {price}</Trans> : <Trans>Pay {price}</Trans>}
+        confirmDisabled={missing > 0}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
@@ -377,23 +387,27 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number }) {
       >
         <span className="grid gap-2">
           {plan.current ? (
-            <Trans>The plan is extended by {plan.durationDays} days and its room time is added.</Trans>
+            <Trans>The plan is extended by {term} and its room time is added.</Trans>
           ) : (
-            <Trans>Your current plan ends at once and {plan.name} starts now.</Trans>
+            <Trans>Your current plan ends at once and {name} starts now.</Trans>
           )}
-          <span data-testid="buy-confirm-balance">
-            <Trans>
-              Balance now: {formatMoney(i18n, balance)}. Balance after purchase: {formatMoney(i18n, after)}.
-            </Trans>
-          </span>
-          {after < 0 ? (
-            <span className="text-destructive">
-              <Trans>Your balance is not enough; please recharge first.</Trans>{' '}
-              <Link to="/bill/pay" className="underline">
+          {missing > 0 ? (
+            <span className="text-destructive" data-testid="buy-confirm-balance">
+              <Trans>
+                Balance now: {formatMoney(i18n, held)}. You need {formatMoney(i18n, missing)} more; please
+                recharge first.
+              </Trans>{' '}
+              <Link to="/bill/pay" className="underline" data-testid="buy-confirm-recharge">
                 <Trans>Recharge</Trans>
               </Link>
             </span>
-          ) : null}
+          ) : (
+            <span data-testid="buy-confirm-balance">
+              <Trans>
+                Balance now: {formatMoney(i18n, held)}. Balance after purchase: {formatMoney(i18n, after)}.
+              </Trans>
+            </span>
+          )}
         </span>
       </ConfirmDialog>
     </Card>

@@ -11,6 +11,7 @@ import { GlobeIcon, LogInIcon, RefreshCwIcon, UsersIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { QueryView } from '../../components/query-view';
 import { useFailureToast } from '../../hooks/use-failure-toast';
+import { translateServerText } from '../../lib/messages';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/_app/publicrooms')({
@@ -31,7 +32,7 @@ function useTicker(intervalMs: number): number {
 }
 
 function PublicRoomsPage() {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const rooms = useQuery({ ...trpc.room.getPublicRoom.queryOptions(), refetchInterval: REFRESH_MS });
   const tick = useTicker(REFRESH_MS);
@@ -68,7 +69,7 @@ function PublicRoomsPage() {
               </CardContent>
             </Card>
           ) : (
-            <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="public-rooms">
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="public-rooms">
               {list.map((room) => {
                 const full = room.memberCount >= room.maxConnections;
                 return (
@@ -107,7 +108,7 @@ function PublicRoomsPage() {
                           <h2 className="truncate font-semibold">{room.name}</h2>
                           <p className="truncate text-muted-foreground text-xs">
                             <Trans>
-                              by {room.owner} · {room.region.name}
+                              by {room.owner} · {translateServerText(i18n, room.region.name)}
                             </Trans>
                           </p>
                         </div>
@@ -123,7 +124,9 @@ function PublicRoomsPage() {
                         </Button>
                       </div>
                       {room.remark ? (
-                        <p className="line-clamp-2 text-muted-foreground text-sm">{room.remark}</p>
+                        <p className="wrap-anywhere line-clamp-2 text-muted-foreground text-sm">
+                          {room.remark}
+                        </p>
                       ) : null}
                     </CardContent>
                   </Card>

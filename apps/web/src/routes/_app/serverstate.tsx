@@ -9,8 +9,10 @@ import { Progress } from '@rooms/ui/progress';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { ServerIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { QueryView } from '../../components/query-view';
+import { formatDateTime } from '../../lib/format';
+import { translateServerText } from '../../lib/messages';
 import { trpc } from '../../lib/trpc';
 import { formatUptime } from './admin/-components/admin-ui';
 
@@ -23,6 +25,7 @@ export const Route = createFileRoute('/_app/serverstate')({
 });
 
 function ServerStatePage() {
+  const { i18n } = useLingui();
   const state = useQuery({
     ...trpc.server.getServerState.queryOptions(),
     refetchInterval: REFRESH_MS,
@@ -41,10 +44,14 @@ function ServerStatePage() {
           data.regions.map((region) => (
             <section key={region.code} className="grid gap-3" data-testid={`region-${region.code}`}>
               <div className="flex flex-wrap items-baseline gap-x-3">
-                <h2 className="font-semibold text-lg">{region.name}</h2>
+                <h2 className="font-semibold text-lg">{translateServerText(i18n, region.name)}</h2>
                 <RunningRooms count={region.runningRooms} />
               </div>
-              {region.description && <p className="text-muted-foreground text-sm">{region.description}</p>}
+              {region.description && (
+                <p className="text-muted-foreground text-sm">
+                  {translateServerText(i18n, region.description)}
+                </p>
+              )}
               {region.nodes.length === 0 ? (
                 <p className="text-muted-foreground text-sm">
                   <Trans>No server serves this zone at the moment.</Trans>
@@ -72,7 +79,7 @@ function NodeCard({ node }: { node: TServerNode }) {
     node.memory.totalBytes === 0 ? 0 : (node.memory.usedBytes / node.memory.totalBytes) * 100;
   const full = node.rooms.running >= node.rooms.max;
   const latency = node.startLatency;
-  const upSince = new Date(node.startedAt).toLocaleString();
+  const upSince = formatDateTime(node.startedAt);
   const cores = node.cpu.cores;
   const windowMinutes = latency.windowMinutes;
   const seconds = (ms: number | null) =>
@@ -155,13 +162,19 @@ function gigabytes(bytes: number): string {
 }
 
 function Meter(props: { label: ReactNode; value: number; text: string; testId: string }) {
+  const labelId = useId();
   return (
     <div className="grid gap-1.5" data-testid={props.testId}>
       <div className="flex justify-between text-sm">
-        <span className="font-medium">{props.label}</span>
+        <span className="font-medium" id={labelId}>
+          {props.label}
+        </span>
         <span className="text-muted-foreground tabular-nums">{props.text}</span>
       </div>
+      {/* The bar says what the line above it says: its label, and the figures rather than a bare percentage. */}
       <Progress
+        aria-labelledby={labelId}
+        getValueLabel={() => props.text}
         value={Math.min(100, props.value)}
         indicatorClassName={props.value >= 90 ? 'bg-destructive' : undefined}
       />

@@ -78,7 +78,7 @@ function LoginPage() {
         </Field>
         <CaptchaWidget captcha={captcha} />
         <div className="flex justify-end text-sm">
-          <Link to="/auth/reset-password" className="text-primary hover:underline">
+          <Link to="/auth/reset-password" className="text-primary underline underline-offset-4">
             <Trans>Forgot password?</Trans>
           </Link>
         </div>
@@ -91,7 +91,7 @@ function LoginPage() {
           <Link
             to="/auth/register"
             search={redirect ? { redirect } : {}}
-            className="text-primary hover:underline"
+            className="text-primary underline underline-offset-4"
           >
             <Trans>Register</Trans>
           </Link>

@@ -115,7 +115,7 @@ function RegisterPage() {
           <label htmlFor="terms" className="text-muted-foreground">
             <Trans>
               I have read and agree to the{' '}
-              <Link to="/" hash="terms" className="text-primary hover:underline">
+              <Link to="/" hash="terms" className="text-primary underline underline-offset-4">
                 Terms of Service
               </Link>
             </Trans>
@@ -130,7 +130,7 @@ function RegisterPage() {
           <Link
             to="/auth/login"
             search={redirect ? { redirect } : {}}
-            className="text-primary hover:underline"
+            className="text-primary underline underline-offset-4"
           >
             <Trans>Log in</Trans>
           </Link>

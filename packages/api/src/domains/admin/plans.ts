@@ -90,6 +90,12 @@ export async function updatePlan(
   if (plan.isDefault && priceCents !== 0) {
     throw new AppError('BAD_INPUT', { message: 'The free plan is claimed, not bought: its price stays 0' });
   }
+  // Names are what people choose a plan by (the plan list, the grant dialog): two alike cannot be told apart.
+  const sameName = await em.count(Plan, {
+    id: { $ne: plan.id },
+    name: { $ilike: change.name.trim().replace(/[\\%_]/g, '\\$&') },
+  });
+  if (sameName > 0) throw new AppError('PLAN_NAME_TAKEN');
 
   const next = { ...change, priceCents };
   const before: Record<string, unknown> = {};

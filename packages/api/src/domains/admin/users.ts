@@ -6,7 +6,7 @@ import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Room, Session, User, type UserRole } from '@rooms/db';
 import { sendEmailCode } from '../../account/email-codes';
-import { revokeUserSessions } from '../../account/session';
+import { revokeSessionsOpenedBy, revokeUserSessions } from '../../account/session';
 import type { TServices } from '../../context';
 import { AppError } from '../../errors';
 import type { SessionEvents } from '../../services/ports';
@@ -57,9 +57,13 @@ export async function searchUsers(em: EntityManager, search: TUserSearch) {
 }
 
 /** Ends every session of the user and tells whoever holds a connection opened with one. */
+/** Ends the user's sessions and, with their standing as administrator, those they opened as other people. */
 async function endSessions(deps: TAdminDeps, userId: string): Promise<void> {
   await revokeUserSessions(deps.em, userId, deps.now);
   await deps.sessionEvents.ended({ userId });
+  for (const sessionId of await revokeSessionsOpenedBy(deps.em, userId, deps.now)) {
+    await deps.sessionEvents.ended({ sessionId });
+  }
 }
 
 /**
@@ -155,7 +159,10 @@ export async function grantUserPlan(
   });
 }
 
-/** Credits (positive) or debits (negative) the balance through the ledger; the reason goes on the entry and the log. */
+/**
+ * Credits (positive) or debits (negative) the balance through the ledger; the reason goes on the entry and the log.
+ * A debit never takes the balance below zero: it is prepaid.
+ */
 export async function adjustBalance(
   deps: TAdminDeps,
   input: { userId: string; amountCents: number; reason: string },
@@ -164,6 +171,11 @@ export async function adjustBalance(
   return deps.em.transactional(async (tx) => {
     await lockAccount(tx, user.id);
     const before = await balanceCents(tx, user.id);
+    if (before + input.amountCents < 0) {
+      throw new AppError('ADJUSTMENT_EXCEEDS_BALANCE', {
+        args: [formatDollars(before), formatDollars(-input.amountCents)],
+      });
+    }
     await appendEntry(tx, {
       userId: user.id,
       amountCents: input.amountCents,

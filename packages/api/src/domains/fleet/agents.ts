@@ -70,9 +70,10 @@ export interface TRegistered {
 }
 
 /**
- * Registers a starting agent process. Each registration is a new agent: a process that restarts has lost its
- * browsers, so it must not inherit its former runs; an earlier registration at the same address is lost at once
- * instead of after the silence threshold.
+ * Registers a starting agent process in one zone. Each registration is a new agent: a process that restarts has
+ * lost its browsers, so it must not inherit its former runs; an earlier registration at the same address in the
+ * same zone is lost at once instead of after the silence threshold. A process serving several zones registers in
+ * each under one address, and those registrations stand side by side (one zone's used to lose the others').
  */
 export function registerAgent(em: EntityManager, input: TAgentRegistration, now: Date): Promise<TRegistered> {
   if (!Number.isInteger(input.capacity) || input.capacity < 1) {
@@ -86,8 +87,9 @@ export function registerAgent(em: EntityManager, input: TAgentRegistration, now:
     ]);
     if (!region) throw new Error(`No region with the code ${JSON.stringify(input.regionCode)}`);
     const earlier = await tx.execute<{ id: string }[]>(
-      `select id from room_agents where address = ? and state <> 'lost' order by id for no key update`,
-      [input.address],
+      `select id from room_agents where address = ? and region_id = ? and state <> 'lost'
+       order by id for no key update`,
+      [input.address, region.id],
     );
     const lostRuns = await loseAgents(
       tx,
@@ -128,13 +130,16 @@ export type THeartbeat =
 
 /**
  * The agent is alive: its heartbeat time and the leases of its live runs move on; `report` (what it says of its
- * load) replaces the last one when given.
+ * load) replaces the last one when given. `held`, when given, names the runs the agent has: only theirs are
+ * renewed, so a run it never got (its control plane died before ordering it) lapses and starts again elsewhere
+ * instead of waiting as "starting" for good.
  */
 export function heartbeat(
   em: EntityManager,
   agentId: string,
   now: Date,
   report?: Record<string, unknown>,
+  held?: ReadonlySet<string>,
 ): Promise<THeartbeat> {
   if (!isUuid(agentId)) return Promise.resolve({ ok: false, reason: 'not-found' });
   return em.transactional(async (tx) => {
@@ -149,11 +154,17 @@ export function heartbeat(
       ]);
       return { ok: false, reason: known ? 'lost' : 'not-found' };
     }
-    const runs = await tx.execute<TRunRow[]>(
-      `update room_runs set lease_expires_at = greatest(lease_expires_at, ?)
-       where agent_id = ? and state in ('starting', 'running') returning ${RUN_COLUMNS}`,
-      [new Date(now.getTime() + RUN_LEASE_MS), agentId],
-    );
+    const heldIds = held ? [...held].filter(isUuid) : undefined;
+    const lease = new Date(now.getTime() + RUN_LEASE_MS);
+    const runs =
+      heldIds?.length === 0
+        ? []
+        : await tx.execute<TRunRow[]>(
+            `update room_runs set lease_expires_at = greatest(lease_expires_at, ?)
+             where agent_id = ? and state in ('starting', 'running')${heldIds ? ' and id in (?)' : ''}
+             returning ${RUN_COLUMNS}`,
+            heldIds ? [lease, agentId, heldIds] : [lease, agentId],
+          );
     return { ok: true, state: agent.state, runs: runs.map(toRun) };
   });
 }

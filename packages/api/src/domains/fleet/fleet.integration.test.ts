@@ -327,6 +327,24 @@ describe('heartbeats and the lost sweep', () => {
     expect(later.runs.find((lost) => lost.id === run.id)).toMatchObject({ roomId: room, state: 'lost' });
   });
 
+  it('renew only the runs the agent says it has: one it never got lapses and is handed back', async () => {
+    const t0 = new Date();
+    const region = await newRegion();
+    const agent = await newAgent(region.code, 3, t0);
+    const [got, never] = await newRooms(region.id, 2);
+    const { run: held } = await placeRun(em(), got as string, t0);
+    // Placed, but its order never reached the agent (the control plane died in between).
+    const { run: orphan } = await placeRun(em(), never as string, t0);
+
+    const beat = await heartbeat(em(), agent.id, seconds(t0, 8), undefined, new Set([held.id]));
+    expect(beat).toMatchObject({ ok: true, runs: [{ id: held.id }] });
+    // It waited as "starting" for good: every heartbeat renewed it.
+    const swept = await markLostAgents(em(), seconds(t0, 11));
+    expect(swept.agentIds).toEqual([]);
+    expect(swept.runs.map((lost) => lost.id)).toEqual([orphan.id]);
+    expect((await liveRunOf(em(), got as string))?.id).toBe(held.id);
+  });
+
   it('mark an agent silent past the threshold lost with its runs, handed back once, and refuse its later beats', async () => {
     const t0 = new Date();
     const region = await newRegion();
@@ -404,5 +422,24 @@ describe('heartbeats and the lost sweep', () => {
       agentId: again.agent.id,
       epoch: 2,
     });
+  });
+
+  it('keep one address’s registrations in two zones side by side, each beating on', async () => {
+    const now = new Date();
+    const [first, second] = [await newRegion(), await newRegion()];
+    const inFirst = await newAgent(first.code, 2, now, 'zones.test:4100');
+    const [room] = await newRooms(first.id, 1);
+    const { run } = await placeRun(em(), room as string, now);
+    // The same process registers in its second zone: it used to lose the first zone's agent, and each zone's
+    // next beat then found itself lost and registered again, losing the other, every heartbeat.
+    const inSecond = await registerAgent(
+      em(),
+      { regionCode: second.code, address: 'zones.test:4100', capacity: 2, version: 'test' },
+      now,
+    );
+    expect(inSecond.lostRuns).toEqual([]);
+    const later = new Date(now.getTime() + 1000);
+    expect(await heartbeat(em(), inFirst.id, later)).toMatchObject({ ok: true, runs: [{ id: run.id }] });
+    expect(await heartbeat(em(), inSecond.agent.id, later)).toMatchObject({ ok: true, runs: [] });
   });
 });

@@ -62,6 +62,22 @@ const PAGES: Record<string, string> = {
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
   ),
   '/check-cookie': page('cookie checked'),
+  // A press asks for what a browser would ask its user about in a bubble over the page; each answer is reported.
+  '/ask': page(
+    '<button id="b" style="position:fixed;inset:0;font-size:48px">ask</button>',
+    `const ask = (name, request) =>
+       new Promise((resolve) => resolve(request())).then(
+         () => report('ask:' + name + ':granted'),
+         (error) => report('ask:' + name + ':' + error.name),
+       );
+     document.getElementById('b').addEventListener('pointerdown', () => {
+       ask('fonts', () => window.queryLocalFonts());
+       ask('screens', () => window.getScreenDetails());
+       ask('midi', () => navigator.requestMIDIAccess({ sysex: true }));
+     });`,
+  ),
+  // A page that renames itself after it loaded, as single-page sites do.
+  '/retitle': page('renames itself', `setTimeout(() => { document.title = 'renamed'; }, 300);`),
   // A still page that reports every key it gets, tagged with ?tag= so each room's keys are told apart.
   '/keys': page(
     '<p style="margin:40px">Keys reach this page</p>',

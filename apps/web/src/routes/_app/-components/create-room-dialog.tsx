@@ -1,6 +1,7 @@
 // The create-room dialog (spec §2, §5 Room): name, remark, password, zone and image, the stream settings
 // bounded by the caller's plan, keep-data and auto-close when the plan allows them, and the upgrade hint.
 import { Trans, useLingui } from '@lingui/react/macro';
+import { ROOM_NAME_MAX_LENGTH, ROOM_NAME_PATTERN } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
 import { Checkbox } from '@rooms/ui/checkbox';
 import {
@@ -19,7 +20,8 @@ import { showToast } from '@rooms/ui/toaster';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { SparklesIcon } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { formatMinutes } from '../../../lib/format';
 import { translateServerText } from '../../../lib/messages';
 import { toastError, toastSuccess } from '../../../lib/notify';
 import {
@@ -67,9 +69,16 @@ const EMPTY: TForm = {
   autoCloseMinutes: '20',
 };
 
+/** What is wrong with the name as typed: nothing yet, empty (told once a create was tried), or against the rule. */
+function nameIssue(name: string, submitted: boolean): 'empty' | 'rule' | null {
+  const trimmed = name.trim();
+  if (!trimmed) return submitted ? 'empty' : null;
+  return ROOM_NAME_PATTERN.test(trimmed) ? null : 'rule';
+}
+
 function Field({ label, htmlFor, children }: { label: ReactNode; htmlFor: string; children: ReactNode }) {
   return (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={htmlFor}>{label}</Label>
       {children}
     </div>
@@ -84,9 +93,18 @@ export function CreateRoomDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { i18n, t } = useLingui();
+  // Seeded zone and plan names in the page's language (administrators' own names as they wrote them).
+  const zoneName = (region: { name: string }) => translateServerText(i18n, region.name);
   const id = useId();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<TForm>(EMPTY);
+  const [submitted, setSubmitted] = useState(false);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const issue = nameIssue(form.name, submitted);
+  // 'Please enter a room name' is for this try; a dialog opened again starts without it.
+  useEffect(() => {
+    if (!open) setSubmitted(false);
+  }, [open]);
   const regions = useQuery({ ...trpc.room.getRoomRegion.queryOptions(), enabled: open });
   const images = useQuery({ ...trpc.room.getRoomImage.queryOptions(), enabled: open });
   const set =
@@ -111,6 +129,7 @@ export function CreateRoomDialog({
 
   const context = regions.data ?? images.data;
   const plan = context?.plan;
+  const planName = plan ? translateServerText(i18n, plan.name) : '';
   // The plan's maximum is the starting choice; defaults (auto-close, keep-data) come from the server.
   useEffect(() => {
     if (!open || !context) return;
@@ -151,6 +170,7 @@ export function CreateRoomDialog({
       toastSuccess(i18n, t`Room ${room.name} created`);
       await queryClient.invalidateQueries({ queryKey: trpc.room.getRoomList.queryKey() });
       setForm(EMPTY);
+      setSubmitted(false);
       onOpenChange(false);
     },
     onError: (error) => {
@@ -161,10 +181,19 @@ export function CreateRoomDialog({
     },
   });
 
+  const ruleText = t`The room name may only contain letters, digits, - and _ (Chinese, Japanese and Korean included)`;
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.name.trim()) {
-      return showToast({ severity: 'warn', summary: t`Warning`, detail: t`Please enter a room name` });
+    setSubmitted(true);
+    const problem = nameIssue(form.name, true);
+    if (problem) {
+      nameInput.current?.focus();
+      return showToast({
+        severity: 'warn',
+        summary: t`Warning`,
+        detail: problem === 'empty' ? t`Please enter a room name` : ruleText,
+      });
     }
     if (!form.region || !form.image) {
       return showToast({
@@ -219,13 +248,37 @@ export function CreateRoomDialog({
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label={<Trans>Room name</Trans>} htmlFor={`${id}-name`}>
                 <Input
+                  ref={nameInput}
                   id={`${id}-name`}
                   value={form.name}
-                  maxLength={32}
+                  maxLength={ROOM_NAME_MAX_LENGTH}
                   autoComplete="off"
+                  aria-invalid={issue ? true : undefined}
+                  aria-describedby={
+                    issue === 'empty' ? `${id}-name-error ${id}-name-hint` : `${id}-name-hint`
+                  }
                   onChange={(event) => set('name')(event.target.value)}
                   data-testid="room-name"
                 />
+                {issue === 'empty' ? (
+                  <p id={`${id}-name-error`} className="text-destructive text-xs">
+                    {t`Please enter a room name`}
+                  </p>
+                ) : null}
+                {/* The rule where the name is typed; a name against it turns the rule into the error. */}
+                <p
+                  id={`${id}-name-hint`}
+                  className={issue === 'rule' ? 'text-destructive text-xs' : 'text-muted-foreground text-xs'}
+                >
+                  {issue === 'rule' ? (
+                    ruleText
+                  ) : (
+                    <Trans>
+                      Letters, digits, - and _ (Chinese, Japanese and Korean too), up to{' '}
+                      {ROOM_NAME_MAX_LENGTH} characters.
+                    </Trans>
+                  )}
+                </p>
               </Field>
               <Field label={<Trans>Room password (optional)</Trans>} htmlFor={`${id}-password`}>
                 <Input
@@ -258,7 +311,7 @@ export function CreateRoomDialog({
                   <option value="">{t`Choose a zone`}</option>
                   {regions.data?.regions.map((region) => (
                     <option key={region.code} value={region.code} disabled={!region.allowed}>
-                      {region.allowed ? region.name : t`${region.name} (better plans)`}
+                      {region.allowed ? zoneName(region) : t`${zoneName(region)} (better plans)`}
                     </option>
                   ))}
                 </NativeSelect>
@@ -273,14 +326,16 @@ export function CreateRoomDialog({
                   <option value="">{t`Choose an image`}</option>
                   {images.data?.images.map((image) => (
                     <option key={image.code} value={image.code} disabled={!image.allowed}>
-                      {image.name}
+                      {translateServerText(i18n, image.name)}
                     </option>
                   ))}
                 </NativeSelect>
               </Field>
             </div>
             {chosenImage ? (
-              <p className="-mt-2 text-muted-foreground text-xs">{chosenImage.description}</p>
+              <p className="-mt-2 text-muted-foreground text-xs">
+                {translateServerText(i18n, chosenImage.description)}
+              </p>
             ) : null}
             {chosenImage?.kind === 'url' ? (
               <Field label={<Trans>Start address</Trans>} htmlFor={`${id}-url`}>
@@ -386,7 +441,7 @@ export function CreateRoomDialog({
                   >
                     {AUTO_CLOSE_MINUTES.map((minutes) => (
                       <option key={minutes} value={minutes}>
-                        {minutes < 60 ? t`${minutes} minutes` : t`${minutes / 60} hours`}
+                        {formatMinutes(i18n, minutes)}
                       </option>
                     ))}
                   </NativeSelect>
@@ -413,7 +468,7 @@ export function CreateRoomDialog({
                 {plan ? (
                   <span className="text-muted-foreground">
                     <Trans>
-                      Your plan: {plan.name}, {plan.roomCount} of {plan.maxRooms} rooms
+                      Your plan: {planName}, {plan.roomCount} of {plan.maxRooms} rooms
                     </Trans>
                   </span>
                 ) : null}

@@ -20,10 +20,17 @@ export function PublicRoomSwitch(props: {
   return (
     <div className="grid gap-2">
       <Label className="font-normal">
+        {/* Busy rather than disabled while a change is saved: the confirmation gives the focus back to the checkbox
+            just as the save starts, and a disabled checkbox cannot take it, so it fell to <body>. */}
         <Checkbox
           checked={props.checked}
-          disabled={props.disabled}
-          onCheckedChange={(checked) => (checked === true ? setConfirming(true) : props.onChange(false))}
+          aria-disabled={props.disabled || undefined}
+          onCheckedChange={(checked) => {
+            if (props.disabled) return;
+            if (checked === true) setConfirming(true);
+            else props.onChange(false);
+          }}
+          className="aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
           data-testid={props.testId}
         />
         <GlobeIcon className="size-4" />

@@ -3,7 +3,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@rooms/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Spinner } from '@rooms/ui/spinner';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -19,6 +19,7 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { translateServerText } from '../../../lib/messages';
 import { toastError, toastSuccess } from '../../../lib/notify';
 import { TRANSITIONAL_STATES, type TRoomListItem, type TRoomState } from '../../../lib/room/room-types';
 import { trpc, trpcClient } from '../../../lib/trpc';
@@ -115,12 +116,12 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
           </CardTitle>
           <RoomStateBadge state={room.state} />
         </div>
-        {room.remark ? <p className="line-clamp-2 text-muted-foreground text-sm">{room.remark}</p> : null}
+        {room.remark ? <CardDescription className="line-clamp-2">{room.remark}</CardDescription> : null}
       </CardHeader>
       <CardContent className="grid gap-3">
         <div className="flex flex-wrap gap-1.5 text-xs">
-          <Badge variant="outline">{room.region.name}</Badge>
-          <Badge variant="outline">{room.image.name}</Badge>
+          <Badge variant="outline">{translateServerText(i18n, room.region.name)}</Badge>
+          <Badge variant="outline">{translateServerText(i18n, room.image.name)}</Badge>
           <Badge variant="outline">
             {room.width}×{room.height} · {room.maxFrameRate} fps
           </Badge>

@@ -6,7 +6,8 @@ import { Spinner } from '@rooms/ui/spinner';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMinutes } from '../../../lib/format';
+import { translateServerText } from '../../../lib/messages';
 import { trpc } from '../../../lib/trpc';
 import { RoomShare } from './room-share';
 import { RoomStateBadge } from './room-state-badge';
@@ -23,7 +24,7 @@ function Row({ label, children, testId }: { label: ReactNode; children: ReactNod
 }
 
 export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose: () => void }) {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const info = useQuery({
     ...trpc.room.getRoomInfo.queryOptions({ name: name ?? '' }),
     enabled: !!name,
@@ -60,8 +61,8 @@ export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose
               <Row label={<Trans>Public square</Trans>} testId="room-info-public">
                 {room.isPublic ? t`Yes` : t`No`}
               </Row>
-              <Row label={<Trans>Zone</Trans>}>{room.region.name}</Row>
-              <Row label={<Trans>Image</Trans>}>{room.image.name}</Row>
+              <Row label={<Trans>Zone</Trans>}>{translateServerText(i18n, room.region.name)}</Row>
+              <Row label={<Trans>Image</Trans>}>{translateServerText(i18n, room.image.name)}</Row>
               {room.startUrl ? <Row label={<Trans>Start address</Trans>}>{room.startUrl}</Row> : null}
               <Row label={<Trans>Resolution</Trans>}>
                 {room.width}×{room.height}
@@ -71,7 +72,9 @@ export function RoomInfoDialog({ name, onClose }: { name: string | null; onClose
               <Row label={<Trans>Max connections</Trans>}>{room.maxConnections}</Row>
               <Row label={<Trans>Keep browser data</Trans>}>{room.keepData ? t`Yes` : t`No`}</Row>
               <Row label={<Trans>Auto-close</Trans>}>
-                {room.autoClose ? t`After ${room.autoCloseMinutes} minutes without anyone connected` : t`Off`}
+                {room.autoClose
+                  ? t`After ${formatMinutes(i18n, room.autoCloseMinutes)} without anyone connected`
+                  : t`Off`}
               </Row>
               <Row label={<Trans>Owner</Trans>}>{room.owner}</Row>
               <Row label={<Trans>Created</Trans>}>{formatDateTime(room.createdAt)}</Row>

@@ -13,7 +13,12 @@ import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { formatDateTime } from '../../../lib/format';
 import { trpc } from '../../../lib/trpc';
-import { nextCursor, type TAuditEntry } from './-components/admin-api';
+import {
+  AUDIT_CODE_MAX_LENGTH,
+  nextCursor,
+  SEARCH_MAX_LENGTH,
+  type TAuditEntry,
+} from './-components/admin-api';
 import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
 
 export const Route = createFileRoute('/_app/admin/audit')({
@@ -96,6 +101,7 @@ function AuditPage() {
               id="audit-action"
               list="audit-known-actions"
               value={filters.action}
+              maxLength={AUDIT_CODE_MAX_LENGTH}
               placeholder="user.disable"
               onChange={set('action')}
             />
@@ -106,10 +112,20 @@ function AuditPage() {
             </datalist>
           </FilterField>
           <FilterField id="audit-actor" label={<Trans>Administrator e-mail</Trans>}>
-            <Input id="audit-actor" value={filters.actor} onChange={set('actor')} />
+            <Input
+              id="audit-actor"
+              value={filters.actor}
+              maxLength={SEARCH_MAX_LENGTH}
+              onChange={set('actor')}
+            />
           </FilterField>
           <FilterField id="audit-target" label={<Trans>Target id</Trans>}>
-            <Input id="audit-target" value={filters.targetId} onChange={set('targetId')} />
+            <Input
+              id="audit-target"
+              value={filters.targetId}
+              maxLength={AUDIT_CODE_MAX_LENGTH}
+              onChange={set('targetId')}
+            />
           </FilterField>
           <FilterField id="audit-since" label={<Trans>From</Trans>}>
             <Input id="audit-since" type="date" value={filters.since} onChange={set('since')} />
@@ -129,7 +145,7 @@ function AuditPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-audit">
+              <Table data-testid="admin-audit" aria-label={t`Audit log`}>
                 <TableHeader>
                   <TableRow>
                     <TableHead>

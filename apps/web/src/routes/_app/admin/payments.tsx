@@ -20,7 +20,13 @@ import { formatMoney, paymentMethodLabel, type TPaymentStatus } from '../../../l
 import { formatDateTime } from '../../../lib/format';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { PaymentStatusBadge } from '../bill/-components/payment-status-badge';
-import { nextCursor, type TAdminPayment, useAdminMutation, useFailureText } from './-components/admin-api';
+import {
+  nextCursor,
+  SEARCH_MAX_LENGTH,
+  type TAdminPayment,
+  useAdminMutation,
+  useFailureText,
+} from './-components/admin-api';
 import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
 import { Field, FormDialog } from './-components/form-dialog';
 import { checkReason } from './-components/validation';
@@ -33,7 +39,7 @@ export const Route = createFileRoute('/_app/admin/payments')({
     ...(statuses.includes(search.status as TPaymentStatus)
       ? { status: search.status as TPaymentStatus }
       : {}),
-    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q } : {}),
+    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q.slice(0, SEARCH_MAX_LENGTH) } : {}),
   }),
   component: PaymentsPage,
 });
@@ -71,6 +77,7 @@ function PaymentsPage() {
             type="search"
             className="pl-8"
             value={text}
+            maxLength={SEARCH_MAX_LENGTH}
             onChange={(event) => setText(event.target.value)}
             placeholder={t`Search by e-mail or order number`}
             aria-label={t`Search by e-mail or order number`}
@@ -102,7 +109,7 @@ function PaymentsPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-payments">
+              <Table data-testid="admin-payments" aria-label={t`Payments`}>
                 <TableHeader>
                   <TableRow>
                     <TableHead>

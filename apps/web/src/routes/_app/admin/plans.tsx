@@ -34,7 +34,7 @@ function PlansPage() {
       <QueryView query={plans} failure={<Trans>Failed to retrieve the plan list</Trans>}>
         {(list) => (
           <Card className="gap-0 overflow-hidden py-0">
-            <Table data-testid="admin-plans">
+            <Table data-testid="admin-plans" aria-label={t`Plans`}>
               <TableHeader>
                 <TableRow>
                   <TableHead>

@@ -48,7 +48,7 @@ function RoomsPage() {
       <QueryView query={rooms} failure={<Trans>Failed to retrieve the rooms</Trans>}>
         {(list) => (
           <Card className="gap-0 overflow-hidden py-0">
-            <Table data-testid="admin-rooms">
+            <Table data-testid="admin-rooms" aria-label={t`Running rooms`}>
               <TableHeader>
                 <TableRow>
                   <TableHead>

@@ -117,7 +117,7 @@ function BillPage() {
           ) : (
             <Card>
               <CardContent className="overflow-x-auto p-0">
-                <table className="w-full text-sm" data-testid="bill-table">
+                <table className="w-full text-sm" data-testid="bill-table" aria-label={t`Bills`}>
                   <thead className="border-b text-left text-muted-foreground">
                     <tr>
                       <th className="p-3 font-medium">

@@ -7,7 +7,7 @@ import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { cn } from '@rooms/ui/lib/utils';
 import { ArrowLeftIcon, ArrowRightIcon, PlusIcon, RotateCwIcon, XIcon } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 
 export function BrowserBar({
   tabs,
@@ -28,6 +28,18 @@ export function BrowserBar({
   useEffect(() => {
     if (!editing) setAddress(active?.url ?? '');
   }, [active?.url, editing]);
+
+  const closable = controlling && tabs.length > 1;
+  const newTabButton = useRef<HTMLButtonElement>(null);
+
+  /** Closes a tab; when `from` (its tab in the list) has the focus, the focus goes to a neighbour that stays. */
+  function close(tabId: string, from: HTMLElement) {
+    if (from === document.activeElement) {
+      const neighbour = from.nextElementSibling ?? from.previousElementSibling;
+      if (neighbour instanceof HTMLElement) neighbour.focus();
+    }
+    send({ type: 'browser/tab-close', tabId });
+  }
 
   function go(event: FormEvent) {
     event.preventDefault();
@@ -82,46 +94,69 @@ export function BrowserBar({
           />
         </form>
       </div>
-      <div className="flex items-center gap-1 overflow-x-auto" role="tablist" aria-label={t`Tabs`}>
-        {tabs.map((tab) => (
-          <div
-            key={tab.id}
-            className={cn(
-              'flex h-7 max-w-48 shrink-0 items-center rounded-md border text-xs',
-              tab.active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
-            )}
-          >
+      <div className="flex items-center gap-1">
+        {/* Only tabs in the tab list; closing and opening sit beside it. A tab's own × is for the pointer (it is
+            part of the tab, which a screen reader reads as one thing): from the keyboard, Delete closes the
+            focused tab and Close tab the one shown. */}
+        <div className="flex min-w-0 items-center gap-1 overflow-x-auto" role="tablist" aria-label={t`Tabs`}>
+          {tabs.map((tab) => (
             <button
+              key={tab.id}
               type="button"
               role="tab"
               aria-selected={tab.active}
+              aria-keyshortcuts={closable ? 'Delete' : undefined}
               disabled={!controlling}
-              className="min-w-0 cursor-pointer truncate px-2 disabled:cursor-default"
+              className={cn(
+                'flex h-7 max-w-48 shrink-0 cursor-pointer items-center rounded-md border text-xs disabled:cursor-default',
+                tab.active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
+              )}
               title={tab.url}
-              onClick={() => send({ type: 'browser/tab-activate', tabId: tab.id })}
+              onClick={(event) => {
+                if ((event.target as Element).closest('[data-tab-close]')) close(tab.id, event.currentTarget);
+                else send({ type: 'browser/tab-activate', tabId: tab.id });
+              }}
+              onKeyDown={(event) => {
+                if (!closable || event.key !== 'Delete') return;
+                event.preventDefault();
+                close(tab.id, event.currentTarget);
+              }}
               data-testid="browser-tab"
             >
-              {tab.title || tab.url || t`New tab`}
+              <span className="min-w-0 truncate px-2">{tab.title || tab.url || t`New tab`}</span>
+              {closable ? (
+                <span className="mr-1 rounded p-0.5 hover:bg-background/50" aria-hidden data-tab-close>
+                  <XIcon className="size-3" />
+                </span>
+              ) : null}
             </button>
-            {controlling && tabs.length > 1 ? (
-              <button
-                type="button"
-                className="mr-1 cursor-pointer rounded p-0.5 hover:bg-background/50"
-                aria-label={t`Close tab`}
-                onClick={() => send({ type: 'browser/tab-close', tabId: tab.id })}
-              >
-                <XIcon className="size-3" />
-              </button>
-            ) : null}
-          </div>
-        ))}
+          ))}
+        </div>
+        {closable && active ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            onClick={() => {
+              // The last tab cannot be closed, so this button goes with the second last: the focus stays near.
+              if (tabs.length <= 2) newTabButton.current?.focus();
+              send({ type: 'browser/tab-close', tabId: active.id });
+            }}
+            aria-label={t`Close tab`}
+            data-testid="browser-tab-close"
+          >
+            <XIcon />
+          </Button>
+        ) : null}
         <Button
+          ref={newTabButton}
           variant="ghost"
           size="icon"
-          className="size-7"
+          className="size-7 shrink-0"
           disabled={!controlling}
           onClick={() => send({ type: 'browser/tab-open' })}
           aria-label={t`New tab`}
+          data-testid="browser-tab-open"
         >
           <PlusIcon />
         </Button>

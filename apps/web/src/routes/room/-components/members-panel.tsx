@@ -1,5 +1,6 @@
 // Who is in the room, who drives, and the raise-hand queue, with the control actions the rules allow:
-// request/cancel for everyone, release and hand-over for the controller, take-back, kick and ban for the owner.
+// request/cancel for everyone, release and hand-over for the controller, take-back, kick and ban for the owner;
+// none while this participant is not in the room (connecting, or the room is away).
 // Hand-over, kick and ban sit in each row's menu so a narrow panel keeps names and the "In control" pill in view;
 // a member who asked for control also gets a Give control button in their row, and a toast (use-control-requests).
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -26,6 +27,7 @@ import {
   MousePointer2Icon,
   UserXIcon,
 } from 'lucide-react';
+import { useLayoutEffect, useRef } from 'react';
 import { useControlRequests } from '../../../hooks/use-control-requests';
 
 export function MembersPanel({
@@ -49,6 +51,30 @@ export function MembersPanel({
   const { canGrant, sound, setSound } = useControlRequests({ members, you, controllerId, queue, send });
   const controller = members.find((member) => member.id === controllerId);
 
+  // Whom this participant just gave control to. The hand-over takes away the Give control button (and, for a
+  // driver who is not the owner, the row's menu) that had the focus, which would drop it on the page's body:
+  // it goes to the row's menu button if it stays, else to this participant's own control button.
+  const handedTo = useRef<string | null>(null);
+  const rows = useRef<HTMLUListElement>(null);
+  const ownControl = useRef<HTMLButtonElement>(null);
+  const give = (memberId: string) => {
+    handedTo.current = memberId;
+    send({ type: 'control/grant', memberId });
+  };
+  useLayoutEffect(() => {
+    const memberId = handedTo.current;
+    if (memberId === null) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) {
+      if (controllerId === memberId) handedTo.current = null;
+      return;
+    }
+    handedTo.current = null;
+    const row = rows.current?.querySelector(`[data-member-id="${CSS.escape(memberId)}"]`);
+    const target = row?.querySelector<HTMLElement>('[data-testid="member-actions"]') ?? ownControl.current;
+    target?.focus();
+  });
+
   return (
     <section className="grid min-w-0 gap-2 border-b p-3" data-testid="members-panel" aria-label={t`Members`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -70,8 +96,9 @@ export function MembersPanel({
               {sound ? <BellIcon /> : <BellOffIcon />}
             </Button>
           ) : null}
-          {controlling ? (
+          {!me ? null : controlling ? (
             <Button
+              ref={ownControl}
               size="sm"
               variant="outline"
               onClick={() => send({ type: 'control/release' })}
@@ -81,6 +108,7 @@ export function MembersPanel({
             </Button>
           ) : waiting ? (
             <Button
+              ref={ownControl}
               size="sm"
               variant="outline"
               onClick={() => send({ type: 'control/cancel' })}
@@ -90,11 +118,17 @@ export function MembersPanel({
             </Button>
           ) : isOwner ? (
             // The owner never queues: they take control straight back.
-            <Button size="sm" onClick={() => send({ type: 'control/take' })} data-testid="control-take">
+            <Button
+              ref={ownControl}
+              size="sm"
+              onClick={() => send({ type: 'control/take' })}
+              data-testid="control-take"
+            >
               <Trans>Take control</Trans>
             </Button>
           ) : (
             <Button
+              ref={ownControl}
               size="sm"
               variant="outline"
               onClick={() => send({ type: 'control/request' })}
@@ -110,7 +144,7 @@ export function MembersPanel({
         {controller ? t`${controller.nickname} is in control` : t`Nobody is in control`}
       </p>
       <TooltipProvider delayDuration={300}>
-        <ul className="grid max-h-56 min-w-0 gap-1 overflow-y-auto">
+        <ul ref={rows} className="grid max-h-56 min-w-0 gap-1 overflow-y-auto">
           {members.map((member) => {
             const place = queue.indexOf(member.id);
             const isController = member.id === controllerId;
@@ -121,6 +155,7 @@ export function MembersPanel({
                 key={member.id}
                 className="flex min-h-8 min-w-0 items-center gap-1.5 rounded-md px-1.5 text-sm hover:bg-accent/40"
                 data-testid="member"
+                data-member-id={member.id}
                 data-controller={isController}
               >
                 <TruncatedText className="flex-1" data-testid="member-name">
@@ -151,7 +186,7 @@ export function MembersPanel({
                     size="sm"
                     variant="ghost"
                     className="h-7 px-2 text-xs"
-                    onClick={() => send({ type: 'control/grant', memberId: member.id })}
+                    onClick={() => give(member.id)}
                     data-testid="control-grant"
                   >
                     <Trans>Give control</Trans>
@@ -176,10 +211,7 @@ export function MembersPanel({
                       </DropdownMenuLabel>
                       <DropdownMenuSeparator />
                       {grantable ? (
-                        <DropdownMenuItem
-                          onSelect={() => send({ type: 'control/grant', memberId: member.id })}
-                          data-testid="member-grant"
-                        >
+                        <DropdownMenuItem onSelect={() => give(member.id)} data-testid="member-grant">
                           <MousePointer2Icon />
                           <Trans>Give control</Trans>
                         </DropdownMenuItem>

@@ -117,7 +117,8 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
           <button
             type="button"
             className={cn(box, 'flex items-center gap-1.5 sm:hidden')}
-            aria-label={t`Picture quality`}
+            // Named by the figure it shows, so a voice command with what is seen finds it.
+            aria-label={t`Picture quality: ${latencyText}`}
             data-testid="quality-badge"
           >
             {icon}

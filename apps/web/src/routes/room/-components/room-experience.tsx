@@ -304,7 +304,7 @@ function LiveRoom({
             queue={snapshot.queue}
             send={send}
           />
-          <ChatPanel messages={snapshot.chat} you={snapshot.you} send={send} />
+          <ChatPanel messages={snapshot.chat} you={snapshot.you} send={send} connected={joined} />
         </aside>
       </div>
     </div>

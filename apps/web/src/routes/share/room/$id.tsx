@@ -15,7 +15,7 @@ import { LockIcon, RefreshCwIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { passwordFromHash } from '../../../components/layout/share-links';
 import { StandaloneLoading, StandalonePage } from '../../../components/standalone-page';
-import { describeError } from '../../../lib/messages';
+import { describeError, translateServerText } from '../../../lib/messages';
 import { rememberedSharePassword, rememberSharePassword } from '../../../lib/room/entry-memory';
 import { isLoggedIn } from '../../../lib/session';
 import { appCodeOf, trpc } from '../../../lib/trpc';
@@ -108,7 +108,7 @@ function SharedRoomPage() {
     );
   }
   const owner = room.owner;
-  const region = room.region.name;
+  const region = translateServerText(i18n, room.region.name);
   const inside = room.memberCount;
   return (
     <RoomExperience

@@ -19,6 +19,14 @@ export type TAuditEntry = inferOutput<typeof trpc.admin.audit.list>['items'][num
 export type TReportAction = NonNullable<TAdminReport['resolution']>;
 export type TRoomState = TAdminLiveRoom['state'];
 
+/**
+ * The longest search text the admin lists take: packages/api admin.types.ts allows 254 characters in
+ * ZAdminUserListRequest.query, ZAdminPaymentListRequest.query and ZAuditListRequest.actor (an e-mail's length).
+ */
+export const SEARCH_MAX_LENGTH = 254;
+/** ZAuditListRequest.action and ZAuditListRequest.targetId (packages/api admin.types.ts): 64 characters. */
+export const AUDIT_CODE_MAX_LENGTH = 64;
+
 /** Keyset pages: the next request carries the last page's cursor until it is null. */
 export const nextCursor = (page: { nextCursor: string | null }) => page.nextCursor ?? undefined;
 

@@ -21,6 +21,7 @@ export function FormDialog({
   submitLabel,
   pending,
   error,
+  errorId,
   destructive = false,
   onSubmit,
   onClose,
@@ -33,6 +34,8 @@ export function FormDialog({
   submitLabel: ReactNode;
   pending: boolean;
   error: string | null;
+  /** The error's id, for the field it is about to name in aria-describedby. */
+  errorId?: string;
   destructive?: boolean;
   onSubmit: () => void;
   onClose: () => void;
@@ -56,7 +59,7 @@ export function FormDialog({
           </DialogHeader>
           {children}
           {error ? (
-            <p role="alert" className="text-destructive text-sm" data-testid="form-error">
+            <p id={errorId} role="alert" className="text-destructive text-sm" data-testid="form-error">
               {error}
             </p>
           ) : null}

@@ -2,15 +2,47 @@
 
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import type { TAppErrorCode } from '@rooms/api/client';
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Input } from '@rooms/ui/input';
 import { Label } from '@rooms/ui/label';
 import { Textarea } from '@rooms/ui/textarea';
+import { TRPCClientError } from '@trpc/client';
 import { type ReactNode, useState } from 'react';
 import { trpcClient } from '../../../../lib/trpc';
 import { type TAdminPlan, useAdminMutation, useFailureText } from './admin-api';
 import { Field, FormDialog } from './form-dialog';
 import { checkPlan, type TPlanForm, type TPlanValues } from './validation';
+
+/**
+ * The field a refusal from the server is about, so that field is marked as the form's own checks mark theirs. The
+ * server names no field: its texts (packages/api admin.types.ts ZUpdatePlanRequest, domains/admin/plans.ts) do.
+ */
+const serverTextFields: [RegExp, keyof TPlanForm][] = [
+  [/^The (plan needs a name|name )/, 'name'],
+  [/^The description /, 'description'],
+  [/^(The price |The free plan is claimed, not bought)/, 'price'],
+  [/^The inventory /, 'inventory'],
+  [/^Rooms /, 'maxRooms'],
+  [/^Connections /, 'maxConnections'],
+  [/^The width /, 'maxWidth'],
+  [/^The height /, 'maxHeight'],
+  [/^The frame rate /, 'maxFrameRate'],
+  [/^The bitrate /, 'maxBitrateKbps'],
+  [/^The time quota /, 'timeQuotaMinutes'],
+  [/^The monthly free time /, 'freeTimeQuotaMinutes'],
+  [/^The order /, 'sortOrder'],
+];
+
+function fieldOfServerError(error: unknown): keyof TPlanForm | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const appCode = (error.data as { appCode?: TAppErrorCode } | null | undefined)?.appCode;
+  if (appCode === 'PLAN_NAME_TAKEN') return 'name';
+  if (appCode === 'PLAN_DEFAULT_DISABLED') return 'enabled';
+  return serverTextFields.find(([text]) => text.test(error.message))?.[1];
+}
+
+const ERROR_ID = 'plan-edit-error';
 
 function formOf(plan: TAdminPlan): TPlanForm {
   return {
@@ -45,6 +77,10 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
     },
   );
   const serverError = useFailureText(save.error);
+  const invalidField = invalid ? invalid.field : fieldOfServerError(save.error);
+  /** The marking of the field the error is about, client's or server's alike. */
+  const marked = (field: keyof TPlanForm) =>
+    invalidField === field ? { 'aria-invalid': true, 'aria-describedby': ERROR_ID } : {};
 
   const set = (field: keyof TPlanForm) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
@@ -66,7 +102,7 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
         step={extra.step ?? 1}
         value={form[field]}
         placeholder={extra.placeholder}
-        aria-invalid={invalid?.field === field || undefined}
+        {...marked(field)}
         onChange={set(field)}
       />
     </Field>
@@ -85,6 +121,7 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
       submitLabel={<Trans>Save</Trans>}
       pending={save.isPending}
       error={invalid?.text ?? serverError}
+      errorId={ERROR_ID}
       onSubmit={() => {
         const checked = checkPlan(form);
         if ('error' in checked) return setInvalid({ field: checked.field, text: i18n._(checked.error) });
@@ -100,7 +137,7 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
               id="plan-name"
               value={form.name}
               maxLength={64}
-              aria-invalid={invalid?.field === 'name' || undefined}
+              {...marked('name')}
               onChange={set('name')}
             />
           </Field>
@@ -111,7 +148,7 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
               id="plan-description"
               value={form.description}
               maxLength={255}
-              aria-invalid={invalid?.field === 'description' || undefined}
+              {...marked('description')}
               onChange={set('description')}
             />
           </Field>
@@ -136,6 +173,7 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
           <Checkbox
             id="plan-enabled"
             checked={form.enabled}
+            {...marked('enabled')}
             onCheckedChange={(checked) => setForm((current) => ({ ...current, enabled: checked === true }))}
           />
           <Label htmlFor="plan-enabled">

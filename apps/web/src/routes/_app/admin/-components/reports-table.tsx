@@ -17,11 +17,14 @@ import { EmptyRow, reportActionLabel } from './admin-ui';
 export function ReportsTable({
   reports,
   showOwner = true,
+  label,
 }: {
   reports: TAdminReport[];
   showOwner?: boolean;
+  /** The table's name for screen readers; "Reports" unless the page says whose. */
+  label?: string;
 }) {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const [confirming, setConfirming] = useState<{
     report: TAdminReport;
     action: 'stop' | 'disableOwner';
@@ -37,7 +40,7 @@ export function ReportsTable({
 
   return (
     <>
-      <Table data-testid="admin-reports">
+      <Table data-testid="admin-reports" aria-label={label ?? t`Reports`}>
         <TableHeader>
           <TableRow>
             <TableHead>

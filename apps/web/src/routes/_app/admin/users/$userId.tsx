@@ -71,7 +71,7 @@ function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
 }
 
 function UserDetail({ detail }: { detail: TAdminUserDetail }) {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const { user, plan } = detail;
   const expiry = plan.expiresAt ? formatDateTime(plan.expiresAt) : null;
   return (
@@ -143,7 +143,7 @@ function UserDetail({ detail }: { detail: TAdminUserDetail }) {
       </div>
 
       <Section title={<Trans>Balance ledger</Trans>} testId="admin-user-ledger">
-        <Table>
+        <Table aria-label={t`Balance ledger`}>
           <TableHeader>
             <TableRow>
               <TableHead>
@@ -182,7 +182,7 @@ function UserDetail({ detail }: { detail: TAdminUserDetail }) {
       </Section>
 
       <Section title={<Trans>Bills</Trans>} testId="admin-user-payments">
-        <Table>
+        <Table aria-label={t`Bills`}>
           <TableHeader>
             <TableRow>
               <TableHead>
@@ -239,7 +239,7 @@ function UserDetail({ detail }: { detail: TAdminUserDetail }) {
       </Section>
 
       <Section title={<Trans>Rooms</Trans>} testId="admin-user-rooms">
-        <Table>
+        <Table aria-label={t`Rooms`}>
           <TableHeader>
             <TableRow>
               <TableHead>
@@ -307,7 +307,7 @@ function UserDetail({ detail }: { detail: TAdminUserDetail }) {
       </Section>
 
       <Section title={<Trans>Active sessions</Trans>} testId="admin-user-sessions">
-        <Table>
+        <Table aria-label={t`Active sessions`}>
           <TableHeader>
             <TableRow>
               <TableHead>
@@ -357,7 +357,11 @@ function UserDetail({ detail }: { detail: TAdminUserDetail }) {
       </Section>
 
       <Section title={<Trans>Reports against this user’s rooms</Trans>} testId="admin-user-reports">
-        <ReportsTable reports={detail.reports} showOwner={false} />
+        <ReportsTable
+          reports={detail.reports}
+          showOwner={false}
+          label={t`Reports against this user’s rooms`}
+        />
       </Section>
     </>
   );

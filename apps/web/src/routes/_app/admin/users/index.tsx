@@ -15,7 +15,7 @@ import { useDebouncedValue } from '../../../../hooks/use-debounced-value';
 import { useFailureToast } from '../../../../hooks/use-failure-toast';
 import { formatDateTime } from '../../../../lib/format';
 import { trpc } from '../../../../lib/trpc';
-import { nextCursor } from '../-components/admin-api';
+import { nextCursor, SEARCH_MAX_LENGTH } from '../-components/admin-api';
 import { AdminPageHeader, DisabledBadge, EmptyRow, LoadMore, RoleBadge } from '../-components/admin-ui';
 
 const sorts = ['createdAt', 'lastLoginAt'] as const;
@@ -24,7 +24,7 @@ type TSort = (typeof sorts)[number];
 export const Route = createFileRoute('/_app/admin/users/')({
   staticData: { title: msg`User management` },
   validateSearch: (search: Record<string, unknown>): { q?: string; sort?: TSort } => ({
-    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q } : {}),
+    ...(typeof search.q === 'string' && search.q.trim() ? { q: search.q.slice(0, SEARCH_MAX_LENGTH) } : {}),
     ...(search.sort === 'lastLoginAt' ? { sort: 'lastLoginAt' as const } : {}),
   }),
   component: UsersPage,
@@ -60,6 +60,7 @@ function UsersPage() {
             type="search"
             className="pl-8"
             value={text}
+            maxLength={SEARCH_MAX_LENGTH}
             onChange={(event) => setText(event.target.value)}
             placeholder={t`Search by e-mail or name`}
             aria-label={t`Search by e-mail or name`}
@@ -90,7 +91,7 @@ function UsersPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-users">
+              <Table data-testid="admin-users" aria-label={t`User management`}>
                 <TableHeader>
                   <TableRow>
                     <TableHead>
