@@ -1,6 +1,7 @@
 // The server's surface outside the account procedures: health, the REST envelope for malformed requests, the
 // OpenAPI document, tRPC, and the web app's SPA fallback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CAPTCHA_MAX_NUMBER } from './testing/test-captcha';
 import { startTestServer, type TTestServer } from './testing/test-server';
 
 let server: TTestServer;
@@ -86,6 +87,13 @@ describe('OpenAPI document', () => {
     );
     expect(document.paths['/api/captcha/challenge'].get.summary).toMatch(/sha256/);
     expect(document.paths['/api/user/userinfo'].get.security).toEqual([{ token: [] }]);
+  });
+});
+
+describe('the self-hosted captcha', () => {
+  it('hands out challenges as hard as CAPTCHA_MAX_NUMBER says', async () => {
+    const reply = await server.app.inject('/api/captcha/challenge');
+    expect(reply.json().data.maxnumber).toBe(Number(TEST_CAPTCHA_MAX_NUMBER));
   });
 });
 

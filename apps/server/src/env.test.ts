@@ -66,6 +66,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...base, CAPTCHA_PROVIDER: 'recaptcha' })).toThrowError(/CAPTCHA_PROVIDER/);
   });
 
+  it("sets the self-hosted captcha's difficulty from CAPTCHA_MAX_NUMBER, a positive whole number", () => {
+    expect(parseEnv(base).captcha.maxNumber).toBeUndefined();
+    expect(parseEnv({ ...base, CAPTCHA_MAX_NUMBER: '200000' }).captcha.maxNumber).toBe(200_000);
+    for (const bad of ['0', '-5', '1.5', 'hard'])
+      expect(() => parseEnv({ ...base, CAPTCHA_MAX_NUMBER: bad })).toThrowError(/CAPTCHA_MAX_NUMBER/);
+  });
+
   it("takes an agent's address as host:port, an IPv6 one in brackets", () => {
     const agent = { ...base, ROOM_ROLE: 'agent', DATABASE_URL: 'postgres://db/rooms' };
     expect(parseEnv({ ...agent, AGENT_ADDRESS: '10.0.0.7:3000' }).agent.address).toBe('10.0.0.7:3000');

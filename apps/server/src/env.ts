@@ -39,6 +39,9 @@ const ZEnv = z
     ),
     MAIL_FROM: z.string().default('Cloud-browser rooms <no-reply@localhost>'),
     CAPTCHA_PROVIDER: z.enum(['self-hosted', 'geetest']).default('self-hosted'),
+    // The self-hosted proof of work's difficulty: a client tries half this many hashes on average. Unset: 50,000,
+    // about 0.2 s in a browser (self-hosted-captcha.ts).
+    CAPTCHA_MAX_NUMBER: z.coerce.number().int().min(1).max(10_000_000).optional(),
     GEETEST_ID: optionalString,
     GEETEST_KEY: optionalString,
     GEETEST_API_SERVER: optionalString.pipe(z.url().optional()),
@@ -298,6 +301,8 @@ export interface TConfig {
   mailFrom: string;
   captcha: {
     provider: 'self-hosted' | 'geetest';
+    /** The self-hosted proof of work's largest secret number; unset: the captcha's default. */
+    maxNumber: number | undefined;
     geetestId: string | undefined;
     geetestKey: string | undefined;
     geetestApiServer: string | undefined;
@@ -425,6 +430,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     mailFrom: env.MAIL_FROM,
     captcha: {
       provider: env.CAPTCHA_PROVIDER,
+      maxNumber: env.CAPTCHA_MAX_NUMBER,
       geetestId: env.GEETEST_ID,
       geetestKey: env.GEETEST_KEY,
       geetestApiServer: env.GEETEST_API_SERVER,

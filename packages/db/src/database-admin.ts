@@ -7,9 +7,13 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function createDatabase(serverUrl: string, database: string): Promise<void> {
+/** Creates an empty database, or a copy of `template` (a database nobody is connected to). */
+export async function createDatabase(serverUrl: string, database: string, template?: string): Promise<void> {
   await withClient(serverUrl, (client) =>
-    client.query(`create database ${client.escapeIdentifier(database)}`),
+    client.query(
+      `create database ${client.escapeIdentifier(database)}` +
+        (template ? ` template ${client.escapeIdentifier(template)}` : ''),
+    ),
   );
 }
 

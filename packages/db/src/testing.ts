@@ -1,8 +1,11 @@
-/** Test helpers; each test file gets its own database on the run's PostgreSQL (see testing/global-setup.ts). */
+/**
+ * Test helpers; each test file gets its own database on the run's PostgreSQL, a copy of the run's template (see
+ * testing/global-setup.ts).
+ */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase, withDatabase } from './database-admin';
-import { initOrm, type MikroORM, migrateAndSeed } from './orm';
+import { initOrm, type MikroORM } from './orm';
 import type {} from './testing/provided-context';
 
 export interface TestDatabase {
@@ -23,11 +26,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const name = `${inject('pgDatabasePrefix')}${randomBytes(6).toString('hex')}`;
   const url = withDatabase(adminUrl, name);
-  await createDatabase(adminUrl, name);
+  // A copy of the run's migrated and seeded template: ~0.1 s, where migrating each database took ~0.6 s.
+  await createDatabase(adminUrl, name, inject('pgTemplateDatabase'));
   let orm: MikroORM | undefined;
   try {
     orm = await initOrm({ clientUrl: url, logger: () => {} });
-    await migrateAndSeed(orm);
   } catch (error) {
     await orm?.close();
     await dropDatabase(adminUrl, name);

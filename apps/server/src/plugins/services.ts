@@ -70,6 +70,7 @@ export const servicesPlugin = fp(
     const captcha = createCaptcha(
       {
         provider: config.captcha.provider,
+        maxNumber: config.captcha.maxNumber,
         secret: config.appSecret,
         geetestId: config.captcha.geetestId,
         geetestKey: config.captcha.geetestKey,

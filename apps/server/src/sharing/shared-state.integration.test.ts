@@ -33,6 +33,7 @@ import { parseEnv } from '../env';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedUser } from '../testing/stored-accounts';
+import { TEST_CAPTCHA_MAX_NUMBER } from '../testing/test-captcha';
 import { LocalRoomSession } from '../ws/local-room-session';
 import { RoomClient } from '../ws/room-client';
 
@@ -90,6 +91,7 @@ function sharedEnv(name: string, port: number): Record<string, string> {
     APP_SECRET: 'test-secret-that-is-long-enough-for-hmac-keys',
     BILLING_JOBS: 'off',
     ROOM_WARM_POOL: '0',
+    CAPTCHA_MAX_NUMBER: TEST_CAPTCHA_MAX_NUMBER,
   };
 }
 

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
 import { REPO_ROOT } from '../env';
+import { TEST_CAPTCHA_MAX_NUMBER } from './test-captcha';
 
 const SERVER_DIR = join(REPO_ROOT, 'apps/server');
 
@@ -37,6 +38,7 @@ export async function startServerProcess(
       HOST: '127.0.0.1',
       PORT: String(listen),
       LOG_LEVEL: 'info',
+      CAPTCHA_MAX_NUMBER: TEST_CAPTCHA_MAX_NUMBER,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

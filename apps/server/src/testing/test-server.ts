@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { parseEnv, type TConfig } from '../env';
 import { startSmtpListener, type TSmtpListener } from './smtp-listener';
+import { TEST_CAPTCHA_MAX_NUMBER } from './test-captcha';
 
 export interface TTestServer {
   app: FastifyInstance;
@@ -36,6 +37,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     BILLING_JOBS: 'off',
     // No browsers started ahead: each would cost a launch beside the test's own rooms (the engine's tests cover it).
     ROOM_WARM_POOL: '0',
+    CAPTCHA_MAX_NUMBER: TEST_CAPTCHA_MAX_NUMBER,
     ...options.env,
   });
   const app = await buildApp(config, { logger: { level: config.logLevel } });

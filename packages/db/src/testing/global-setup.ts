@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { createDatabase, withDatabase } from '../database-admin';
 import { startEmbeddedPostgres } from '../embedded-postgres';
 import { freePort } from '../free-port';
+import { initOrm, migrateAndSeed } from '../orm';
 import type {} from './provided-context';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -20,6 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const external = process.env.TEST_DATABASE_URL;
   if (external) {
     project.provide('pgAdminUrl', external);
+    project.provide('pgTemplateDatabase', await createTemplate(external, prefix));
     return () => dropDatabasesStartingWith(external, prefix);
   }
 
@@ -32,11 +35,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Throw-away data: trade durability for speed.
     postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
   });
-  project.provide('pgAdminUrl', server.adminUrl);
-  return async () => {
+  const stop = async () => {
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   };
+  project.provide('pgAdminUrl', server.adminUrl);
+  try {
+    project.provide('pgTemplateDatabase', await createTemplate(server.adminUrl, prefix));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}
+
+/** Migrates and seeds the database every test database is copied from, and leaves no connection to it open. */
+async function createTemplate(adminUrl: string, prefix: string): Promise<string> {
+  const name = `${prefix}template`;
+  await createDatabase(adminUrl, name);
+  const orm = await initOrm({ clientUrl: withDatabase(adminUrl, name), logger: () => {} });
+  try {
+    await migrateAndSeed(orm);
+  } finally {
+    await orm.close();
+  }
+  return name;
 }
 
 /** Test files drop their databases; this catches the ones a crashed or interrupted file left behind. */

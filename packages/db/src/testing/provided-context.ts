@@ -6,6 +6,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     /** Names of this run's test databases start with it, so teardown can drop leftovers. */
     pgDatabasePrefix: string;
+    /** A database migrated and seeded once per run, which each test database is copied from. */
+    pgTemplateDatabase: string;
   }
 }
 

@@ -6,6 +6,8 @@ export interface TCaptchaConfig {
   provider: TCaptchaProvider;
   /** Signs self-hosted challenges and pass tokens. */
   secret: string;
+  /** The self-hosted challenges' difficulty: the largest secret number. */
+  maxNumber?: number;
   geetestId?: string;
   geetestKey?: string;
   geetestApiServer?: string;
@@ -16,7 +18,11 @@ export function createCaptcha(
   onceStore: OnceStore,
 ): { verifier: CaptchaVerifier; selfHosted: SelfHostedCaptcha | null } {
   if (config.provider === 'self-hosted') {
-    const captcha = new SelfHostedCaptchaService({ secret: config.secret, onceStore });
+    const captcha = new SelfHostedCaptchaService({
+      secret: config.secret,
+      onceStore,
+      maxnumber: config.maxNumber,
+    });
     return { verifier: captcha, selfHosted: captcha };
   }
   // Refuse to start rather than run with a captcha that rejects every request.
