@@ -10,8 +10,8 @@ const ignored = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
 const POLL = { timeout: 10_000 };
 /**
  * Test files of a worker share its modules instead of importing the server's graph again for each file: ~2.5 s a
- * file, about 190 s of the first run on this 2-core machine (977 s -> 783 s). Files clean up what they set
- * (environment variables, servers, rooms) in their afterAll.
+ * file, about 190 s of the first run on this 2-core machine (977 s -> 783 s) and ~30 s of the journeys. Files clean
+ * up what they set (environment variables, servers, rooms) in their afterAll.
  */
 const SHARED_MODULES = { isolate: false };
 
@@ -55,6 +55,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          ...SHARED_MODULES,
           include: ['apps/web/e2e/**/*.spec.ts'],
           exclude: ignored,
           globalSetup: ['packages/db/src/testing/global-setup.ts'],
