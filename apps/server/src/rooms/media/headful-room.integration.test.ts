@@ -123,12 +123,15 @@ describe('a headful room browser', () => {
   it('shows a popup as the active tab in the picture and in the fallback, and the opener again after', async () => {
     const session = await running({ startUrl: pages.url('/popup') });
     try {
+      // The press must find the link: the page has loaded once it reports so (a CI run pressed too early).
+      await pages.waitForEvent('ready:popup', 15_000);
       await sleep(1500);
       const still = await brightness(session, 800);
       expect(new Set(still.map(Math.round)).size).toBe(1);
       await apply(session, press(0.5, 0.5));
+      // A new page, its CDP session and its first load: slow when the whole suite shares the machine.
       await expect
-        .poll(() => session.tabs().find((tab) => tab.active)?.url, { timeout: 10_000 })
+        .poll(() => session.tabs().find((tab) => tab.active)?.url, { timeout: 25_000 })
         .toBe(pages.url('/animated'));
       // The popup animates: the H.264 picture changes from frame to frame, and so does the fallback.
       await sleep(500);

@@ -60,6 +60,7 @@ const PAGES: Record<string, string> = {
   ),
   '/popup': page(
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
+    `report('ready:popup');`,
   ),
   '/check-cookie': page('cookie checked'),
   // A press asks for what a browser would ask its user about in a bubble over the page; each answer is reported.
