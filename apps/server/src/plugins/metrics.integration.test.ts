@@ -93,9 +93,11 @@ describe('/metrics', () => {
     try {
       // A participant that decodes H.264: the encoder sends at the room's frame rate even on a still page.
       client.send({ type: 'member/join', nickname: 'Owner', decoders: ['h264', 'opus', 'jpeg'] });
+      // The encoder starts with this first viewer of a room just started.
       await client.until(
         () => client.frames.filter((frame) => frame.codec !== 'opus').length >= 10,
         'frames',
+        30_000,
       );
       const live = await scrape();
       expect(value(live, 'rooms_rooms{state="running"}')).toBe(1);

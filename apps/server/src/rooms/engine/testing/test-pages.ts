@@ -2,6 +2,7 @@
 // a button that changes colour when pressed, a form, a cookie setter and checker, a popup link, a key reporter;
 // for the media pipeline a tone with an animation, moving noise that needs every bit of a bitrate, and a flash with a beep. The pages report
 // what happened to them by requesting /event/<name>, so tests check the page's behaviour without reading pixels.
+// Pages a test presses on report `ready:<page>` once loaded: input sent before that can miss what it aims at.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 
@@ -51,12 +52,14 @@ const PAGES: Record<string, string> = {
        event.target.style.background = presses % 2 ? '#c33' : '#2a6';
        event.target.textContent = 'Pressed ' + presses;
        report('clicked');
-     });`,
+     });
+     report('ready:button');`,
   ),
   '/form': page(
     `<form action="/submitted" method="get">
        <input name="q" autocomplete="off" style="display:block;width:100%;height:120px;font-size:48px">
      </form>`,
+    `report('ready:form');`,
   ),
   '/popup': page(
     `<a href="/animated" target="_blank" style="position:fixed;inset:0;display:block">open a new window</a>`,
@@ -75,7 +78,8 @@ const PAGES: Record<string, string> = {
        ask('fonts', () => window.queryLocalFonts());
        ask('screens', () => window.getScreenDetails());
        ask('midi', () => navigator.requestMIDIAccess({ sysex: true }));
-     });`,
+     });
+     report('ready:ask');`,
   ),
   // A page that renames itself after it loaded, as single-page sites do.
   '/retitle': page('renames itself', `setTimeout(() => { document.title = 'renamed'; }, 300);`),
