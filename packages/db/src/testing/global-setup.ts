@@ -21,9 +21,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const external = process.env.TEST_DATABASE_URL;
   if (external) {
+    const dropOurs = () => dropDatabasesStartingWith(external, prefix);
     project.provide('pgAdminUrl', external);
-    project.provide('pgTemplateDatabase', await createTemplate(external, prefix));
-    return () => dropDatabasesStartingWith(external, prefix);
+    try {
+      project.provide('pgTemplateDatabase', await createTemplate(external, prefix));
+    } catch (error) {
+      // A template that failed to migrate must not stay behind on a server others use.
+      await dropOurs();
+      throw error;
+    }
+    return dropOurs;
   }
 
   const dir = await mkdtemp(path.join(tmpdir(), 'rooms-test-pg-'));
