@@ -204,6 +204,7 @@ describe('a room on the media pipeline', () => {
     enter(fast, 'Fast');
     enter(slow, 'Slow', ['h264']);
     await fast.client.until(() => fast.client.frames.length > 0, 'the first frame');
+    await pages.waitForEvent('ready:noise', 15_000);
     await sleep(1500);
 
     // Every chunk the encoder makes from now on, as the relay sees it.

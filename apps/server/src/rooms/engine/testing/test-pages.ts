@@ -2,7 +2,8 @@
 // a button that changes colour when pressed, a form, a cookie setter and checker, a popup link, a key reporter;
 // for the media pipeline a tone with an animation, moving noise that needs every bit of a bitrate, and a flash with a beep. The pages report
 // what happened to them by requesting /event/<name>, so tests check the page's behaviour without reading pixels.
-// Pages a test presses on report `ready:<page>` once loaded: input sent before that can miss what it aims at.
+// Pages a test presses on report `ready:<page>` once loaded: input sent before that can miss what it aims at. So
+// does the noise: a bitrate measured before it draws measures a blank page.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 
@@ -129,7 +130,8 @@ const PAGES: Record<string, string> = {
        for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
        ctx.putImageData(image, 0, 0);
        requestAnimationFrame(draw);
-     })();`,
+     })();
+     report('ready:noise');`,
   ),
   // Black and silent; once a second the page turns white and beeps at the same moment, for 300 ms. Picture and
   // sound of the same event, for measuring their offset.
