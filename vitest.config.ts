@@ -14,6 +14,10 @@ const POLL = { timeout: 10_000 };
  * up what they set (environment variables, servers, rooms) in their afterAll.
  */
 const SHARED_MODULES = { isolate: false };
+/** The run's migrated, seeded database that each test database copies. */
+const DATABASE_TEMPLATE = 'packages/db/src/testing/global-setup.ts';
+/** The server bundle (`dist/server.mjs`) the server processes tests start run, written from this checkout. */
+const SERVER_BUNDLE = 'apps/server/src/testing/global-setup.ts';
 
 export default defineConfig({
   test: {
@@ -33,7 +37,7 @@ export default defineConfig({
           ...SHARED_MODULES,
           include: ['{apps,packages}/*/src/**/*.integration.test.ts'],
           exclude: ignored,
-          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          globalSetup: [DATABASE_TEMPLATE, SERVER_BUNDLE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           expect: { poll: POLL },
@@ -46,7 +50,7 @@ export default defineConfig({
           ...SHARED_MODULES,
           include: ['{apps,packages}/*/src/**/*.security.test.ts'],
           exclude: ignored,
-          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          globalSetup: [DATABASE_TEMPLATE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           expect: { poll: POLL },
@@ -58,7 +62,7 @@ export default defineConfig({
           ...SHARED_MODULES,
           include: ['apps/web/e2e/**/*.spec.ts'],
           exclude: ignored,
-          globalSetup: ['packages/db/src/testing/global-setup.ts'],
+          globalSetup: [DATABASE_TEMPLATE, SERVER_BUNDLE],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           expect: { poll: POLL },

@@ -26,7 +26,7 @@ COPY packages/ui/package.json packages/ui/
 # lacks kustomize's binaries for other platforms, so `npm ci` refuses the lock file as incomplete.
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npm prune --omit=dev --no-audit --no-fund
+RUN npx turbo run build --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
 # Debian's Chromium (Playwright's own download is not used), fonts for Chinese and Japanese pages, the media
@@ -49,4 +49,4 @@ COPY --from=build /app/packages/db ./packages/db
 COPY --from=build /app/apps/server ./apps/server
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "apps/server/src/server.ts"]
+CMD ["node", "--enable-source-maps", "apps/server/dist/server.mjs"]

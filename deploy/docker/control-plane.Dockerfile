@@ -20,7 +20,7 @@ COPY packages/ui/package.json packages/ui/
 # lacks kustomize's binaries for other platforms, so `npm ci` refuses the lock file as incomplete.
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npx turbo run build --filter=@rooms/web && npm prune --omit=dev --no-audit --no-fund
+RUN npx turbo run build --filter=@rooms/web --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
 # tini reaps orphaned children and forwards SIGTERM, so the server closes with grace when the pod stops.
@@ -31,7 +31,8 @@ RUN apt-get update \
   && install -d -o rooms -g rooms -m 0700 /var/lib/rooms
 WORKDIR /app
 ENV NODE_ENV=production ROOM_ROLE=control PORT=3000 DATA_DIR=/var/lib/rooms
-# The workspaces run as TypeScript through tsx (a server dependency); the packages export their sources.
+# The server runs as its bundle (apps/server/dist/server.mjs); the database package brings its migrations, which
+# Node loads as TypeScript itself (type stripping). The sources stay for the operator's CLI (through tsx).
 COPY --from=build /app/package.json /app/tsconfig.base.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages/api ./packages/api
@@ -41,4 +42,4 @@ COPY --from=build /app/apps/web/dist ./apps/web/dist
 USER 10001:10001
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "apps/server/src/server.ts"]
+CMD ["node", "--enable-source-maps", "apps/server/dist/server.mjs"]

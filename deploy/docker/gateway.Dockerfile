@@ -20,7 +20,7 @@ COPY packages/ui/package.json packages/ui/
 RUN npm install --no-audit --no-fund
 COPY . .
 # The gateway serves no web app: nothing to build, only the development dependencies to drop.
-RUN npm prune --omit=dev --no-audit --no-fund
+RUN npx turbo run build --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
@@ -38,4 +38,4 @@ COPY --from=build /app/apps/server ./apps/server
 USER 10001:10001
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "apps/server/src/server.ts"]
+CMD ["node", "--enable-source-maps", "apps/server/dist/server.mjs"]

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { TRoomSandboxMode } from './rooms/sandbox/sandbox-support';
 
+/** The checkout: from src/env.ts, or from dist/server.mjs (src/bundle.ts), both one folder below apps/server. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const optionalString = z

@@ -1,12 +1,19 @@
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import { SeedManager } from '@mikro-orm/seeder';
 import { entities } from './entities';
 import { DatabaseSeeder } from './seeders/database.seeder';
 
-/** Absolute, so migrations are found whatever the working directory. */
-export const migrationsPath = fileURLToPath(new URL('./migrations', import.meta.url));
+/**
+ * Absolute, so migrations are found whatever the working directory; found by the package's name, not this file's
+ * location, because the server runs this file bundled into its own (apps/server/src/bundle.ts).
+ */
+export const migrationsPath = join(
+  dirname(createRequire(import.meta.url).resolve('@rooms/db/package.json')),
+  'src/migrations',
+);
 
 export interface OrmOptions {
   /** postgres://user:password@host:port/database */

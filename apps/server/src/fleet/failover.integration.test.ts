@@ -1,5 +1,5 @@
 // The fleet as real processes on this machine: a control plane, three room agents and two gateways, each a
-// `tsx src/server.ts` with its ROOM_ROLE, on one database. Rooms spread over the agents; an agent killed with
+// `node dist/server.mjs` with its ROOM_ROLE, on one database. Rooms spread over the agents; an agent killed with
 // everything it started (kill -9 of its process group: the machine lost) has its room marked lost within 15 s and
 // started again on another agent, where its participant lands by reconnecting as the web app does; a gateway
 // killed moves its participants to the other one; a control plane restarted interrupts no room. The lost room keeps

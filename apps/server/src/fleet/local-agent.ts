@@ -9,14 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet, type NodeMonitor, toServerNode } from '@rooms/api';
 import { Region } from '@rooms/db';
+import { REPO_ROOT } from '../env';
 
 /** This server's build, as agents report it (an operator sees a mixed fleet during an upgrade). */
-const VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
+const VERSION: string = JSON.parse(readFileSync(join(REPO_ROOT, 'apps/server/package.json'), 'utf8')).version;
 
 interface TLog {
   info(object: object, message: string): void;

@@ -1,7 +1,7 @@
-// The server as its operator runs it (`tsx src/server.ts`, a real process) through SIGTERM and a new start: the
-// drain tells every participant the server is restarting and closes their sockets with the code that means
-// "wait for the room", stops every room process, and exits 0; the next start runs the room again by itself and
-// a participant sees its picture without anyone pressing Start.
+// The server as its operator runs it (`npm start`'s `node dist/server.mjs`, a real process) through SIGTERM and
+// a new start: the drain tells every participant the server is restarting and closes their sockets with the code
+// that means "wait for the room", stops every room process, and exits 0; the next start runs the room again by
+// itself and a participant sees its picture without anyone pressing Start.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -43,7 +43,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-/** `tsx src/server.ts` with this test's database; resolves once it serves. */
+/** The server process with this test's database; resolves once it serves. */
 function startServer(port: number): Promise<TServerProcess> {
   return startServerProcess(
     'server',

@@ -3,7 +3,7 @@
 // ban made in the room on one server keeps the person from getting a ticket from the other, until the room stops;
 // a room started again after its machine was lost keeps its bans, one its owner stopped and started has none.
 // Server A is built in this test's process (its room's browser played by a LocalRoomSession, so the test controls
-// where the room runs); server B is `tsx src/server.ts`, a process of its own that shares nothing else with A.
+// where the room runs); server B is `node dist/server.mjs`, a process of its own that shares nothing else with A.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
@@ -115,7 +115,7 @@ async function startServerHere(): Promise<TServer> {
   return { url: `http://127.0.0.1:${port}`, log: () => '(in the test process: errors only, above)' };
 }
 
-/** Server B: `tsx src/server.ts` on the same database and Redis; resolves once it serves. */
+/** Server B: a server process on the same database and Redis; resolves once it serves. */
 async function startServerB(): Promise<TServerProcess> {
   const port = await freePort();
   return startServerProcess('server B', sharedEnv('b', port), port);

@@ -1,9 +1,10 @@
-// Server processes as tests run them: `tsx src/server.ts` (tsx itself, which passes SIGTERM on) with the test's
-// environment, e.g. a ROOM_ROLE. Each leads its own process group (its "machine"), so killing the group takes
+// Server processes as tests run them: `node dist/server.mjs`, as `npm start` runs it (the bundle this run's global
+// set-up wrote from the sources, src/bundle.ts), with the test's environment, e.g. a ROOM_ROLE. Each leads its own process group (its "machine"), so killing the group takes
 // everything it started, as a lost machine would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
+import { SERVER_BUNDLE } from '../bundle';
 import { REPO_ROOT } from '../env';
 import { TEST_CAPTCHA_MAX_NUMBER } from './test-captcha';
 
@@ -29,7 +30,7 @@ export async function startServerProcess(
   port?: number,
 ): Promise<TServerProcess> {
   const listen = port ?? (await freePort());
-  const child = spawn('tsx', ['src/server.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
     cwd: SERVER_DIR,
     detached: true,
     env: {

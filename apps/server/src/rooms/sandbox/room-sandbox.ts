@@ -7,15 +7,16 @@
 // allow-listed environment; the start-up message says what is missing.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { roomBaseEnvironment } from '../../env';
+import { REPO_ROOT, roomBaseEnvironment } from '../../env';
 import { roomBrowserPolicyJson } from '../engine/room-browser-policy';
 import { RoomCgroups, type TRoomLimits } from './cgroups';
 import type { TSandboxSupport } from './sandbox-support';
 
-const SANDBOX_SCRIPT = fileURLToPath(new URL('./room-sandbox.sh', import.meta.url));
-const EXEC_SCRIPT = fileURLToPath(new URL('./room-sandbox-exec.sh', import.meta.url));
+const SCRIPTS_DIR = join(REPO_ROOT, 'apps/server/src/rooms/sandbox');
+const SANDBOX_SCRIPT = join(SCRIPTS_DIR, 'room-sandbox.sh');
+const EXEC_SCRIPT = join(SCRIPTS_DIR, 'room-sandbox-exec.sh');
 /** The egress forwarder inside the namespace (room-sandbox.sh). */
 const SANDBOX_PROXY = 'http://127.0.0.1:3128';
 /** Inside the namespace: the room user's home, on the room's private /tmp. */
