@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strayReason, type TTargetInfo } from './tabs';
+import { isBrowserUi, strayReason, type TTargetInfo } from './tabs';
 
 const target = (overrides: Partial<TTargetInfo>): TTargetInfo => ({
   targetId: 'T1',
@@ -50,5 +50,28 @@ describe('strayReason', () => {
     const url = 'file:///etc/passwd';
     expect(strayReason(target({ url }), { shown: false }, 'room')).toBeTypeOf('string');
     expect(strayReason(target({ url }), { shown: true }, 'room')).toBeUndefined();
+  });
+});
+
+describe('isBrowserUi', () => {
+  it('knows the omnibox popup also while it is reported as a page (a browser launching on a busy machine)', () => {
+    for (const url of [
+      'chrome://omnibox-popup.top-chrome/',
+      'chrome://omnibox-popup.top-chrome/omnibox_popup_aim.html',
+    ]) {
+      expect(isBrowserUi(target({ type: 'page', url })), url).toBe(true);
+      expect(isBrowserUi(target({ type: 'browser_ui', url })), url).toBe(true);
+    }
+  });
+
+  it('takes tabs for tabs: web pages, the blank page, error pages and blocked chrome:// pages', () => {
+    for (const url of [
+      'https://example.com/',
+      'about:blank',
+      'chrome-error://chromewebdata/',
+      'chrome://newtab/',
+    ]) {
+      expect(isBrowserUi(target({ url })), url).toBe(false);
+    }
   });
 });

@@ -45,6 +45,15 @@ const GUARD_PATTERNS = BLOCKED_SCHEMES.map((scheme) => ({ urlPattern: `${scheme}
 const TOP_CHROME = /^chrome:\/\/[a-z0-9.-]+\.top-chrome\//i;
 
 /**
+ * The browser's own UI: the omnibox popup is a WebUI page in no tab or window of its own. Chromium reports it as
+ * `browser_ui`, except while it starts: a browser that launches on a busy machine shows it to Playwright as a page,
+ * whose document is already the error page its blocked chrome:// address gets. It is no stray and no tab.
+ */
+export function isBrowserUi(target: Pick<TTargetInfo, 'type' | 'url'>): boolean {
+  return target.type === 'browser_ui' || TOP_CHROME.test(target.url);
+}
+
+/**
  * How often the tabs' titles are read again besides their loads: a page renames itself at any time (single-page
  * sites, chats counting unread messages), and Chromium tells DevTools late or not at all.
  */
@@ -60,9 +69,7 @@ export function strayReason(
   tab: Pick<TTab, 'shown'> | undefined,
   roomContextId: string | undefined,
 ): string | undefined {
-  if (target.type !== 'page' || tab?.shown) return undefined;
-  // The browser's own UI (the omnibox popup) is a WebUI page too, in no tab or window of its own.
-  if (TOP_CHROME.test(target.url)) return undefined;
+  if (target.type !== 'page' || tab?.shown || isBrowserUi(target)) return undefined;
   if (isBlockedUrl(target.url)) return 'browser-internal or local page';
   if (roomContextId && target.browserContextId && target.browserContextId !== roomContextId) {
     return 'page of another profile';
@@ -252,6 +259,12 @@ export class TabSet {
       cdp.send('Target.getTargetInfo') as Promise<{ targetInfo: TTargetInfo }>,
       cdp.send('Fetch.enable', { patterns: GUARD_PATTERNS }),
     ]);
+    // Judged by the target's address: the page's own is the error page a blocked one shows, which hides it. A
+    // room that adopted it had a tab no one opened, and keys went astray once it came to the front.
+    if (isBrowserUi(targetInfo)) {
+      await cdp.detach().catch(() => {});
+      return undefined;
+    }
     this.contextId ??= targetInfo.browserContextId;
     if (this.disposed || page.isClosed() || this.strays.has(targetInfo.targetId)) return undefined;
     // The watcher may not have judged this page yet: a stray is closed here rather than adopted.

@@ -35,7 +35,10 @@ async function running(overrides: Partial<TRoomLaunchSpec>): Promise<ChromiumRoo
     ...overrides,
   };
   await engine.start(spec);
-  return engine.session(spec.roomId)!;
+  const session = engine.session(spec.roomId)!;
+  // One tab, the room's: a browser launching on a busy machine once had the omnibox popup adopted as two more.
+  expect(session.tabs().map((tab) => tab.url)).toEqual([spec.startUrl]);
+  return session;
 }
 
 /** H.264 pictures for a while, decoded to the mean brightness of each. */
