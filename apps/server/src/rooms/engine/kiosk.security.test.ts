@@ -19,6 +19,7 @@ import { startEgressProxy } from '../egress/egress-proxy';
 import { createOwner, uniqueRoomName } from '../room-test-users';
 import type { RoomSandbox } from '../sandbox/room-sandbox';
 import { ChromiumRoomEngine } from './chromium-room-engine';
+import { isBrowserUi, type TTargetInfo } from './tabs';
 import { apply, input } from './testing/room-input';
 import { startTestPages, type TTestPages } from './testing/test-pages';
 
@@ -188,6 +189,25 @@ async function pageTargets(context: BrowserContext): Promise<string[]> {
   }
 }
 
+/**
+ * Playwright's pages of the browser but for its own UI: a browser starting on a busy machine lists the omnibox
+ * popup as a page (its document the error page of its blocked chrome:// address), which the room rightly neither
+ * adopts nor closes (./tabs.ts isBrowserUi). Judged by the target's address, as the room judges it.
+ */
+async function playwrightPages(context: BrowserContext): Promise<string[]> {
+  const urls: string[] = [];
+  for (const page of context.pages()) {
+    const session = await context.newCDPSession(page).catch(() => undefined);
+    const info = (await session?.send('Target.getTargetInfo').catch(() => undefined)) as
+      | { targetInfo: TTargetInfo }
+      | undefined;
+    await session?.detach().catch(() => {});
+    if (info && isBrowserUi(info.targetInfo)) continue;
+    urls.push(page.url());
+  }
+  return urls;
+}
+
 /** A running room on its key-reporting page, its owner (in control) on the socket. */
 async function openRoom() {
   const tag = `k${process.pid}-${++rooms}`;
@@ -240,7 +260,7 @@ async function openRoom() {
   };
   const state = async () => ({
     targets: await pageTargets(context),
-    pages: context.pages().map((page) => page.url()),
+    pages: await playwrightPages(context),
     tabs: engine
       .session(roomId)
       ?.tabs()
