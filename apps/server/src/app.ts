@@ -5,7 +5,7 @@ import { describeError, isDatabaseOutage } from '@rooms/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, destination } from 'pino';
 import type { TConfig } from './env';
-import { redactQuerySecrets } from './log-redaction';
+import { redactQuerySecrets, serializeError } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
 import { healthPlugin } from './plugins/health';
@@ -43,6 +43,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
                 url: redactQuerySecrets(request.url),
                 remoteAddress: request.ip,
               }),
+              err: serializeError,
             },
           },
     trustProxy: config.trustProxy > 0 ? config.trustProxy : false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactQuerySecrets } from './log-redaction';
+import { redactQuerySecrets, serializeError } from './log-redaction';
 
 describe('redactQuerySecrets', () => {
   it('hides tokens, tickets and passwords in any position and keeps the rest', () => {
@@ -45,5 +45,22 @@ describe('redactQuerySecrets, every kind of secret', () => {
     expect(decodeURIComponent(redactQuerySecrets(`/trpc/x?input=${input}`))).toBe(
       '/trpc/x?input={"json":{"code":"[redacted]","pass_token":"[redacted]","name":"n"}}',
     );
+  });
+});
+
+describe('serializeError', () => {
+  it('keeps what tells the error apart and leaves out the database client a pg error carries', () => {
+    const error = Object.assign(new Error('Connection terminated unexpectedly'), {
+      code: 'ECONNRESET',
+      client: { connectionParameters: { host: '127.0.0.1', database: 'rooms' }, _queryQueue: [] },
+    });
+    const logged = serializeError(error);
+    expect(logged).toMatchObject({
+      type: 'Error',
+      message: 'Connection terminated unexpectedly',
+      code: 'ECONNRESET',
+    });
+    expect(logged.stack).toContain('Connection terminated unexpectedly');
+    expect(logged).not.toHaveProperty('client');
   });
 });
