@@ -7,18 +7,18 @@
 // The bundle sits one folder below apps/server, as src/ does, so paths the code derives from its own location
 // (REPO_ROOT in env.ts) are the same from either. The database package finds its migrations by its package name.
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SERVER_ROOT } from './env';
 
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const SERVER_BUNDLE = join(SERVER_DIR, 'dist/server.mjs');
+export const SERVER_BUNDLE = join(SERVER_ROOT, 'dist/server.mjs');
 
 /** Writes dist/server.mjs (and its source map) from src/server.ts. */
 export async function bundleServer(): Promise<void> {
-  await rm(join(SERVER_DIR, 'dist'), { recursive: true, force: true });
+  await rm(join(SERVER_ROOT, 'dist'), { recursive: true, force: true });
   await build({
-    entryPoints: [join(SERVER_DIR, 'src/server.ts')],
+    entryPoints: [join(SERVER_ROOT, 'src/server.ts')],
     outfile: SERVER_BUNDLE,
     bundle: true,
     platform: 'node',

@@ -9,6 +9,8 @@ import type { TRoomSandboxMode } from './rooms/sandbox/sandbox-support';
 
 /** The checkout: from src/env.ts, or from dist/server.mjs (src/bundle.ts), both one folder below apps/server. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** This workspace, apps/server: its package.json, its sources (the sandbox's scripts) and its bundle. */
+export const SERVER_ROOT = join(REPO_ROOT, 'apps/server');
 
 const optionalString = z
   .string()

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet, type NodeMonitor, toServerNode } from '@rooms/api';
 import { Region } from '@rooms/db';
-import { REPO_ROOT } from '../env';
+import { SERVER_ROOT } from '../env';
 
 /** This server's build, as agents report it (an operator sees a mixed fleet during an upgrade). */
-const VERSION: string = JSON.parse(readFileSync(join(REPO_ROOT, 'apps/server/package.json'), 'utf8')).version;
+const VERSION: string = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')).version;
 
 interface TLog {
   info(object: object, message: string): void;

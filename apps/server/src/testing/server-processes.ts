@@ -1,14 +1,11 @@
 // Server processes as tests run them: `node dist/server.mjs`, as `npm start` runs it (the bundle this run's global
-// set-up wrote from the sources, src/bundle.ts), with the test's environment, e.g. a ROOM_ROLE. Each leads its own process group (its "machine"), so killing the group takes
-// everything it started, as a lost machine would.
+// set-up wrote from the sources, src/bundle.ts), with the test's environment, e.g. a ROOM_ROLE. Each leads its own
+// process group (its "machine"), so killing the group takes everything it started, as a lost machine would.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { freePort } from '@rooms/db';
 import { SERVER_BUNDLE } from '../bundle';
-import { REPO_ROOT } from '../env';
+import { SERVER_ROOT } from '../env';
 import { TEST_CAPTCHA_MAX_NUMBER } from './test-captcha';
-
-const SERVER_DIR = join(REPO_ROOT, 'apps/server');
 
 export interface TServerProcess {
   child: ChildProcess;
@@ -31,7 +28,7 @@ export async function startServerProcess(
 ): Promise<TServerProcess> {
   const listen = port ?? (await freePort());
   const child = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
-    cwd: SERVER_DIR,
+    cwd: SERVER_ROOT,
     detached: true,
     env: {
       ...process.env,

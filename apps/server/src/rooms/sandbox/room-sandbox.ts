@@ -9,12 +9,12 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT, roomBaseEnvironment } from '../../env';
+import { roomBaseEnvironment, SERVER_ROOT } from '../../env';
 import { roomBrowserPolicyJson } from '../engine/room-browser-policy';
 import { RoomCgroups, type TRoomLimits } from './cgroups';
 import type { TSandboxSupport } from './sandbox-support';
 
-const SCRIPTS_DIR = join(REPO_ROOT, 'apps/server/src/rooms/sandbox');
+const SCRIPTS_DIR = join(SERVER_ROOT, 'src/rooms/sandbox');
 const SANDBOX_SCRIPT = join(SCRIPTS_DIR, 'room-sandbox.sh');
 const EXEC_SCRIPT = join(SCRIPTS_DIR, 'room-sandbox-exec.sh');
 /** The egress forwarder inside the namespace (room-sandbox.sh). */
