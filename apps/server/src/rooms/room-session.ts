@@ -3,7 +3,7 @@
 // Media travels as timestamped chunks tagged with a codec: H.264 + Opus when the server has the media pipeline
 // (./media), the CDP screencast (JPEG) otherwise or for participants who cannot decode H.264; the client picks a
 // decoder by codec.
-import type { TRoomInput } from '@rooms/api/room-protocol';
+import type { TRoomInput, TStreamLayerName } from '@rooms/api/room-protocol';
 
 export type TMediaCodec = 'jpeg' | 'h264' | 'opus';
 
@@ -38,6 +38,17 @@ export interface MediaSource {
   kbps?(): number;
 }
 
+/** One rung of the picture's ladder: the same display, encoded at another size and bitrate. */
+export interface TPictureLayer {
+  name: TStreamLayerName;
+  width: number;
+  height: number;
+  bitrateKbps: number;
+  source: MediaSource;
+  /** The sound viewers of this layer hear: the room's `audio`, or a cheaper one for the lowest layer. */
+  audio?: MediaSource;
+}
+
 export interface TBrowserTab {
   id: string;
   url: string;
@@ -51,6 +62,11 @@ export interface RoomSession {
   readonly video: MediaSource;
   /** The room's sound (Opus), when the room has the media pipeline. */
   readonly audio?: MediaSource;
+  /**
+   * The H.264 picture's layers, best first: `video` itself, then smaller ones, each encoded only while some viewer
+   * takes it. Absent (or one layer) when the picture is not layered.
+   */
+  readonly layers?: readonly TPictureLayer[];
   /**
    * The JPEG screencast for participants who cannot decode `video` when that is H.264; it captures only while
    * someone subscribes. Absent when `video` is the screencast itself.

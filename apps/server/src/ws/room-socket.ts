@@ -199,7 +199,10 @@ class RoomConnection implements TBookedConnection {
         this.peer.send(errorMessage('NOT_JOINED', message.type));
         return;
       }
-      const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders);
+      const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders, {
+        layer: message.layer,
+        acks: message.acks,
+      });
       if (!joined.ok) {
         this.refuse(joined.code, message.type);
         return;

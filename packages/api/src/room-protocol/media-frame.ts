@@ -5,7 +5,9 @@
 //
 //   offset  size  field
 //   0       1     version        MEDIA_FRAME_VERSION (1); a client refuses frames of a version it does not know
-//   1       1     codec id       1 jpeg, 2 h264 (Annex B access unit), 3 opus (one packet)
+//   1       1     codec id       1 jpeg, 2 h264 (Annex B access unit), 3 opus (one packet), 0 padding (no media:
+//                                bytes the server sends to learn whether a viewer's link carries more; a client
+//                                counts them in stream/ack and otherwise ignores them)
 //   2       1     flags          bit 0: keyframe (a decoder can start here; every JPEG frame is one)
 //   3       1     reserved       0
 //   4       2     width          picture width in pixels, 0 for audio
@@ -32,6 +34,24 @@ export interface TMediaFrame {
   width: number;
   height: number;
   data: Uint8Array;
+}
+
+const PADDING_CODEC_ID = 0;
+
+/** Filler of `bytes` bytes in all (header included), sent only to clients that acknowledge (stream/ack). */
+export function encodePaddingFrame(bytes: number): Uint8Array<ArrayBuffer> {
+  const frame = new Uint8Array(Math.max(MEDIA_FRAME_HEADER_BYTES, bytes));
+  frame[0] = MEDIA_FRAME_VERSION;
+  frame[1] = PADDING_CODEC_ID;
+  return frame;
+}
+
+export function isPaddingFrame(message: ArrayBuffer | ArrayBufferView): boolean {
+  const bytes =
+    message instanceof ArrayBuffer
+      ? new Uint8Array(message)
+      : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+  return bytes.byteLength >= 2 && bytes[0] === MEDIA_FRAME_VERSION && bytes[1] === PADDING_CODEC_ID;
 }
 
 export class MediaFrameError extends Error {

@@ -1,7 +1,7 @@
 // Messages of the `member/…` domain: joining with a nickname, the member list, leaving and kicks.
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH } from './limits';
-import { ZMediaCodec } from './stream';
+import { ZMediaCodec, ZStreamLayerChoice } from './stream';
 import { cleanNickname } from './text';
 
 /** Member ids are per connection: the same account in two tabs is two members. */
@@ -37,6 +37,13 @@ export const ZMemberJoin = z.object({
    * H.264 + Opus stream to those who list h264, and the JPEG screencast to the rest; older clients send none.
    */
   decoders: z.array(ZMediaCodec).max(8).default(['jpeg']),
+  /** The viewer's kept choice of picture layer (stream/choose), so the first picture is already the chosen one. */
+  layer: ZStreamLayerChoice.default('auto'),
+  /**
+   * The client sends stream/ack: the server may then pace the picture to its link and pick its layer. A client
+   * that does not (older ones, scripts) is sent everything at once, at its chosen layer.
+   */
+  acks: z.boolean().default(false),
 });
 /** Owner only. */
 export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });

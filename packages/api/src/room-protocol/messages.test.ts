@@ -15,6 +15,8 @@ describe('client messages', () => {
       type: 'member/join',
       nickname: 'Ada',
       decoders: ['jpeg'],
+      layer: 'auto',
+      acks: false,
     });
   });
 

@@ -31,7 +31,7 @@ import {
   ZMemberLeft,
   ZMemberList,
 } from './member';
-import { ZStreamConfig, ZStreamStats } from './stream';
+import { ZStreamAck, ZStreamChoose, ZStreamConfig, ZStreamLayerState, ZStreamStats } from './stream';
 import { ZSystemError, ZSystemPing, ZSystemPong, ZSystemRoomEnded } from './system';
 
 export const ZClientMessage = z.discriminatedUnion('type', [
@@ -57,6 +57,8 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZKeyInput,
   ZTextInput,
   ZCompositionInput,
+  ZStreamAck,
+  ZStreamChoose,
   ZSystemPing,
 ]);
 
@@ -72,6 +74,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZBrowserFound,
   ZStreamConfig,
   ZStreamStats,
+  ZStreamLayerState,
   ZSystemPong,
   ZSystemError,
   ZSystemRoomEnded,

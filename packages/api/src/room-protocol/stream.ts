@@ -3,6 +3,20 @@ import { z } from 'zod';
 
 export const ZMediaCodec = z.enum(['jpeg', 'h264', 'opus']);
 
+/**
+ * The H.264 picture's layers, best first: the room's own size and bitrate, then smaller and cheaper ones for
+ * viewers whose link cannot carry it. Each viewer gets one at a time (rooms/hub/viewer-link.ts picks it).
+ */
+export const ZStreamLayerName = z.enum(['high', 'medium', 'low']);
+/** What a viewer asks for: 'auto' follows their link; a fixed layer stays whatever the link does. */
+export const ZStreamLayerChoice = z.enum(['auto', 'high', 'medium', 'low']);
+export const ZStreamLayer = z.object({
+  name: ZStreamLayerName,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bitrateKbps: z.number().positive(),
+});
+
 // Server → client
 
 /** Sent to each joiner before its first frame, and again when the picture changes. */
@@ -22,6 +36,20 @@ export const ZStreamConfig = z.object({
   fps: z.number().positive().nullable(),
   /** The room's video bitrate cap in kbit/s, when the picture is encoded to one (h264). */
   bitrateKbps: z.number().positive().nullable().default(null),
+  /** The picture's layers, best first; empty when the picture has one (the screencast). */
+  layers: z.array(ZStreamLayer).max(8).default([]),
+});
+
+/** The layer this viewer receives from now on (sent when it changes), and why. */
+export const ZStreamLayerState = z.object({
+  type: z.literal('stream/layer'),
+  layer: ZStreamLayerName,
+  choice: ZStreamLayerChoice,
+  /**
+   * 'start': the first layer; 'chosen': the viewer's own choice; 'congested': the link could not carry the layer
+   * above; 'probe': the link looked able to carry more; 'held': a probe upwards failed and the layer went back.
+   */
+  reason: z.enum(['start', 'chosen', 'congested', 'probe', 'held']),
 });
 
 /** What this socket was sent over the last interval; frames skipped because it could not keep up are counted. */
@@ -33,4 +61,23 @@ export const ZStreamStats = z.object({
   bytesSent: z.number().int(),
 });
 
+// Client → server
+
+/**
+ * What this socket has received: every binary message's bytes, counted from the socket's start, and when (the
+ * client's performance.now()). Sent about every 100 ms while media arrives; the server learns from it how fast the
+ * link carries the picture and how much waits on the way, and picks the layer and paces the picture by it.
+ */
+export const ZStreamAck = z.object({
+  type: z.literal('stream/ack'),
+  bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  t: z.number().nonnegative().optional(),
+});
+
+/** The viewer's choice of layer (the room menu's Quality); kept by the client and sent again on every join. */
+export const ZStreamChoose = z.object({ type: z.literal('stream/choose'), layer: ZStreamLayerChoice });
+
 export type TMediaCodecName = z.infer<typeof ZMediaCodec>;
+export type TStreamLayerName = z.infer<typeof ZStreamLayerName>;
+export type TStreamLayerChoice = z.infer<typeof ZStreamLayerChoice>;
+export type TStreamLayer = z.infer<typeof ZStreamLayer>;

@@ -4,7 +4,7 @@
 import type { TRoomLaunchSpec } from '@rooms/api';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { MediaSource, RoomSession, TBrowserTab } from '../room-session';
+import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer } from '../room-session';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import { KeyFilter } from './key-filter';
 import type { TEngineLogger } from './logger';
@@ -16,6 +16,8 @@ import { normaliseAddress } from './url-policy';
 export interface TEncodedMedia {
   video: MediaSource;
   audio: MediaSource;
+  /** The picture's ladder, best first (the first is `video`). */
+  layers?: readonly TPictureLayer[];
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -27,6 +29,7 @@ export class ChromiumRoomSession implements RoomSession {
   readonly viewport: { width: number; height: number };
   readonly video: MediaSource;
   readonly audio: MediaSource | undefined;
+  readonly layers: readonly TPictureLayer[] | undefined;
   readonly fallbackVideo: ScreencastSource | undefined;
   /** The CDP capture of the active tab: `video` itself, or the fallback beside the H.264 stream. */
   private readonly screencast: ScreencastSource;
@@ -51,6 +54,7 @@ export class ChromiumRoomSession implements RoomSession {
     });
     this.video = encoded?.video ?? this.screencast;
     this.audio = encoded?.audio;
+    this.layers = encoded?.layers;
     this.fallbackVideo = encoded ? this.screencast : undefined;
     this.tabSet = new TabSet(context, {
       onActivate: (tab) => this.screencast.follow(tab.cdp),

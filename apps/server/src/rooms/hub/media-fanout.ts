@@ -53,12 +53,23 @@ export interface TFanoutStats {
   bytesSent: number;
 }
 
+export interface TFanoutJoin {
+  /**
+   * 'group' (a joiner): the newest keyframe and the frames since, at once. 'next-keyframe' (a viewer switching
+   * from another layer, who has a picture meanwhile): nothing until the stream's next keyframe.
+   */
+  from?: 'group' | 'next-keyframe';
+  /** Runs just before the peer's first frame from this fanout is handed over. */
+  onStart?: () => void;
+}
+
 interface TPeerState extends TFanoutStats {
   inFlight: number;
   /** When each unit still in flight was handed over, oldest first (writes complete in order). */
   sentAt: number[];
   /** Set after a skip (or before the first frame): a delta frame without its keyframe cannot be decoded. */
   needsKeyframe: boolean;
+  onStart: (() => void) | undefined;
 }
 
 export class MediaFanout {
@@ -78,7 +89,7 @@ export class MediaFanout {
    * Starts the peer at the newest keyframe at once, so a joiner sees the picture without waiting for a change.
    * For H.264 the frames since that keyframe follow straight away, so the joiner's decoder reaches the present.
    */
-  add(peer: MediaPeer): void {
+  add(peer: MediaPeer, join: TFanoutJoin = {}): void {
     if (this.peers.has(peer)) return;
     const state: TPeerState = {
       inFlight: 0,
@@ -87,9 +98,11 @@ export class MediaFanout {
       framesSent: 0,
       framesSkipped: 0,
       bytesSent: 0,
+      onStart: join.onStart,
     };
     this.peers.set(peer, state);
     this.unsubscribe ??= this.source.subscribe((chunk) => this.fanOut(chunk));
+    if (join.from === 'next-keyframe') return;
     const keyframe = this.source.latestKeyframe();
     const group = this.source.sinceKeyframe?.() ?? (keyframe ? [keyframe] : []);
     if (group.length > 0) this.deliver(peer, state, group.map(frameOf));
@@ -130,7 +143,8 @@ export class MediaFanout {
     let frame: Uint8Array | undefined;
     for (const [peer, state] of this.peers) {
       if (state.needsKeyframe && !chunk.keyframe) {
-        state.framesSkipped += 1;
+        // A viewer waiting to switch here still has its picture from the layer it leaves: nothing is missed.
+        if (!state.onStart) state.framesSkipped += 1;
         continue;
       }
       if (
@@ -151,6 +165,9 @@ export class MediaFanout {
 
   /** Sends frames that belong together (one, or a joiner's catch-up group), counted as one in flight. */
   private deliver(peer: MediaPeer, state: TPeerState, frames: Uint8Array[]): void {
+    const onStart = state.onStart;
+    state.onStart = undefined;
+    onStart?.();
     state.needsKeyframe = false;
     state.inFlight += 1;
     state.sentAt.push(performance.now());

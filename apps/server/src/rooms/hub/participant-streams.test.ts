@@ -1,6 +1,6 @@
 // Which streams a participant gets and how they start, on in-memory sources shaped like the media pipeline's: an
 // H.264 picture whose deltas need their keyframe, Opus packets, and a screencast that runs only while watched.
-import { decodeMediaFrame, type TMediaFrame } from '@rooms/api/room-protocol';
+import { decodeMediaFrame, type TMediaFrame, type TServerMessage } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaSource, RoomSession, TMediaChunk, TMediaCodec } from '../room-session';
 import type { MediaPeer } from './media-fanout';
@@ -40,6 +40,7 @@ class MemorySource implements MediaSource {
 
 class Peer implements MediaPeer {
   readonly frames: TMediaFrame[] = [];
+  readonly messages: TServerMessage[] = [];
   bufferedAmount = 0;
   /** While stalled, frames are taken but never written out, as on a socket whose reader stopped. */
   stalled = false;
@@ -50,6 +51,9 @@ class Peer implements MediaPeer {
       this.bufferedAmount += frame.byteLength;
       this.held.push(written);
     } else written();
+  }
+  send(message: TServerMessage): void {
+    this.messages.push(message);
   }
   drain(): void {
     this.stalled = false;
@@ -65,7 +69,12 @@ function room() {
   const video = new MemorySource('h264', 2500);
   const audio = new MemorySource('opus', 96);
   const screencast = new MemorySource('jpeg');
-  const session = { video, audio, fallbackVideo: screencast } as unknown as RoomSession;
+  const session = {
+    video,
+    audio,
+    fallbackVideo: screencast,
+    viewport: { width: 1280, height: 720 },
+  } as unknown as RoomSession;
   return { video, audio, screencast, streams: new ParticipantStreams(session) };
 }
 
@@ -77,6 +86,7 @@ describe('participant streams', () => {
       codec: 'h264',
       audio: 'opus',
       bitrateKbps: 2500,
+      layers: [{ name: 'high', width: 1280, height: 720, bitrateKbps: 2500 }],
     });
     streams.add(early, ['h264', 'opus', 'jpeg']);
     video.emit(true);
@@ -95,7 +105,7 @@ describe('participant streams', () => {
 
   it('gives the screencast to a browser without H.264, with sound if it decodes Opus, and lets go after', () => {
     const { audio, screencast, streams } = room();
-    expect(streams.choose(['jpeg'])).toEqual({ codec: 'jpeg', audio: null, bitrateKbps: null });
+    expect(streams.choose(['jpeg'])).toEqual({ codec: 'jpeg', audio: null, bitrateKbps: null, layers: [] });
     expect(streams.choose(['jpeg', 'opus'])).toMatchObject({ codec: 'jpeg', audio: 'opus' });
     const old = new Peer();
     streams.add(old, ['jpeg']);

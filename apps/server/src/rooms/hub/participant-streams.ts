@@ -1,9 +1,10 @@
-// Which of the room's streams each participant gets. A room on the media pipeline has an H.264 picture, Opus
-// sound and a JPEG screencast beside them; a participant whose browser decodes H.264 (it says so in member/join)
-// gets the H.264 picture, everyone else the screencast, and sound goes to whoever decodes Opus. Each stream has one
-// fanout per room, so a stream nobody takes is never subscribed (the screencast then does not even run).
-import type { TMediaCodecName } from '@rooms/api/room-protocol';
-import type { RoomSession } from '../room-session';
+// Which of the room's streams each participant gets. A room on the media pipeline has an H.264 picture in layers,
+// Opus sound and a JPEG screencast beside them; a participant whose browser decodes H.264 (it says so in
+// member/join) gets the H.264 picture, at the layer their choice or link says (viewer-stream.ts), everyone else
+// the screencast, and sound goes to whoever decodes Opus. Each stream has one fanout per room, so a stream nobody
+// takes is never subscribed (a lower layer or the screencast then does not even run).
+import type { TMediaCodecName, TStreamLayer, TStreamLayerChoice } from '@rooms/api/room-protocol';
+import type { MediaSource, RoomSession } from '../room-session';
 import {
   AUDIO_BACKPRESSURE,
   DEFAULT_BACKPRESSURE,
@@ -13,19 +14,30 @@ import {
   type TBackpressure,
   type TFanoutStats,
 } from './media-fanout';
+import { type TLayerFeed, type ViewerPeer, ViewerStream } from './viewer-stream';
 
 /** What a participant is told in stream/config about its streams. */
 export interface TStreamChoice {
   codec: TMediaCodecName;
   audio: TMediaCodecName | null;
   bitrateKbps: number | null;
+  layers: TStreamLayer[];
+}
+
+/** How a viewer joins: its kept choice of layer, and whether it acknowledges what it receives. */
+export interface TViewerJoin {
+  layer?: TStreamLayerChoice;
+  acks?: boolean;
 }
 
 export class ParticipantStreams {
   private readonly video: MediaFanout;
   private readonly fallback: MediaFanout | undefined;
   private readonly audio: MediaFanout | undefined;
+  /** The H.264 picture's layers with their sound, best first (the first is `video`); empty for the screencast. */
+  private readonly layers: TLayerFeed[];
   private readonly joined = new Map<MediaPeer, MediaFanout[]>();
+  private readonly viewers = new Map<MediaPeer, ViewerStream>();
 
   /** `backpressure` overrides the picture's limits (tests, benchmarks); by default they suit its codec. */
   constructor(
@@ -38,6 +50,7 @@ export class ParticipantStreams {
     this.fallback =
       session.fallbackVideo && new MediaFanout(session.fallbackVideo, limitsFor(session.fallbackVideo.codec));
     this.audio = session.audio && new MediaFanout(session.audio, AUDIO_BACKPRESSURE);
+    this.layers = session.video.codec === 'h264' ? this.layerFeeds(limitsFor('h264')) : [];
   }
 
   /** The streams for a participant who decodes these codecs. */
@@ -48,24 +61,55 @@ export class ParticipantStreams {
       codec: source.codec,
       audio: sound ? this.session.audio!.codec : null,
       bitrateKbps: source.bitrateKbps ?? null,
+      layers:
+        picture === this.video
+          ? this.layers.map(({ name, width, height, bitrateKbps }) => ({ name, width, height, bitrateKbps }))
+          : [],
     };
   }
 
   /** Starts sending; call after the participant has its stream/config. */
-  add(peer: MediaPeer, decoders: readonly TMediaCodecName[]): void {
-    if (this.joined.has(peer)) return;
+  add(peer: ViewerPeer, decoders: readonly TMediaCodecName[], join: TViewerJoin = {}): void {
+    if (this.joined.has(peer) || this.viewers.has(peer)) return;
+    const [picture, sound] = this.fanoutsFor(decoders);
+    if (picture === this.video && this.layers.length > 0) {
+      const viewer = new ViewerStream({
+        peer,
+        layers: this.layers,
+        choice: join.layer ?? 'auto',
+        withSound: sound !== undefined,
+        acks: join.acks ?? false,
+      });
+      this.viewers.set(peer, viewer);
+      viewer.start();
+      return;
+    }
     const fanouts = this.fanoutsFor(decoders).filter((fanout): fanout is MediaFanout => fanout !== undefined);
     this.joined.set(peer, fanouts);
     for (const fanout of fanouts) fanout.add(peer);
   }
 
+  /** stream/ack of an H.264 viewer. */
+  acked(peer: MediaPeer, bytes: number, clientAt?: number): void {
+    this.viewers.get(peer)?.acked(bytes, clientAt);
+  }
+
+  /** stream/choose of an H.264 viewer. */
+  chooseLayer(peer: MediaPeer, layer: TStreamLayerChoice): void {
+    this.viewers.get(peer)?.choose(layer);
+  }
+
   remove(peer: MediaPeer): void {
+    this.viewers.get(peer)?.close();
+    this.viewers.delete(peer);
     for (const fanout of this.joined.get(peer) ?? []) fanout.remove(peer);
     this.joined.delete(peer);
   }
 
   /** The peer's counters since the last call: picture frames, and bytes of picture and sound. */
   takeStats(peer: MediaPeer): TFanoutStats | undefined {
+    const viewer = this.viewers.get(peer);
+    if (viewer) return viewer.takeStats();
     const fanouts = this.joined.get(peer);
     if (!fanouts) return undefined;
     const total: TFanoutStats = { framesSent: 0, framesSkipped: 0, bytesSent: 0 };
@@ -81,8 +125,54 @@ export class ParticipantStreams {
   }
 
   close(): void {
+    for (const viewer of this.viewers.values()) viewer.close();
+    this.viewers.clear();
     for (const fanout of [this.video, this.fallback, this.audio]) fanout?.close();
+    for (const layer of this.layers) {
+      layer.video.close();
+      layer.audio?.close();
+    }
     this.joined.clear();
+  }
+
+  /** The session's layers as fanouts; a session without layers has one, its picture at the room's size. */
+  private layerFeeds(limits: TBackpressure): TLayerFeed[] {
+    const { session } = this;
+    const audioKbps = (source: MediaSource | undefined) => source?.bitrateKbps ?? 0;
+    const layers = session.layers ?? [];
+    if (layers.length === 0) {
+      return [
+        {
+          name: 'high',
+          width: session.viewport.width,
+          height: session.viewport.height,
+          bitrateKbps: session.video.bitrateKbps ?? 0,
+          video: this.video,
+          audio: this.audio,
+          audioKbps: audioKbps(session.audio),
+        },
+      ];
+    }
+    // One fanout per sound source, shared by the layers that use it.
+    const sounds = new Map<MediaSource, MediaFanout>();
+    if (session.audio && this.audio) sounds.set(session.audio, this.audio);
+    return layers.map((layer) => {
+      const audio = layer.audio ?? session.audio;
+      let soundFanout = audio && sounds.get(audio);
+      if (audio && !soundFanout) {
+        soundFanout = new MediaFanout(audio, AUDIO_BACKPRESSURE);
+        sounds.set(audio, soundFanout);
+      }
+      return {
+        name: layer.name,
+        width: layer.width,
+        height: layer.height,
+        bitrateKbps: layer.bitrateKbps,
+        video: layer.source === session.video ? this.video : new MediaFanout(layer.source, limits),
+        audio: soundFanout,
+        audioKbps: audioKbps(audio),
+      };
+    });
   }
 
   private fanoutsFor(decoders: readonly TMediaCodecName[]): [MediaFanout, MediaFanout | undefined] {

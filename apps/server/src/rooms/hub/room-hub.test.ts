@@ -117,6 +117,7 @@ describe('joining', () => {
       audio: null,
       fps: 30,
       bitrateKbps: null,
+      layers: [],
     });
     // The newest picture at once, without waiting for the page to change.
     expect(guest.peer.frames).toHaveLength(1);

@@ -18,7 +18,7 @@ import type { RoomSession } from '../room-session';
 import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
 import type { MediaPeer, TBackpressure } from './media-fanout';
-import { ParticipantStreams } from './participant-streams';
+import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { BanList, banMarksOf } from './room-bans';
 
 export interface HubPeer extends MediaPeer {
@@ -122,12 +122,16 @@ export class RoomHub {
     return this.members.size;
   }
 
-  /** `decoders`: the codecs the participant's browser decodes (member/join), which pick its streams. */
+  /**
+   * `decoders`: the codecs the participant's browser decodes (member/join), which pick its streams; `view`: its
+   * kept choice of picture layer and whether it acknowledges what it receives.
+   */
   join(
     peer: HubPeer,
     identity: TJoinIdentity,
     nickname: string,
     decoders: readonly TMediaCodecName[] = ['jpeg'],
+    view: TViewerJoin = {},
   ): TJoinResult {
     if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
@@ -166,7 +170,7 @@ export class RoomHub {
       fps: this.room.maxFrameRate,
       ...this.media.choose(decoders),
     });
-    this.media.add(peer, decoders);
+    this.media.add(peer, decoders, view);
     this.startStats();
     this.options.participantsChanged(this.members.size);
     return { ok: true, memberId: info.id };
@@ -193,6 +197,12 @@ export class RoomHub {
       return;
     }
     switch (message.type) {
+      case 'stream/ack':
+        this.media.acked(member.peer, message.bytes, message.t);
+        return;
+      case 'stream/choose':
+        this.media.chooseLayer(member.peer, message.layer);
+        return;
       case 'member/kick':
         this.kick(member, message.memberId, false);
         return;

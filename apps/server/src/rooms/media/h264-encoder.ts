@@ -14,8 +14,11 @@ import { FlvH264Reader } from './flv-h264-reader';
 
 export interface TH264Options {
   display: string;
+  /** The display's size, grabbed whole. */
   width: number;
   height: number;
+  /** The picture's size when it is smaller than the display (a lower layer): scaled before encoding. */
+  output?: { width: number; height: number };
   fps: number;
   bitrateKbps: number;
   /** Seconds between keyframes at most. */
@@ -26,6 +29,8 @@ export interface TH264Options {
 
 export function h264EncoderArgs(options: TH264Options): string[] {
   const { width, height, fps, bitrateKbps } = options;
+  const output = options.output ?? { width, height };
+  const scaled = output.width !== width || output.height !== height;
   const gop = Math.max(1, Math.round(fps * (options.keyframeIntervalS ?? 2)));
   return [
     '-hide_banner',
@@ -44,6 +49,7 @@ export function h264EncoderArgs(options: TH264Options): string[] {
     `${width}x${height}`,
     '-i',
     `${options.display}.0`,
+    ...(scaled ? ['-vf', `scale=${output.width}:${output.height}:flags=bilinear`] : []),
     '-c:v',
     'libx264',
     '-profile:v',
@@ -53,7 +59,7 @@ export function h264EncoderArgs(options: TH264Options): string[] {
     '-tune',
     'zerolatency',
     '-threads',
-    width * height > 1280 * 720 ? '2' : '1',
+    output.width * output.height > 1280 * 720 ? '2' : '1',
     '-pix_fmt',
     'yuv420p',
     '-b:v',
@@ -79,6 +85,7 @@ export function h264EncoderArgs(options: TH264Options): string[] {
 }
 
 export function createH264Source(options: TH264Options, launcher: RoomProcessLauncher): EncoderSource {
+  const output = options.output ?? { width: options.width, height: options.height };
   return new EncoderSource({
     launcher,
     codec: 'h264',
@@ -94,8 +101,8 @@ export function createH264Source(options: TH264Options, launcher: RoomProcessLau
           keyframe: unit.keyframe,
           timestamp: performance.now(),
           data: unit.data,
-          width: options.width,
-          height: options.height,
+          width: output.width,
+          height: output.height,
         }),
       ),
   });

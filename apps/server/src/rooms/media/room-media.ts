@@ -1,13 +1,17 @@
 // Everything a room needs for H.264 + Opus besides its browser: the virtual display the browser draws on, the
-// sound server it plays into, and the two encoders that turn them into chunks. Started before the browser (which
+// sound server it plays into, and the encoders that turn them into chunks: the picture's ladder (layer-ladder.ts;
+// each layer grabs the display and encodes it at its own size, and runs only while a viewer takes it) and the
+// sound, with a cheaper copy for the lowest layer's viewers. Started before the browser (which
 // needs DISPLAY and PULSE_SERVER), stopped after it. An encoder that dies restarts by itself (encoder-source.ts);
 // the display or the sound server dying takes the browser's world with it, so the engine restarts the room.
 import { rm } from 'node:fs/promises';
 import type { TEngineLogger } from '../engine/logger';
+import type { TPictureLayer } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import type { EncoderSource } from './encoder-source';
 import { createH264Source } from './h264-encoder';
-import { createOpusSource } from './opus-encoder';
+import { layerLadder } from './layer-ladder';
+import { createOpusSource, LOW_OPUS_BITRATE_KBPS, LOW_OPUS_PACKET_MS } from './opus-encoder';
 import { SoundServer } from './sound-server';
 import { VirtualDisplay } from './virtual-display';
 
@@ -33,6 +37,10 @@ export class RoomMedia {
     readonly sound: SoundServer,
     readonly video: EncoderSource,
     readonly audio: EncoderSource,
+    /** Best first; the first is `video`. */
+    readonly layers: readonly (TPictureLayer & { source: EncoderSource })[],
+    /** The lowest layer's sound, when the ladder has more than one layer. */
+    readonly lowAudio: EncoderSource | undefined,
   ) {}
 
   static async start(options: TRoomMediaOptions): Promise<RoomMedia> {
@@ -49,22 +57,41 @@ export class RoomMedia {
         throw started.status === 'rejected' ? started.reason : (sound as PromiseRejectedResult).reason;
       }
       const common = { logger: options.logger, roomId: options.roomId };
-      const video = createH264Source(
-        {
-          display: started.value.display,
-          width: options.width,
-          height: options.height,
-          fps: options.fps,
-          bitrateKbps: options.bitrateKbps,
-          ...common,
-        },
-        launcher,
-      );
-      const audio = createOpusSource(
-        { server: sound.value.address, source: sound.value.monitor, ...common },
-        launcher,
-      );
-      return new RoomMedia(options.runtimeDir, started.value, sound.value, video, audio);
+      const soundOf = (low: boolean) =>
+        createOpusSource(
+          {
+            server: sound.value.address,
+            source: sound.value.monitor,
+            ...(low ? { bitrateKbps: LOW_OPUS_BITRATE_KBPS, packetMs: LOW_OPUS_PACKET_MS } : {}),
+            ...common,
+          },
+          launcher,
+        );
+      const audio = soundOf(false);
+      const ladder = layerLadder(options);
+      const lowAudio = ladder.length > 1 ? soundOf(true) : undefined;
+      const layers = ladder.map((shape, index) => ({
+        name: shape.name,
+        width: shape.width,
+        height: shape.height,
+        bitrateKbps: shape.bitrateKbps,
+        source: createH264Source(
+          {
+            display: started.value.display,
+            width: options.width,
+            height: options.height,
+            output: { width: shape.width, height: shape.height },
+            fps: options.fps,
+            bitrateKbps: shape.bitrateKbps,
+            keyframeIntervalS: shape.keyframeIntervalS,
+            ...common,
+          },
+          launcher,
+        ),
+        audio: index === ladder.length - 1 && lowAudio ? lowAudio : audio,
+      }));
+      const video = layers[0]!.source;
+      return new RoomMedia(options.runtimeDir, started.value, sound.value, video, audio, layers, lowAudio);
     } catch (error) {
       await display?.stop();
       await rm(options.runtimeDir, { recursive: true, force: true });
@@ -97,14 +124,24 @@ export class RoomMedia {
 
   /** The processes running for this room right now (benchmarks add their CPU to the browser's). */
   pids(): number[] {
-    return [this.display.process.pid, this.sound.process.pid, this.video.pid, this.audio.pid].filter(
-      (pid): pid is number => pid !== undefined,
-    );
+    return [
+      this.display.process.pid,
+      this.sound.process.pid,
+      ...this.encoders().map((encoder) => encoder.pid),
+    ].filter((pid): pid is number => pid !== undefined);
+  }
+
+  private encoders(): EncoderSource[] {
+    return [
+      ...this.layers.map((layer) => layer.source),
+      this.audio,
+      ...(this.lowAudio ? [this.lowAudio] : []),
+    ];
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all([this.video.stop(), this.audio.stop()]);
+    await Promise.all(this.encoders().map((encoder) => encoder.stop()));
     await Promise.all([this.sound.stop(), this.display.stop()]);
     await rm(this.runtimeDir, { recursive: true, force: true });
   }

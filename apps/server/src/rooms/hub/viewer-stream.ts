@@ -1,0 +1,354 @@
+// One H.264 viewer's picture and sound: which layer of the picture they get, and the order bytes leave for them.
+// - The layer: the viewer's choice, or on 'auto' what their link carries (layer-policy.ts on link-estimate.ts).
+//   A switch waits for the target layer's next keyframe while the current layer goes on, so the picture never
+//   stops for it; the sound follows the layer (the lowest has its own, cheaper sound).
+// - Sound first: a viewer who acknowledges (stream/ack) gets the picture paced to what their link delivers, a
+//   little more than a round trip's worth in flight; frames beyond that wait here, where sound packets pass them.
+//   Without pacing they would wait in the kernel and on the link, and every sound packet behind them. A viewer
+//   who does not acknowledge (older clients, scripts) is sent everything at once, as before.
+import {
+  encodePaddingFrame,
+  type TServerMessage,
+  type TStreamLayerChoice,
+  type TStreamLayerName,
+} from '@rooms/api/room-protocol';
+import { LayerPolicy, type TLayerReason } from './layer-policy';
+import { LinkEstimate, type TLinkSignals } from './link-estimate';
+import type { MediaFanout, MediaPeer, TFanoutStats } from './media-fanout';
+
+/** A member's socket as a viewer needs it: media frames and JSON messages. */
+export interface ViewerPeer extends MediaPeer {
+  send(message: TServerMessage): void;
+}
+
+/** One layer of the room's picture, with the sound that goes with it. */
+export interface TLayerFeed {
+  name: TStreamLayerName;
+  width: number;
+  height: number;
+  bitrateKbps: number;
+  video: MediaFanout;
+  /** The sound a viewer of this layer hears; undefined when the room has none. */
+  audio: MediaFanout | undefined;
+  /** That sound's bitrate, kbit/s. */
+  audioKbps: number;
+}
+
+export interface TViewerStreamOptions {
+  peer: ViewerPeer;
+  /** Best first; at least one. */
+  layers: readonly TLayerFeed[];
+  choice: TStreamLayerChoice;
+  /** The viewer decodes the sound. */
+  withSound: boolean;
+  /** The viewer acknowledges what it receives (member/join), so its link can be measured and paced. */
+  acks: boolean;
+  now?: () => number;
+}
+
+/** Before the first ack: enough for a keyframe and a little more. */
+const INITIAL_WINDOW_BYTES = 96 * 1024;
+/** Never less than this in flight: a window below a frame or two would starve the picture on a slow link. */
+const MIN_WINDOW_BYTES = 8 * 1024;
+/** The picture may queue this long on the link beyond its round trip; sound queues behind at most that much. */
+const TARGET_QUEUE_MS = 100;
+/** How often the layer is reconsidered at most. */
+const DECIDE_EVERY_MS = 100;
+/** Framing (WebSocket, TCP/IP) on top of the encoders' bitrates, for judging what fits a link. */
+const OVERHEAD = 1.08;
+
+/** The frame rate a probe's padding is spread over (rooms run at 30 fps or more; more frames just pad more). */
+const PROBE_FRAME_RATE = 30;
+/** Padding messages are cut to this size, so sound never waits behind a large one. */
+const PADDING_MESSAGE_BYTES = 4 * 1024;
+
+interface TQueued {
+  frame: Uint8Array;
+  written: () => void;
+  /** The layer the frame belongs to; null for a probe's padding. */
+  port: VideoPort | null;
+  queuedAt: number;
+}
+
+/** What a layer's fanout sees of this viewer: frames go through the viewer's pacing. */
+class VideoPort implements MediaPeer {
+  constructor(private readonly viewer: ViewerStream) {}
+
+  get bufferedAmount(): number {
+    return this.viewer.videoBacklog;
+  }
+
+  sendFrame(frame: Uint8Array, written: () => void): void {
+    this.viewer.sendVideo(this, frame, written);
+  }
+}
+
+/** What the sound's fanout sees: packets go out at once, ahead of any picture waiting here. */
+class SoundPort implements MediaPeer {
+  constructor(private readonly viewer: ViewerStream) {}
+
+  get bufferedAmount(): number {
+    return this.viewer.socketBacklog;
+  }
+
+  sendFrame(frame: Uint8Array, written: () => void): void {
+    this.viewer.sendNow(frame, written);
+  }
+}
+
+export class ViewerStream {
+  private readonly link = new LinkEstimate();
+  private readonly now: () => number;
+  private readonly peer: ViewerPeer;
+  private readonly layers: readonly TLayerFeed[];
+  private choice: TStreamLayerChoice;
+  private policy: LayerPolicy;
+  private current: { index: number; port: VideoPort };
+  private pending: { index: number; port: VideoPort } | undefined;
+  private readonly sound = new SoundPort(this);
+  private soundFeed: MediaFanout | undefined;
+  private readonly queue: TQueued[] = [];
+  private queuedBytes = 0;
+  private lastDecisionAt = Number.NEGATIVE_INFINITY;
+  /** A probe under way: padding on top of each frame until `until`. */
+  private probe: { until: number; bytesPerFrame: number } | undefined;
+  private closed = false;
+
+  constructor(private readonly options: TViewerStreamOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.peer = options.peer;
+    this.layers = options.layers;
+    this.choice = options.choice;
+    const start = this.chosenIndex() ?? 0;
+    this.policy = this.newPolicy(start);
+    this.current = { index: start, port: new VideoPort(this) };
+  }
+
+  /** Sends the first layer's state and starts the picture and sound; call after the viewer has stream/config. */
+  start(): void {
+    const layer = this.layers[this.current.index]!;
+    this.tell('start');
+    layer.video.add(this.current.port);
+    this.followSound(layer);
+  }
+
+  get layer(): TStreamLayerName {
+    return this.layers[this.current.index]!.name;
+  }
+
+  /** Bytes of picture waiting here and on the socket: what a layer's fanout judges this viewer's backlog by. */
+  get videoBacklog(): number {
+    return this.peer.bufferedAmount + this.queuedBytes;
+  }
+
+  get socketBacklog(): number {
+    return this.peer.bufferedAmount;
+  }
+
+  /** stream/ack: the viewer has received `bytes` in all, at its own time `clientAt`. */
+  acked(bytes: number, clientAt?: number): void {
+    if (!this.options.acks || this.closed) return;
+    const now = this.now();
+    this.link.acked(bytes, now, clientAt);
+    this.pump(now);
+    this.reconsider(now);
+  }
+
+  /** stream/choose: a fixed layer from now on, or 'auto'. */
+  choose(choice: TStreamLayerChoice): void {
+    if (this.closed) return;
+    this.choice = choice;
+    const index = this.chosenIndex();
+    if (index === undefined) {
+      // Back to 'auto' from wherever the viewer is: the link is judged afresh.
+      this.policy = this.newPolicy(this.pending?.index ?? this.current.index);
+      this.tell('chosen');
+      return;
+    }
+    if (index === this.current.index) {
+      this.cancelPending();
+      this.tell('chosen');
+      return;
+    }
+    this.switchTo(index, 'chosen');
+  }
+
+  takeStats(): TFanoutStats {
+    const total: TFanoutStats = { framesSent: 0, framesSkipped: 0, bytesSent: 0 };
+    const layer = this.layers[this.current.index]!;
+    const picture = layer.video.takeStats(this.current.port);
+    if (picture) {
+      total.framesSent += picture.framesSent;
+      total.framesSkipped += picture.framesSkipped;
+      total.bytesSent += picture.bytesSent;
+    }
+    if (this.pending)
+      total.bytesSent += this.layers[this.pending.index]!.video.takeStats(this.pending.port)?.bytesSent ?? 0;
+    if (this.soundFeed) total.bytesSent += this.soundFeed.takeStats(this.sound)?.bytesSent ?? 0;
+    return total;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancelPending();
+    this.layers[this.current.index]!.video.remove(this.current.port);
+    this.soundFeed?.remove(this.sound);
+    this.soundFeed = undefined;
+    for (const queued of this.queue.splice(0)) queued.written();
+    this.queuedBytes = 0;
+  }
+
+  /** A frame of the layer behind `port`: out now if the link has room and nothing waits, else after what waits. */
+  sendVideo(port: VideoPort, frame: Uint8Array, written: () => void): void {
+    if (this.closed) {
+      written();
+      return;
+    }
+    const now = this.now();
+    this.enqueue({ frame, written, port, queuedAt: now });
+    if (this.probe && port === this.current.port) {
+      if (now >= this.probe.until) this.probe = undefined;
+      else this.pad(this.probe.bytesPerFrame, now);
+    }
+    this.pump(now);
+    this.reconsider(now);
+  }
+
+  sendNow(frame: Uint8Array, written: () => void): void {
+    this.link.sent(frame.byteLength, this.now());
+    this.peer.sendFrame(frame, written);
+  }
+
+  private enqueue(queued: TQueued): void {
+    this.queue.push(queued);
+    this.queuedBytes += queued.frame.byteLength;
+  }
+
+  private pad(bytes: number, now: number): void {
+    for (let left = bytes; left > 0; left -= PADDING_MESSAGE_BYTES) {
+      this.enqueue({
+        frame: encodePaddingFrame(Math.min(left, PADDING_MESSAGE_BYTES)),
+        written: () => {},
+        port: null,
+        queuedAt: now,
+      });
+    }
+  }
+
+  private pump(now: number): void {
+    const window = this.window(now);
+    while (this.queue.length > 0 && this.link.inFlight < window) {
+      const next = this.queue.shift()!;
+      this.queuedBytes -= next.frame.byteLength;
+      this.sendNow(next.frame, next.written);
+    }
+  }
+
+  /** How many bytes may be on their way to the viewer: its link's rate over a round trip plus the target queue. */
+  private window(now: number): number {
+    if (!this.options.acks) return Number.POSITIVE_INFINITY;
+    if (!this.link.acknowledging) return INITIAL_WINDOW_BYTES;
+    const signals = this.link.signals(now);
+    const bytesPerMs = Math.max(signals.capacityKbps, signals.deliveryKbps) / 8;
+    return Math.max(MIN_WINDOW_BYTES, bytesPerMs * (this.link.baseRttMs(now) + TARGET_QUEUE_MS));
+  }
+
+  private reconsider(now: number): void {
+    if (this.choice !== 'auto' || !this.link.acknowledging || this.layers.length < 2) return;
+    if (now - this.lastDecisionAt < DECIDE_EVERY_MS) return;
+    this.lastDecisionAt = now;
+    const decision = this.policy.decide(this.signals(now), now);
+    switch (decision?.kind) {
+      case 'switch':
+        if (decision.reason !== 'probe') this.link.forgetCapacity();
+        this.switchTo(decision.index, decision.reason);
+        return;
+      case 'probe': {
+        // Padding rides on the layer's frames: a page that shows no motion sends none, and needs no better layer.
+        const layer = this.layers[this.current.index]!;
+        const extraKbps = Math.max(0, decision.kbps - layer.bitrateKbps - layer.audioKbps);
+        this.probe = { until: decision.untilMs, bytesPerFrame: (extraKbps * 1000) / 8 / PROBE_FRAME_RATE };
+        return;
+      }
+      case 'end-probe':
+        this.probe = undefined;
+        this.dropQueued(null);
+        return;
+    }
+  }
+
+  /** The link's signals, with the time the oldest picture has waited here counted as queueing too. */
+  private signals(now: number): TLinkSignals {
+    const signals = this.link.signals(now);
+    const head = this.queue[0];
+    return head ? { ...signals, queueDelayMs: Math.max(signals.queueDelayMs, now - head.queuedAt) } : signals;
+  }
+
+  private switchTo(index: number, reason: TLayerReason | 'chosen'): void {
+    if (this.pending?.index === index) return;
+    this.cancelPending();
+    if (index === this.current.index) return;
+    const port = new VideoPort(this);
+    this.pending = { index, port };
+    this.layers[index]!.video.add(port, {
+      from: 'next-keyframe',
+      onStart: () => this.switched(index, port, reason),
+    });
+  }
+
+  /** The target layer's keyframe is here: the viewer leaves the old layer, and what waited of it is dropped. */
+  private switched(index: number, port: VideoPort, reason: TLayerReason | 'chosen'): void {
+    const old = this.current;
+    this.layers[old.index]!.video.remove(old.port);
+    this.dropQueued(old.port);
+    this.current = { index, port };
+    this.pending = undefined;
+    this.policy.switched(index, this.now());
+    this.followSound(this.layers[index]!);
+    this.tell(reason);
+  }
+
+  private cancelPending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    this.layers[pending.index]!.video.remove(pending.port);
+    this.dropQueued(pending.port);
+  }
+
+  private dropQueued(port: VideoPort | null): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const queued = this.queue[i]!;
+      if (queued.port !== port) continue;
+      this.queue.splice(i, 1);
+      this.queuedBytes -= queued.frame.byteLength;
+      queued.written();
+    }
+  }
+
+  private followSound(layer: TLayerFeed): void {
+    if (!this.options.withSound || layer.audio === this.soundFeed) return;
+    this.soundFeed?.remove(this.sound);
+    this.soundFeed = layer.audio;
+    this.soundFeed?.add(this.sound);
+  }
+
+  private chosenIndex(): number | undefined {
+    if (this.choice === 'auto') return undefined;
+    const index = this.layers.findIndex((layer) => layer.name === this.choice);
+    // A room with fewer layers than the choice names gives its lowest.
+    return index >= 0 ? index : this.layers.length - 1;
+  }
+
+  private newPolicy(start: number): LayerPolicy {
+    const kbps = this.layers.map(
+      (layer) => (layer.bitrateKbps + (this.options.withSound ? layer.audioKbps : 0)) * OVERHEAD,
+    );
+    return new LayerPolicy(kbps, start, this.now());
+  }
+
+  private tell(reason: TLayerReason | 'chosen' | 'start'): void {
+    this.peer.send({ type: 'stream/layer', layer: this.layer, choice: this.choice, reason });
+  }
+}
