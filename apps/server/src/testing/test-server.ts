@@ -20,6 +20,8 @@ export interface TTestServerOptions {
   env?: Record<string, string>;
   /** Listen on a port (browser journeys) or only serve `app.inject` (API tests). Default true. */
   listen?: boolean;
+  /** The address to listen on: loopback unless a test reaches the server from a network namespace. */
+  host?: string;
 }
 
 export async function startTestServer(options: TTestServerOptions = {}): Promise<TTestServer> {
@@ -44,7 +46,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
   let url = 'http://localhost';
   if (options.listen !== false) {
     // A random port unless the test names one (an agent must listen where its AGENT_ADDRESS says).
-    await app.listen({ host: '127.0.0.1', port: config.port });
+    await app.listen({ host: options.host ?? '127.0.0.1', port: config.port });
     const address = app.server.address();
     if (address && typeof address === 'object') url = `http://127.0.0.1:${address.port}`;
   } else {

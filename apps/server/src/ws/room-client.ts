@@ -2,6 +2,7 @@
 // Test support for the relay's integration tests (Node's `ws` client, so headers such as Origin can be set).
 import {
   decodeMediaFrame,
+  isPaddingFrame,
   type TClientMessageInput,
   type TMediaFrame,
   type TServerMessage,
@@ -14,16 +15,22 @@ export class RoomClient {
   readonly messages: TServerMessage[] = [];
   readonly frames: TMediaFrame[] = [];
   closed: { code: number; reason: string } | undefined;
+  /** Bytes of binary messages received, padding included: what stream/ack reports. */
+  receivedBytes = 0;
   private waiters: (() => void)[] = [];
+  private ackTimer: NodeJS.Timeout | undefined;
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data, isBinary) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      if (isBinary) this.frames.push(decodeMediaFrame(bytes));
-      else this.messages.push(ZServerMessage.parse(JSON.parse(bytes.toString('utf8'))));
+      if (isBinary) {
+        this.receivedBytes += bytes.byteLength;
+        if (!isPaddingFrame(bytes)) this.frames.push(decodeMediaFrame(bytes));
+      } else this.messages.push(ZServerMessage.parse(JSON.parse(bytes.toString('utf8'))));
       this.wake();
     });
     socket.on('close', (code, reason) => {
+      clearInterval(this.ackTimer);
       this.closed = { code, reason: reason.toString() };
       this.wake();
     });
@@ -46,6 +53,17 @@ export class RoomClient {
     });
   }
 
+  /** Acknowledges what arrived every `intervalMs`, as the web client does (join with `acks: true`). */
+  acknowledge(intervalMs = 100): void {
+    let acked = 0;
+    this.ackTimer = setInterval(() => {
+      if (this.receivedBytes === acked || this.socket.readyState !== WebSocket.OPEN) return;
+      acked = this.receivedBytes;
+      this.send({ type: 'stream/ack', bytes: acked, t: performance.now() });
+    }, intervalMs);
+    this.ackTimer.unref();
+  }
+
   send(message: TClientMessageInput | string): void {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
@@ -58,12 +76,17 @@ export class RoomClient {
   async next<K extends TServerMessage['type']>(
     type: K,
     match: (message: TServerMessageOf<K>) => boolean = () => true,
+    timeoutMs?: number,
   ): Promise<TServerMessageOf<K>> {
     let found: TServerMessageOf<K> | undefined;
-    await this.until(() => {
-      found = this.of(type).find(match);
-      return found !== undefined;
-    }, `a ${type} message`);
+    await this.until(
+      () => {
+        found = this.of(type).find(match);
+        return found !== undefined;
+      },
+      `a ${type} message`,
+      timeoutMs,
+    );
     return found!;
   }
 
@@ -93,6 +116,7 @@ export class RoomClient {
   }
 
   close(): void {
+    clearInterval(this.ackTimer);
     this.socket.close();
   }
 

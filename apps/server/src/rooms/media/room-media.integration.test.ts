@@ -192,6 +192,85 @@ describe('a room on the media pipeline', () => {
     expect(await liveDescendants(process.pid)).toEqual([]);
   });
 
+  it('encodes the layer a viewer chooses, from its own keyframe, with the sound that goes with it', async () => {
+    const { roomId, owner } = await startRoom({
+      path: '/tone',
+      width: 640,
+      height: 360,
+      fps: 30,
+      bitrateKbps: 1000,
+    });
+    await pages.waitForEvent('tone:running', 15_000);
+    const viewer = await connect(roomId, owner.token);
+    viewer.client.send({
+      type: 'member/join',
+      nickname: 'Lou',
+      decoders: WEBCODECS,
+      layer: 'low',
+      acks: true,
+    });
+    viewer.client.acknowledge();
+    const config = await viewer.client.next('stream/config');
+    expect(config.layers).toEqual([
+      { name: 'high', width: 640, height: 360, bitrateKbps: 1000 },
+      { name: 'medium', width: 426, height: 240, bitrateKbps: 450 },
+      { name: 'low', width: 320, height: 180, bitrateKbps: 200 },
+    ]);
+    expect(await viewer.client.next('stream/layer')).toMatchObject({
+      layer: 'low',
+      choice: 'low',
+      reason: 'start',
+    });
+    // The low layer's encoder starts for this viewer: its first picture is a keyframe of its own size.
+    await viewer.client.until(
+      () => ofCodec(viewer.client.frames, 'h264').length >= 45,
+      'low pictures',
+      15_000,
+    );
+    const low = ofCodec(viewer.client.frames, 'h264');
+    expect(low[0]).toMatchObject({ keyframe: true, width: 320, height: 180 });
+    expect(low.every((frame) => frame.width === 320)).toBe(true);
+    const decodedLow = await decodeH264(low.map((frame) => frame.data));
+    expect(decodedLow.errors).toBe('');
+    expect(decodedLow.frames).toBe(low.length);
+    // Its sound is the cheaper one: 20 ms packets, and still the tone.
+    const lowSound = ofCodec(viewer.client.frames, 'opus');
+    const levels = await opusLoudness(lowSound.map((frame) => frame.data));
+    expect(levels.slice(-10).filter((level) => level > 0.1).length).toBeGreaterThanOrEqual(8);
+    const gaps = lowSound
+      .slice(-21)
+      .map((frame, index, all) => frame.timestamp - (all[index - 1]?.timestamp ?? 0));
+    const sortedGaps = gaps.slice(1).sort((a, b) => a - b);
+    expect(sortedGaps[10]).toBeGreaterThan(15);
+    expect(sortedGaps[10]).toBeLessThan(25);
+
+    // Choosing High moves the viewer on the high layer's next keyframe, and it says so.
+    const before = viewer.client.frames.length;
+    viewer.client.send({ type: 'stream/choose', layer: 'high' });
+    const moved = await viewer.client.next('stream/layer', (message) => message.layer === 'high');
+    expect(moved).toMatchObject({ choice: 'high', reason: 'chosen' });
+    await viewer.client.until(
+      () =>
+        ofCodec(viewer.client.frames.slice(before), 'h264').filter((frame) => frame.width === 640).length >=
+        30,
+      'high pictures',
+      15_000,
+    );
+    const high = ofCodec(viewer.client.frames.slice(before), 'h264').filter((frame) => frame.width === 640);
+    expect(high[0]!.keyframe).toBe(true);
+    const decodedHigh = await decodeH264(high.map((frame) => frame.data));
+    expect(decodedHigh.errors).toBe('');
+    expect(decodedHigh.frames).toBe(high.length);
+    // Once high pictures flow, no low one follows.
+    const firstHigh = viewer.client.frames.indexOf(high[0]!);
+    expect(ofCodec(viewer.client.frames.slice(firstHigh), 'h264').every((frame) => frame.width === 640)).toBe(
+      true,
+    );
+
+    viewer.client.close();
+    await stopRoom(roomId, owner.token);
+  });
+
   it('keeps the bitrate near the room setting, and skips frames for a socket that stops reading while the other gets them all', async () => {
     // The highest bitrate the plan allows: a socket that stops reading still takes ~4 MB into the kernel's
     // buffers on loopback before anything backs up in the server, and this fills them in a few seconds.

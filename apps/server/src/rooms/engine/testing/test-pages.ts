@@ -133,6 +133,27 @@ const PAGES: Record<string, string> = {
      })();
      report('ready:noise');`,
   ),
+  // The noise with the tone under it: a picture that needs every bit of the room's bitrate, and steady sound, as a
+  // video would give a viewer on a slow link.
+  '/noise-tone': page(
+    '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%;image-rendering:pixelated"></canvas>',
+    `const audio = new AudioContext();
+     const tone = audio.createOscillator();
+     const gain = audio.createGain();
+     tone.frequency.value = 440;
+     gain.gain.value = 0.5;
+     tone.connect(gain).connect(audio.destination);
+     tone.start();
+     const ctx = document.getElementById('c').getContext('2d');
+     const image = ctx.createImageData(320, 180);
+     const words = new Uint32Array(image.data.buffer);
+     (function draw() {
+       for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
+       ctx.putImageData(image, 0, 0);
+       requestAnimationFrame(draw);
+     })();
+     report('noise-tone:' + audio.state);`,
+  ),
   // Black and silent; once a second the page turns white and beeps at the same moment, for 300 ms. Picture and
   // sound of the same event, for measuring their offset.
   '/flash': page(
