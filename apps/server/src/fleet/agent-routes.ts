@@ -8,8 +8,10 @@ import { z } from 'zod';
 import type { RoomRelay } from '../ws/room-relay';
 import { openRoomConnection, type TRoomSocketContext } from '../ws/room-socket';
 import { defineSocketHandler } from '../ws/socket-handler';
+import { agentFeedHandler } from './agent-feed';
 import type { AgentRuns } from './agent-runs';
 import { isFleetCaller } from './fleet-token';
+import { MEDIA_BY_GATEWAY_HEADER } from './room-feed';
 
 /** The identity a gateway forwards with a participant's socket, as JSON in this header (base64url). */
 export const FORWARDED_IDENTITY_HEADER = 'x-room-identity';
@@ -91,6 +93,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesO
   );
 
   agentSocketHandler.register(app, { relay, token, log: app.log });
+  agentFeedHandler.register(app, { relay, token, log: app.log });
 }
 
 /** A participant a gateway forwarded, with the identity the gateway verified (its ticket or session token). */
@@ -107,7 +110,10 @@ const agentSocketHandler = defineSocketHandler<
     if (!identity)
       return { ok: false, status: 400, message: 'The forwarded identity is missing or malformed' };
     const { via, ...rest } = identity;
-    return { ok: true, context: { identity: rest, via } };
+    return {
+      ok: true,
+      context: { identity: rest, via, mediaByGateway: request.headers[MEDIA_BY_GATEWAY_HEADER] === '1' },
+    };
   },
   handle(socket, request, context, deps) {
     openRoomConnection(socket, request, context, deps);

@@ -6,14 +6,23 @@
 import type { Socket } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
-import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
+import {
+  ROOM_CLOSE_CODES,
+  ROOM_ERROR_MESSAGES,
+  type TMediaCodecName,
+  type TStreamLayerChoice,
+  ZClientMessage,
+} from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
 import { errorMessage } from '../rooms/hub/room-hub';
 import { holdWritesForTurn } from '../rooms/hub/turn-writes';
+import type { ViewerPeer } from '../rooms/hub/viewer-stream';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
+import { GatewayRoomFeed } from './gateway-feed';
+import { MEDIA_BY_GATEWAY_HEADER } from './room-feed';
 
 /** Past this much unsent to a participant, the agent's stream is paused: the agent then skips to keyframes. */
 const PAUSE_ABOVE_BYTES = 4 * 1024 * 1024;
@@ -39,14 +48,17 @@ type TGatewayRequest = FastifyRequest<{
   Querystring: Record<string, string | undefined>;
 }>;
 
+/** The rooms' feeds this gateway holds, by agent address and room. */
+type TFeeds = Map<string, GatewayRoomFeed>;
+
 export function registerGateway(app: FastifyInstance, options: TGatewayOptions): void {
-  gatewaySocketHandler.register(app, { ...options, log: app.log });
+  gatewaySocketHandler.register(app, { ...options, log: app.log, feeds: new Map() });
 }
 
 /** The room's public socket, checked as a single server checks it, then forwarded to the room's agent. */
 const gatewaySocketHandler = defineSocketHandler<
   TForwardedIdentity,
-  TGatewayOptions & { log: FastifyBaseLogger }
+  TGatewayOptions & { log: FastifyBaseLogger; feeds: TFeeds }
 >({
   path: '/ws/room/:roomId',
   async authenticate(request, deps) {
@@ -74,6 +86,7 @@ const gatewaySocketHandler = defineSocketHandler<
       orm: deps.orm,
       token: deps.token,
       log: deps.log,
+      feeds: deps.feeds,
     });
   },
 });
@@ -87,20 +100,90 @@ interface TForward {
   orm: MikroORM;
   token: string;
   log: FastifyBaseLogger;
+  feeds: TFeeds;
 }
+
+/** What a participant said in member/join about its media, kept to start its feed once the agent agrees. */
+interface TMediaJoin {
+  decoders: readonly TMediaCodecName[];
+  layer: TStreamLayerChoice;
+  acks: boolean;
+}
+
+/** The agent's JSON messages are parsed only when they may start a viewer's feed. */
+const STREAM_CONFIG_PREFIX = '{"type":"stream/config"';
 
 async function forward(client: WebSocket, options: TForward): Promise<void> {
   const early: { data: RawData; isBinary: boolean }[] = [];
   let upstream: WebSocket | undefined;
   let clientClosed = false;
+  let join: TMediaJoin | undefined;
+  // This participant's H.264 media comes from the room's feed here, once the agent sent its stream/config.
+  let feed: GatewayRoomFeed | undefined;
+  const peer: ViewerPeer = {
+    get bufferedAmount() {
+      return client.bufferedAmount;
+    },
+    sendFrame(frame, written) {
+      if (client.readyState !== WebSocket.OPEN) return written();
+      holdWritesForTurn(options.connection);
+      client.send(frame, { binary: true }, () => written());
+    },
+    send(message) {
+      if (client.readyState !== WebSocket.OPEN) return;
+      holdWritesForTurn(options.connection);
+      client.send(JSON.stringify(message));
+    },
+  };
   client.on('message', (data, isBinary) => {
+    if (!isBinary && handledHere(data)) return;
     if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
     else if (early.length < EARLY_MESSAGES) early.push({ data, isBinary });
   });
   client.on('close', () => {
     clientClosed = true;
+    feed?.remove(peer);
     upstream?.close(1000, 'participant left');
   });
+  /** Notes member/join; answers stream/ack and stream/choose of a feed viewer here. Whether it went no further. */
+  const handledHere = (data: RawData): boolean => {
+    let parsed: ReturnType<typeof ZClientMessage.safeParse>;
+    try {
+      parsed = ZClientMessage.safeParse(JSON.parse(textOf(data)));
+    } catch {
+      return false;
+    }
+    if (!parsed.success) return false;
+    const message = parsed.data;
+    switch (message.type) {
+      case 'member/join':
+        join = { decoders: message.decoders, layer: message.layer, acks: message.acks };
+        return false;
+      case 'stream/ack':
+        feed?.acked(peer, message.bytes, message.t);
+        return feed !== undefined;
+      case 'stream/choose':
+        if (join) join.layer = message.layer;
+        feed?.chooseLayer(peer, message.layer);
+        return feed !== undefined;
+      default:
+        return false;
+    }
+  };
+  /** The agent agreed to the join with an H.264 picture: the media comes from this gateway's feed of the room. */
+  const startFeed = (agentAddress: string) => {
+    if (feed || !join || clientClosed) return;
+    const key = `${agentAddress} ${options.roomId}`;
+    let shared = options.feeds.get(key);
+    if (!shared) {
+      shared = GatewayRoomFeed.open(agentAddress, options.roomId, options.token, options.log, () => {
+        if (options.feeds.get(key) === shared) options.feeds.delete(key);
+      });
+      options.feeds.set(key, shared);
+    }
+    feed = shared;
+    void shared.add({ peer, ...join, lost: () => notRunning(true) });
+  };
   client.on('error', () => {});
 
   const notRunning = (restarting: boolean) => {
@@ -126,6 +209,7 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${options.token}`,
     [FORWARDED_IDENTITY_HEADER]: encodeForwardedIdentity(options.identity),
+    [MEDIA_BY_GATEWAY_HEADER]: '1',
   };
   if (options.password !== undefined) headers['x-room-password'] = options.password;
   const agentSocket = new WebSocket(
@@ -163,6 +247,7 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     if (clientClosed) return;
     // The messages of one read from the agent (pictures, sound, chat) go on to the participant in one write.
     holdWritesForTurn(options.connection);
+    const startsFeed = !isBinary && !feed && textOf(data).startsWith(STREAM_CONFIG_PREFIX);
     client.send(data, { binary: isBinary }, () => {
       if (paused && client.bufferedAmount < RESUME_BELOW_BYTES) {
         paused = false;
@@ -173,9 +258,12 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
       paused = true;
       agentSocket.pause();
     }
+    if (startsFeed && address && (JSON.parse(textOf(data)) as { codec?: string }).codec === 'h264')
+      startFeed(address);
   });
   agentSocket.on('close', (code, reason) => {
     clearInterval(liveness);
+    feed?.remove(peer);
     if (clientClosed) return;
     // The agent's own closes (the room stopped, a kick, a ban) pass through as they are; a connection that
     // broke means the agent is gone, and the room will run again elsewhere.
@@ -185,4 +273,9 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   agentSocket.on('error', (error) => {
     options.log.debug({ err: error, roomId: options.roomId }, 'gateway: agent connection failed');
   });
+}
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }

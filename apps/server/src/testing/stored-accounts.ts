@@ -58,6 +58,8 @@ export interface TStoredRoomOptions {
   keepData?: boolean;
   password?: string | null;
   isPublic?: boolean;
+  /** People at once (5 unless told). */
+  maxConnections?: number;
 }
 
 /** A stopped room of the owner's in the local zone, opening `startUrl`; 720p30 at 2 Mbit/s unless told. */
@@ -76,7 +78,7 @@ export async function storedRoom(
     region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
     image: await em.findOneOrFail(SystemImage, { code: 'chromium-url' }),
     startUrl: options.startUrl,
-    maxConnections: 5,
+    maxConnections: options.maxConnections ?? 5,
     width: options.width ?? 1280,
     height: options.height ?? 720,
     videoBitrateKbps: options.videoBitrateKbps ?? 2000,

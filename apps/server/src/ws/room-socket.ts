@@ -31,6 +31,8 @@ export const JOIN_TIMEOUT_MS = 10_000;
 export interface TRoomSocketContext {
   identity: TJoinIdentity;
   via: 'ticket' | 'token';
+  /** Forwarded by a gateway that sends this participant's H.264 media from its own feed of the room. */
+  mediaByGateway?: boolean;
 }
 
 type TRoomSocketRequest = FastifyRequest<{
@@ -202,6 +204,7 @@ class RoomConnection implements TBookedConnection {
       const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders, {
         layer: message.layer,
         acks: message.acks,
+        mediaByGateway: this.options.context.mediaByGateway,
       });
       if (!joined.ok) {
         this.refuse(joined.code, message.type);

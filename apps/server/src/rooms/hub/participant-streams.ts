@@ -28,6 +28,8 @@ export interface TStreamChoice {
 export interface TViewerJoin {
   layer?: TStreamLayerChoice;
   acks?: boolean;
+  /** A gateway sends this viewer's H.264 picture and sound from its feed of the room (fleet/room-feed.ts). */
+  mediaByGateway?: boolean;
 }
 
 export class ParticipantStreams {
@@ -73,6 +75,7 @@ export class ParticipantStreams {
     if (this.joined.has(peer) || this.viewers.has(peer)) return;
     const [picture, sound] = this.fanoutsFor(decoders);
     if (picture === this.video && this.layers.length > 0) {
+      if (join.mediaByGateway) return;
       const viewer = new ViewerStream({
         peer,
         layers: this.layers,
