@@ -34,7 +34,7 @@ export const agentFeedHandler = defineSocketHandler<{ roomId: string }, TFeedDep
   },
   handle(socket, _request, { roomId }, deps) {
     const session = deps.relay.liveSession(roomId);
-    if (!session || session.video.codec !== 'h264') {
+    if (session?.video.codec !== 'h264') {
       socket.close(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
       return;
     }

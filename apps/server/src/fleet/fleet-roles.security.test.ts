@@ -3,7 +3,7 @@
 // gets nothing. An agent and a gateway serve none of the control plane's API, and a gateway's room sockets check
 // the participant as a single server does.
 import { randomUUID } from 'node:crypto';
-import { roomSocketPath } from '@rooms/api/room-protocol';
+import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
@@ -68,6 +68,23 @@ describe('a room agent', () => {
       payload: { runId: 'not-a-run' },
     });
     expect(malformed.statusCode).toBe(400);
+  });
+
+  it('gives a room’s feed only to a gateway of the install, and none for a room it does not run', async () => {
+    const url = `${agent.url.replace(/^http/, 'ws')}/fleet/rooms/${randomUUID()}/feed`;
+    const refusal = async (headers: Record<string, string>) =>
+      RoomClient.connect(url, headers).then(
+        (client) => client.closedWith().then((closed) => closed.code),
+        (error: { status?: number }) => error.status,
+      );
+    expect(await refusal({})).toBe(401);
+    expect(
+      await refusal({ authorization: `Bearer ${fleetToken('another-install-secret-that-is-long-enough')}` }),
+    ).toBe(401);
+    // The install's own gateway is let in, and told the room does not run here.
+    expect(await refusal({ authorization: `Bearer ${fleetToken(agent.config.appSecret)}` })).toBe(
+      ROOM_CLOSE_CODES.ROOM_NOT_RUNNING,
+    );
   });
 
   it('takes a forwarded participant only from a gateway of the install, with a well-formed identity', async () => {
