@@ -3,8 +3,9 @@
 // decodes the H.264 picture (it moves), names the H.264 path in the quality indicator, and the tone reaches its
 // speakers (read from the level meter after the volume, so not silent means audible). A second participant
 // whose browser offers only JPEG gets the screencast fallback in the same room. Prints the A/V offset measured.
+// A viewer picks the picture's layer in the room menu, and the choice holds for the next visit.
 
-import { decodeMediaFrame } from '@rooms/api/room-protocol';
+import { decodeMediaFrame, isPaddingFrame } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPages, type TTestPages } from '../../server/src/rooms/engine/testing/test-pages';
 import {
@@ -13,6 +14,7 @@ import {
   enterRoom,
   expectMovingPicture,
   expectSound,
+  passEntry,
   stopAndDeleteRoom,
 } from './room-support';
 import { type Page, register, screenshots, startJourneys, type TJourneyKit, uniqueUser } from './support';
@@ -34,14 +36,19 @@ afterAll(async () => {
  * Collects the member/join messages the page sends on its room sockets, and how long after its server timestamp
  * each media frame reached the page (the server runs in this process, so its clock is ours).
  */
-function watchSocket(page: Page, joins: { decoders?: string[] }[], lags: Record<string, number[]>): void {
+function watchSocket(
+  page: Page,
+  joins: { decoders?: string[]; layer?: string }[],
+  lags: Record<string, number[]>,
+): void {
   page.on('websocket', (socket) => {
     socket.on('framesent', ({ payload }) => {
       if (typeof payload !== 'string' || !payload.includes('member/join')) return;
-      joins.push(JSON.parse(payload) as { decoders?: string[] });
+      joins.push(JSON.parse(payload) as { decoders?: string[]; layer?: string });
     });
     socket.on('framereceived', ({ payload }) => {
-      if (typeof payload === 'string') return;
+      // Padding (the server probing the link) carries no media.
+      if (typeof payload === 'string' || isPaddingFrame(payload)) return;
       const frame = decodeMediaFrame(payload);
       const list = lags[frame.codec] ?? [];
       list.push(performance.now() - frame.timestamp);
@@ -185,6 +192,58 @@ describe('room media from the server', () => {
     await late.waitForTimeout(1000);
     expect(((await canvasSample(late))?.frames ?? 0) - firstPaint).toBeGreaterThanOrEqual(3);
     await late.close();
+
+    await stopAndDeleteRoom(page, name);
+    await context.close();
+  });
+
+  it("lets a viewer choose the picture's layer in the room menu, and keeps the choice for the next visit", async () => {
+    const context = await kit.newContext();
+    const joins: { layer?: string }[] = [];
+    const chosen: string[] = [];
+    const page = await context.newPage();
+    watchSocket(page, joins, {});
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('stream/choose')) {
+          chosen.push((JSON.parse(payload) as { layer: string }).layer);
+        }
+      }),
+    );
+    const owner = uniqueUser('layers');
+    await register(page, kit.server, owner);
+    const name = await createRunningRoom(page, pages.url('/tone'), '1280x720');
+    await enterRoom(page, name, 'Viewer');
+    expect(joins.at(-1)?.layer).toBe('auto');
+    await expectMovingPicture(page);
+
+    // The menu offers Auto and each layer with its size, best first; the room's own size is the best.
+    const menu = page.getByTestId('room-quality-menu');
+    await menu.click();
+    const widths: Record<string, number> = {};
+    for (const layer of ['high', 'medium', 'low']) {
+      const size = /(\d+)×(\d+)/.exec((await page.getByTestId(`room-quality-${layer}`).textContent()) ?? '');
+      widths[layer] = Number(size?.[1] ?? Number.NaN);
+    }
+    expect(widths.high).toBe(1280);
+    expect(widths.medium).toBeLessThan(widths.high ?? 0);
+    expect(widths.low).toBeLessThan(widths.medium ?? 0);
+
+    // Low: the room is told, the indicator names it, and the picture comes at its size and keeps moving.
+    await page.getByTestId('room-quality-low').click();
+    await expect.poll(() => chosen).toEqual(['low']);
+    const indicator = page.getByTestId('quality-indicator');
+    await expect.poll(() => indicator.getAttribute('data-layer'), { timeout: 15_000 }).toBe('low');
+    await expect.poll(async () => (await canvasSample(page))?.width, { timeout: 15_000 }).toBe(widths.low);
+    await expectMovingPicture(page);
+    await screenshots(page, 'room-media-layer-low');
+
+    // The next visit asks for Low in its join, so its first picture is already the low one.
+    await page.reload();
+    await passEntry(page, 'Viewer');
+    expect(joins.at(-1)?.layer).toBe('low');
+    await expect.poll(() => menu.getAttribute('data-choice'), { timeout: 15_000 }).toBe('low');
+    await expect.poll(async () => (await canvasSample(page))?.width, { timeout: 15_000 }).toBe(widths.low);
 
     await stopAndDeleteRoom(page, name);
     await context.close();

@@ -199,8 +199,8 @@ export class GatewayRoomFeed {
     this.statsTimer ??= setInterval(() => this.sendStats(), STATS_EVERY_MS).unref();
   }
 
-  acked(peer: ViewerPeer, bytes: number, clientAt?: number): void {
-    this.streams?.acked(peer, bytes, clientAt);
+  acked(peer: ViewerPeer, bytes: number, clientAt?: number, heldMs?: number): void {
+    this.streams?.acked(peer, bytes, clientAt, heldMs);
   }
 
   chooseLayer(peer: ViewerPeer, layer: TStreamLayerChoice): void {

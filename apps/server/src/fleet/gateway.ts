@@ -160,7 +160,7 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
         join = { decoders: message.decoders, layer: message.layer, acks: message.acks };
         return false;
       case 'stream/ack':
-        feed?.acked(peer, message.bytes, message.t);
+        feed?.acked(peer, message.bytes, message.t, message.held);
         return feed !== undefined;
       case 'stream/choose':
         if (join) join.layer = message.layer;

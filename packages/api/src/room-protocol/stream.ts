@@ -72,6 +72,11 @@ export const ZStreamAck = z.object({
   type: z.literal('stream/ack'),
   bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   t: z.number().nonnegative().optional(),
+  /**
+   * Milliseconds between the last of those bytes arriving and this ack leaving (the client gathers acks): the
+   * server takes it off the ack's delay, which would otherwise look like queueing.
+   */
+  held: z.number().nonnegative().max(10_000).optional(),
 });
 
 /** The viewer's choice of layer (the room menu's Quality); kept by the client and sent again on every join. */

@@ -78,8 +78,11 @@ export class LinkEstimate {
     this.unacked.push({ end: this.sentBytes, at: now });
   }
 
-  /** The viewer has received `bytes` in all, at its own time `clientAt` (ms); the ack reached us at `now`. */
-  acked(bytes: number, now: number, clientAt = now): void {
+  /**
+   * The viewer has received `bytes` in all, the last of them at its own time `clientAt` (ms), and held the ack
+   * `heldMs` before sending it; the ack reached us at `now`.
+   */
+  acked(bytes: number, now: number, clientAt = now, heldMs = 0): void {
     // An ack of more than was sent is a confused client: it cannot have received it.
     const total = Math.min(bytes, this.sentBytes);
     if (total < this.ackedBytes) return;
@@ -88,7 +91,7 @@ export class LinkEstimate {
     while (this.unacked.length > 0 && this.unacked[0]!.end <= total) newest = this.unacked.shift();
     this.lastAckAt = now;
     if (newest) {
-      this.lastDelayMs = now - newest.at;
+      this.lastDelayMs = Math.max(0, now - newest.at - heldMs);
       this.rtts.push({ at: now, value: this.lastDelayMs });
       trim(this.rtts, now - RTT_WINDOW_MS);
     }

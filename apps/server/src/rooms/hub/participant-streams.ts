@@ -93,8 +93,8 @@ export class ParticipantStreams {
   }
 
   /** stream/ack of an H.264 viewer. */
-  acked(peer: MediaPeer, bytes: number, clientAt?: number): void {
-    this.viewers.get(peer)?.acked(bytes, clientAt);
+  acked(peer: MediaPeer, bytes: number, clientAt?: number, heldMs?: number): void {
+    this.viewers.get(peer)?.acked(bytes, clientAt, heldMs);
   }
 
   /** stream/choose of an H.264 viewer. */

@@ -198,7 +198,7 @@ export class RoomHub {
     }
     switch (message.type) {
       case 'stream/ack':
-        this.media.acked(member.peer, message.bytes, message.t);
+        this.media.acked(member.peer, message.bytes, message.t, message.held);
         return;
       case 'stream/choose':
         this.media.chooseLayer(member.peer, message.layer);

@@ -52,6 +52,11 @@ const INITIAL_WINDOW_BYTES = 96 * 1024;
 const MIN_WINDOW_BYTES = 8 * 1024;
 /** The picture may queue this long on the link beyond its round trip; sound queues behind at most that much. */
 const TARGET_QUEUE_MS = 100;
+/** A client gathers acks for up to this long: bytes that recent are not yet acknowledged on any link. */
+const ACK_DELAY_MS = 100;
+/** Below this queueing the link is calm: no pacing beyond the calm window. */
+const CALM_QUEUE_MS = 60;
+const CALM_WINDOW_BYTES = 256 * 1024;
 /** How often the layer is reconsidered at most. */
 const DECIDE_EVERY_MS = 100;
 /** Framing (WebSocket, TCP/IP) on top of the encoders' bitrates, for judging what fits a link. */
@@ -145,11 +150,11 @@ export class ViewerStream {
     return this.peer.bufferedAmount;
   }
 
-  /** stream/ack: the viewer has received `bytes` in all, at its own time `clientAt`. */
-  acked(bytes: number, clientAt?: number): void {
+  /** stream/ack: the viewer has received `bytes` in all, the last at its own time `clientAt`, and held the ack `heldMs`. */
+  acked(bytes: number, clientAt?: number, heldMs?: number): void {
     if (!this.options.acks || this.closed) return;
     const now = this.now();
-    this.link.acked(bytes, now, clientAt);
+    this.link.acked(bytes, now, clientAt, heldMs);
     this.pump(now);
     this.reconsider(now);
   }
@@ -251,7 +256,11 @@ export class ViewerStream {
     if (!this.link.acknowledging) return INITIAL_WINDOW_BYTES;
     const signals = this.link.signals(now);
     const bytesPerMs = Math.max(signals.capacityKbps, signals.deliveryKbps) / 8;
-    return Math.max(MIN_WINDOW_BYTES, bytesPerMs * (this.link.baseRttMs(now) + TARGET_QUEUE_MS));
+    const paced = bytesPerMs * (this.link.baseRttMs(now) + ACK_DELAY_MS + TARGET_QUEUE_MS);
+    // A calm link gets room for a keyframe and what follows it before the next ack: pacing there would only add
+    // delay. Once data queues, the window shrinks to what the link delivers and sound passes the picture.
+    const calm = signals.queueDelayMs < CALM_QUEUE_MS ? CALM_WINDOW_BYTES : 0;
+    return Math.max(MIN_WINDOW_BYTES, calm, paced);
   }
 
   private reconsider(now: number): void {

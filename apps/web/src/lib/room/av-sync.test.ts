@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AV_SYNC, heardTimestamp, nextSoundDelay, PicturePacer } from './av-sync';
+import { AV_SYNC, heardTimestamp, nextSoundDelay, PacketStamps, PicturePacer } from './av-sync';
 
 describe('heardTimestamp', () => {
   it('follows the sound from the last report to what reaches the speakers now', () => {
@@ -27,7 +27,7 @@ describe('PicturePacer', () => {
     pacer.push(133, 'b', 0);
     expect(pacer.take(null, 0)).toEqual({ show: 'b', dropped: ['a'] });
     expect(pacer.take(null, 0)).toEqual({ show: null, dropped: [] });
-    expect(pacer.shownOffset()).toBeNull();
+    expect(pacer.shownOffset(0)).toBeNull();
   });
 
   it('holds pictures that are ahead of the sound and shows each when the sound reaches it', () => {
@@ -41,9 +41,9 @@ describe('PicturePacer', () => {
     expect(pacer.take(1060, 50)).toEqual({ show: 'c', dropped: ['b'] });
     expect(pacer.size).toBe(0);
     // Shown 10 ms behind and 6 ms ahead of the sound: the median of the two.
-    expect(pacer.shownOffset()).toBe(-2);
+    expect(pacer.shownOffset(50)).toBe(-2);
     // The newest picture was 166, 56 and 6 ms ahead before holding.
-    expect(pacer.naturalOffset()).toBe(56);
+    expect(pacer.naturalOffset(50)).toBe(56);
   });
 
   it('holds nothing for the participant in control, but still measures the offset', () => {
@@ -52,8 +52,34 @@ describe('PicturePacer', () => {
     pacer.push(1133, 'b', 0);
     // The sound is at 1000: a watcher's pacer would hold both; the driver gets the newest at once.
     expect(pacer.take(1000, 1, false)).toEqual({ show: 'b', dropped: ['a'] });
-    expect(pacer.naturalOffset()).toBe(133);
-    expect(pacer.shownOffset()).toBe(133);
+    expect(pacer.naturalOffset(1)).toBe(133);
+    expect(pacer.shownOffset(1)).toBe(133);
+  });
+
+  it('counts an offset only while the sound is heard, and forgets offsets that are no longer recent', () => {
+    const pacer = new PicturePacer<string>();
+    // Silence (or a muted player, or a still picture): the sound's clock still paces, but nothing is measured.
+    pacer.push(1000, 'a', 0);
+    expect(pacer.take(1000, 0, true, 0, false).show).toBe('a');
+    expect(pacer.shownOffset(0)).toBeNull();
+    // Heard: measured.
+    pacer.push(1033, 'b', 33);
+    expect(pacer.take(1030, 33, true, 0, true).show).toBe('b');
+    expect(pacer.shownOffset(33)).toBe(3);
+    // Nothing for longer than the offsets stay fresh: no figure, rather than the last one.
+    expect(pacer.shownOffset(33 + AV_SYNC.freshMs + 1)).toBeNull();
+    expect(pacer.naturalOffset(33 + AV_SYNC.freshMs + 1)).toBeNull();
+  });
+
+  it('keeps what was shown when only the sound delay moved, and nothing when the way of showing changed', () => {
+    const pacer = new PicturePacer<string>();
+    pacer.push(1040, 'a', 0);
+    expect(pacer.take(1000, 0, false).show).toBe('a');
+    pacer.forgetOffsets('natural');
+    expect(pacer.naturalOffset(0)).toBeNull();
+    expect(pacer.shownOffset(0)).toBe(40);
+    pacer.forgetOffsets();
+    expect(pacer.shownOffset(0)).toBeNull();
   });
 
   it('lets a picture go after the longest hold, and when too many wait', () => {
@@ -84,5 +110,30 @@ describe('nextSoundDelay', () => {
     expect(nextSoundDelay(20, 60)).toBe(0);
     expect(nextSoundDelay(40, -5)).toBe(40);
     expect(nextSoundDelay(40, 10)).toBe(40);
+  });
+});
+
+describe('PacketStamps', () => {
+  it("gives decoded sound its own packet's stamp, so a packet lost on the way shifts nothing after it", () => {
+    const stamps = new PacketStamps();
+    // Packets 10 ms apart; the one at 1020 never arrived (the server dropped it for a backed-up socket).
+    for (const timestamp of [1000, 1010, 1030, 1040]) stamps.decoding(timestamp, 1);
+    // The decoder counts samples from its first packet: 1000, 1010, 1020, 1030. The sound is the packets'.
+    expect([1000, 1010, 1020, 1030].map((counted) => stamps.decoded(counted))).toEqual([
+      1000, 1010, 1030, 1040,
+    ]);
+    // Nothing known: the decoder's own stamp.
+    expect(stamps.decoded(1050)).toBe(1050);
+  });
+
+  it('starts again with a new decoder, and never keeps more stamps than a decoder could hold', () => {
+    const stamps = new PacketStamps();
+    stamps.decoding(1000, 0);
+    stamps.clear();
+    stamps.decoding(2000, 0);
+    expect(stamps.decoded(0)).toBe(2000);
+    for (let i = 0; i < AV_SYNC.maxStampsAhead + 10; i += 1) stamps.decoding(3000 + i * 10, 0);
+    // The oldest ten went: a decoder queueing nothing cannot owe that many outputs.
+    expect(stamps.decoded(0)).toBe(3000 + 10 * 10);
   });
 });

@@ -41,6 +41,10 @@ export const AV_SYNC = {
   /** Changes of the sound delay smaller than this are not worth an audible skip. */
   soundDelayStepMs: 15,
   samples: 60,
+  /** An offset measured longer ago than this says nothing about now: the figure goes rather than freezes. */
+  freshMs: 2000,
+  /** Packet stamps kept beyond the decoder's queue (its outputs trail it): half a second of 10 ms packets. */
+  maxStampsAhead: 50,
 } as const;
 
 /** The server timestamp of the sound reaching the speakers at performance time `now`, or null. */
@@ -65,6 +69,34 @@ export function nextSoundDelay(currentMs: number, naturalOffsetMs: number): numb
   return Math.abs(wanted - currentMs) >= AV_SYNC.soundDelayStepMs ? Math.round(wanted) : currentMs;
 }
 
+/**
+ * The server timestamps of the sound packets handed to the decoder and not yet out of it, oldest first. A decoder
+ * gives each Opus packet's sound out in order, but stamps its output by counting samples from the first packet
+ * (Chromium's AudioDecoder does): every packet lost on the way (the server drops sound for a socket that backs
+ * up) would set all later sound that much earlier, and the picture would be held for sound already heard. So each
+ * output takes the stamp of the packet it came from.
+ */
+export class PacketStamps {
+  private readonly stamps: number[] = [];
+
+  /** A packet stamped `timestamp` went to the decoder, which now queues `queued` (its decodeQueueSize). */
+  decoding(timestamp: number, queued: number): void {
+    this.stamps.push(timestamp);
+    // Never this many in a working decoder: outputs went missing, and the oldest stamps belong to none.
+    if (this.stamps.length > queued + AV_SYNC.maxStampsAhead) this.stamps.shift();
+  }
+
+  /** The stamp of the sound the decoder just gave out; `fallback` (its own) if none is known. */
+  decoded(fallback: number): number {
+    return this.stamps.shift() ?? fallback;
+  }
+
+  /** A new decoder starts from the next packet. */
+  clear(): void {
+    this.stamps.length = 0;
+  }
+}
+
 interface TWaiting<T> {
   timestamp: number;
   picture: T;
@@ -78,13 +110,18 @@ export interface TTake<T> {
   dropped: T[];
 }
 
+interface TOffset {
+  at: number;
+  value: number;
+}
+
 /** Decoded pictures waiting for their moment, and the offsets measured when they are shown. */
 export class PicturePacer<T> {
   private readonly waiting: TWaiting<T>[] = [];
-  /** Shown picture's timestamp − heard timestamp, at the moment it is drawn. */
-  private readonly shownOffsets: number[] = [];
+  /** Shown picture's timestamp − heard timestamp, at the moment it is drawn, while the sound is heard. */
+  private readonly shownOffsets: TOffset[] = [];
   /** Newest decoded picture's timestamp − heard timestamp, before any holding. */
-  private readonly naturalOffsets: number[] = [];
+  private readonly naturalOffsets: TOffset[] = [];
   /** The server timestamp of the picture `take` handed out last. */
   shownTimestamp: number | null = null;
 
@@ -102,13 +139,15 @@ export class PicturePacer<T> {
   /**
    * `heard` is the sound's timestamp now, or null without sound: then the newest picture goes at once, as it
    * does when `hold` is false (the offsets are still measured). A picture up to `leadMs` ahead of the sound is due.
+   * `heardNow` says whether a person hears that sound (not silence, not muted) and the picture moves: only then is
+   * the shown picture's offset a lip sync anyone lives, and recorded.
    */
-  take(heard: number | null, now: number, hold = true, leadMs = 0): TTake<T> {
+  take(heard: number | null, now: number, hold = true, leadMs = 0, heardNow = true): TTake<T> {
     const newest = this.waiting.at(-1);
     if (!newest) return { show: null, dropped: [] };
     let index = this.waiting.length - 1;
     if (heard !== null) {
-      record(this.naturalOffsets, newest.timestamp - heard);
+      record(this.naturalOffsets, now, newest.timestamp - heard);
       if (hold) {
         const due = heard + AV_SYNC.toleranceMs + leadMs;
         index = this.waiting.findLastIndex((item) => item.timestamp <= due);
@@ -120,7 +159,7 @@ export class PicturePacer<T> {
     const passed = this.waiting.splice(0, index + 1);
     const shown = passed.pop();
     if (shown) this.shownTimestamp = shown.timestamp;
-    if (shown && heard !== null) record(this.shownOffsets, shown.timestamp - heard);
+    if (shown && heard !== null && heardNow) record(this.shownOffsets, now, shown.timestamp - heard);
     return { show: shown?.picture ?? null, dropped: passed.map((item) => item.picture) };
   }
 
@@ -129,24 +168,36 @@ export class PicturePacer<T> {
     return this.waiting.splice(0).map((item) => item.picture);
   }
 
-  /** Median offset of shown pictures vs. the sound (positive: picture ahead), null without samples. */
-  shownOffset(): number | null {
-    return median(this.shownOffsets);
+  /**
+   * Median offset of the pictures shown in the last `freshMs` vs. the sound heard with them (positive: picture
+   * ahead), null without such samples.
+   */
+  shownOffset(now: number): number | null {
+    return freshMedian(this.shownOffsets, now);
   }
 
-  naturalOffset(): number | null {
-    return median(this.naturalOffsets);
+  /** The same for the newest decoded picture before any holding: what the pacing corrects. */
+  naturalOffset(now: number): number | null {
+    return freshMedian(this.naturalOffsets, now);
   }
 
-  forgetOffsets(): void {
-    this.shownOffsets.length = 0;
+  /**
+   * Forgets what was measured: all of it when pictures start being shown another way (driving or not), only the
+   * offsets before pacing when the sound's delay moved (they steer that delay; what was shown was still seen).
+   */
+  forgetOffsets(which: 'all' | 'natural' = 'all'): void {
+    if (which === 'all') this.shownOffsets.length = 0;
     this.naturalOffsets.length = 0;
   }
 }
 
-function record(samples: number[], value: number): void {
-  samples.push(value);
+function record(samples: TOffset[], at: number, value: number): void {
+  samples.push({ at, value });
   if (samples.length > AV_SYNC.samples) samples.shift();
+}
+
+function freshMedian(samples: readonly TOffset[], now: number): number | null {
+  return median(samples.filter((sample) => now - sample.at <= AV_SYNC.freshMs).map((sample) => sample.value));
 }
 
 export function median(values: readonly number[]): number | null {

@@ -3,6 +3,7 @@
 // pair so React reads it through useSyncExternalStore; media frames go straight to a handler, never to React.
 import {
   decodeMediaFrame,
+  isPaddingFrame,
   ROOM_CLOSE_CODES,
   ROOM_TICKET_PATH,
   roomSocketPath,
@@ -16,10 +17,14 @@ import {
   type TRoomErrorCode,
   type TServerMessage,
   type TServerMessageOf,
+  type TStreamLayerChoice,
   ZServerMessage,
 } from '@rooms/api/room-protocol';
 import { apiFetch, RestError } from '../http';
 import { detectDecoders, onDecodersChanged } from './decoders';
+import { storedLayerChoice, storeLayerChoice } from './layer-choice';
+import { PING_EVERY_MS } from './quality-meter';
+import { StreamAcks } from './stream-acks';
 
 /**
  * `reconnecting`: the connection dropped (network, server restart) and comes back with backoff; `waiting`: the
@@ -36,6 +41,10 @@ export interface TRoomSnapshot {
   chat: TChatEntry[];
   tabs: TBrowserTabInfo[];
   stream: TServerMessageOf<'stream/config'> | null;
+  /** The picture layer this participant receives now and why (stream/layer); null until the room says. */
+  layer: TServerMessageOf<'stream/layer'> | null;
+  /** This participant's choice of layer (kept in this browser), sent on every join and when it changes. */
+  choice: TStreamLayerChoice;
   /** The answer to this participant's last find in the page. */
   found: { text: string; found: boolean } | null;
   /** Why the room is away while `waiting` (who stopped it, whether it is restarting); null when not known. */
@@ -54,7 +63,6 @@ export interface TRoomConnectionEvents {
 }
 
 const CHAT_KEEP = 200;
-const PING_EVERY_MS = 2000;
 /** Backoff after a dropped connection; the last delay repeats for as long as the page stays open. */
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 10_000];
 /** How often a page asks whether a room that went away runs again: soon after a restart, calmly after a stop. */
@@ -79,6 +87,8 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   chat: [],
   tabs: [],
   stream: null,
+  layer: null,
+  choice: 'auto',
   found: null,
   away: null,
   retryAt: null,
@@ -106,10 +116,12 @@ export interface TRoomConnectionOptions {
    * changes (a decoder refused at run time) the connection joins again with the new list.
    */
   decoders?: readonly TMediaCodecName[];
+  /** The layer to ask for; by default the choice kept in this browser (layer-choice.ts). */
+  layer?: TStreamLayerChoice;
 }
 
 export class RoomConnection {
-  private snapshot: TRoomSnapshot = INITIAL_SNAPSHOT;
+  private snapshot: TRoomSnapshot;
   private readonly listeners = new Set<() => void>();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
@@ -128,6 +140,7 @@ export class RoomConnection {
     private readonly events: TRoomConnectionEvents,
     private readonly options: TRoomConnectionOptions = {},
   ) {
+    this.snapshot = { ...INITIAL_SNAPSHOT, choice: options.layer ?? storedLayerChoice() };
     if (!options.decoders) this.unwatchDecoders = onDecodersChanged(() => this.rejoin());
     if (typeof window !== 'undefined') window.addEventListener('online', this.onOnline);
   }
@@ -172,22 +185,52 @@ export class RoomConnection {
     const socket = new WebSocket(url);
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
+    // Counted per socket: the server counts what it sent this socket from its start.
+    const acks = new StreamAcks((bytes, t, held) => {
+      if (socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: 'stream/ack', bytes, t, held: Math.round(held) }));
+      }
+    });
     socket.addEventListener('open', () => {
-      this.send({ type: 'member/join', nickname: this.nickname, decoders: [...decoders] });
+      // The layer is the new socket's to learn: the room says which one it starts with.
+      if (this.snapshot.layer) this.update({ layer: null });
+      this.send({
+        type: 'member/join',
+        nickname: this.nickname,
+        decoders: [...decoders],
+        layer: this.snapshot.choice,
+        // This client acknowledges what it receives (below): the room may pace the picture to the link.
+        acks: true,
+      });
       this.pingTimer = setInterval(
         () => this.send({ type: 'system/ping', t: performance.now() }),
         PING_EVERY_MS,
       );
       this.send({ type: 'system/ping', t: performance.now() });
     });
-    socket.addEventListener('message', (event) => this.receive(event.data));
-    socket.addEventListener('close', (event) => this.closed(socket, event.code, event.reason));
+    socket.addEventListener('message', (event) => {
+      if (event.data instanceof ArrayBuffer) acks.received(event.data.byteLength);
+      this.receive(event.data);
+    });
+    socket.addEventListener('close', (event) => {
+      acks.stop();
+      this.closed(socket, event.code, event.reason);
+    });
   }
 
   send(message: TClientMessageInput): boolean {
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /** Asks for a layer of the picture ('auto': whatever the link carries), and keeps the choice for next time. */
+  choose(choice: TStreamLayerChoice): void {
+    storeLayerChoice(choice);
+    if (choice === this.snapshot.choice) return;
+    this.update({ choice });
+    // When not connected, the next member/join carries it.
+    this.send({ type: 'stream/choose', layer: choice });
   }
 
   /** Tries at once instead of waiting for the backoff (the "Try now" button, the browser coming back online). */
@@ -210,6 +253,8 @@ export class RoomConnection {
 
   private receive(data: unknown): void {
     if (data instanceof ArrayBuffer) {
+      // Filler the server sends to learn whether the link carries more: acknowledged (above), never played.
+      if (isPaddingFrame(data)) return;
       try {
         this.events.frame(decodeMediaFrame(data), data.byteLength);
       } catch {
@@ -263,6 +308,8 @@ export class RoomConnection {
         return this.update({ found: { text: message.text, found: message.found } });
       case 'stream/config':
         return this.update({ stream: message });
+      case 'stream/layer':
+        return this.update({ layer: message });
       case 'stream/stats':
         return this.events.stats(message);
       case 'system/pong':

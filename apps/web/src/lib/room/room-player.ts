@@ -28,9 +28,12 @@ export interface TPlayerSnapshot {
   /** The picture's path: 'h264' (WebCodecs stream) or 'jpeg' (screencast fallback), null before a frame. */
   path: TVideoCodecName | null;
   sound: TSoundState;
-  /** Median of shown picture − heard sound, ms (positive: picture ahead); null without both. */
+  /**
+   * Median of shown picture − heard sound over the last seconds, ms (positive: picture ahead), measured only while
+   * the sound is audible and the picture moves; null otherwise (a silent or still page has no lip sync).
+   */
   avOffsetMs: number | null;
-  /** The same before pacing: the newest decoded picture − heard sound, ms; what the pacing corrects. */
+  /** The newest decoded picture − the sound's timestamp, before pacing, ms; what the pacing corrects. */
   rawOffsetMs: number | null;
   /** How much the sound is held back to wait for the picture, ms. */
   soundDelayMs: number;
@@ -43,6 +46,8 @@ export interface TPlayerSnapshot {
 }
 
 const SYNC_EVERY_MS = 1000;
+/** A picture painted this soon after the one before belongs to a moving picture (a still page paints seldom). */
+const MOVING_WITHIN_MS = 250;
 /** Decoder errors without a single picture after which this browser's H.264 decoder counts as broken. */
 const BROKEN_AFTER_ERRORS = 3;
 
@@ -52,7 +57,8 @@ export class RoomPlayer {
   private unsupported: TMediaCodecName | null = null;
   private readonly pacer = new PicturePacer<TPicture>();
   private animation = 0;
-  private syncedAt = 0;
+  private readonly syncTimer: ReturnType<typeof setInterval>;
+  private paintedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
   /** Set while this participant is in control: pictures go out at once (see av-sync.ts). */
   private driving = false;
@@ -80,6 +86,8 @@ export class RoomPlayer {
       soundUnderruns: 0,
       soundDroppedMs: 0,
     };
+    // On a timer, not on paints: on a still page nothing paints, and the figures must not stay where they were.
+    this.syncTimer = setInterval(() => this.sync(performance.now()), SYNC_EVERY_MS);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -106,7 +114,10 @@ export class RoomPlayer {
 
   /** Whether this participant controls the room browser now. */
   setDriving(driving: boolean): void {
+    if (driving === this.driving) return;
     this.driving = driving;
+    // Offsets measured with pictures held (or not) describe the other way of showing them.
+    this.pacer.forgetOffsets();
   }
 
   /** Paints and measured inputs go to `sink` from now on (null: nowhere). */
@@ -124,6 +135,7 @@ export class RoomPlayer {
 
   close(): void {
     this.closed = true;
+    clearInterval(this.syncTimer);
     cancelAnimationFrame(this.animation);
     this.decoder?.close();
     for (const picture of this.pacer.clear()) picture.close();
@@ -167,7 +179,9 @@ export class RoomPlayer {
     const now = performance.now();
     // Without sound (null) each picture goes at once.
     const heard = this.sound.heard(now);
-    const { show, dropped } = this.pacer.take(heard, now, !this.driving, AV_SYNC.leadMs);
+    // Lip sync is measured where someone could see and hear it: a moving picture and sound that is not silence.
+    const heardNow = now - this.paintedAt <= MOVING_WITHIN_MS && this.sound.audible(now);
+    const { show, dropped } = this.pacer.take(heard, now, !this.driving, AV_SYNC.leadMs, heardNow);
     for (const picture of dropped) picture.close();
     const canvas = this.canvas();
     if (show && canvas) {
@@ -177,18 +191,18 @@ export class RoomPlayer {
       this.shown?.close();
       this.shown = show;
       this.painted += 1;
+      this.paintedAt = now;
       canvas.dataset.frames = String(this.painted);
       this.sink?.painted(timestamp, now);
       if (echoed !== null) this.sink?.inputShown(echoed, timestamp, now);
     } else show?.close();
     if (this.pacer.size) this.schedule();
-    if (now - this.syncedAt >= SYNC_EVERY_MS) this.sync(now);
   };
 
-  /** Once a second: publish the measured offset and move the sound's delay if the picture lags it. */
+  /** Once a second: publish the measured offsets and move the sound's delay if the picture lags it. */
   private sync(now: number): void {
-    this.syncedAt = now;
-    const natural = this.pacer.naturalOffset();
+    if (this.closed) return;
+    const natural = this.pacer.naturalOffset(now);
     // The driver's pictures are not held, so no sound delay waits for them either.
     const soundDelayMs =
       natural === null || this.driving
@@ -197,13 +211,14 @@ export class RoomPlayer {
     if (soundDelayMs !== this.snapshot.soundDelayMs) {
       this.sound.setDelay(soundDelayMs);
       // Offsets measured under the old delay no longer describe the sound.
-      this.pacer.forgetOffsets();
+      this.pacer.forgetOffsets('natural');
     }
-    const shown = this.pacer.shownOffset();
+    // Only recent offsets: without pictures or sound lately there is none, rather than the last one kept.
+    const shown = this.pacer.shownOffset(now);
     const buffered = this.sound.buffer();
     this.update({
-      avOffsetMs: shown === null ? this.snapshot.avOffsetMs : Math.round(shown),
-      rawOffsetMs: natural === null ? this.snapshot.rawOffsetMs : Math.round(natural),
+      avOffsetMs: shown === null ? null : Math.round(shown),
+      rawOffsetMs: natural === null ? null : Math.round(natural),
       soundDelayMs,
       soundBufferMs: buffered === null ? null : Math.round(buffered.ms),
       soundUnderruns: buffered?.underruns ?? 0,

@@ -1,9 +1,10 @@
 // The room's sound: Opus packets → WebCodecs AudioDecoder → the AudioWorklet's jitter buffer → volume → speakers.
 // Built on the first packet. An AudioContext made without a user gesture starts suspended (the autoplay rule):
 // the state says 'blocked' and one click on the page's unmute button resumes it. Volume and mute are kept per
-// browser. The worklet's reports make the sound clock that the picture follows (av-sync.ts).
+// browser. The worklet's reports make the sound clock that the picture follows (av-sync.ts), and say whether
+// anything can be heard: a silent page still sends packets of silence.
 import type { TMediaFrame } from '@rooms/api/room-protocol';
-import { heardTimestamp, type TOutputTimestamp, type TSoundReport } from './av-sync';
+import { heardTimestamp, PacketStamps, type TOutputTimestamp, type TSoundReport } from './av-sync';
 import { refuseDecoder } from './decoders';
 import { OPUS_SAMPLE_RATE, opusChannels } from './opus';
 import type { TSoundWorkletMessage, TSoundWorkletReport } from './sound.worklet';
@@ -19,6 +20,10 @@ export interface TSoundState {
 
 const VOLUME_KEY = 'rooms.volume';
 const MUTED_KEY = 'rooms.muted';
+/** Sound quieter than this (RMS, about −60 dBFS) is silence to a listener: what a silent page sends. */
+const AUDIBLE_LEVEL = 0.001;
+/** Packets and the worklet's reports speak for the sound now for this long (packets come every 10 ms). */
+const SOUND_FRESH_MS = 300;
 
 function storedVolume(): number {
   const value = Number(globalThis.localStorage?.getItem(VOLUME_KEY) ?? '1');
@@ -39,12 +44,18 @@ export class RoomSound {
   private channels: 1 | 2 = 2;
   private report: TSoundReport | null = null;
   private buffered: { ms: number; underruns: number; droppedMs: number } | null = null;
+  /** The loudness of the last report (before the volume) and when it came; when the last packet arrived. */
+  private loudness = 0;
+  private loudnessAt = Number.NEGATIVE_INFINITY;
+  private packetAt = Number.NEGATIVE_INFINITY;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
   skipped = 0;
   private errors = 0;
   private decoded = 0;
+  /** Each decoded chunk's server timestamp is its packet's, not the decoder's count (av-sync.ts). */
+  private readonly stamps = new PacketStamps();
 
   constructor(private readonly changed: () => void) {}
 
@@ -54,6 +65,7 @@ export class RoomSound {
 
   packet(frame: TMediaFrame): void {
     if (this.closed) return;
+    this.packetAt = performance.now();
     if (this.state.status === 'off') {
       this.channels = opusChannels(frame.data);
       void this.start();
@@ -71,6 +83,7 @@ export class RoomSound {
         data: frame.data,
       }),
     );
+    this.stamps.decoding(frame.timestamp, decoder.decodeQueueSize);
   }
 
   /** The click-to-unmute: runs inside the user's gesture, which is what lets the context start. */
@@ -103,6 +116,22 @@ export class RoomSound {
     const context = this.context;
     if (context?.state !== 'running') return null;
     return heardTimestamp(this.report, outputTimestamp(context, now), now);
+  }
+
+  /**
+   * Whether this participant hears the room now: the sound plays, is not muted, packets keep arriving and what
+   * they carry is louder than silence. Only then does an offset between picture and sound mean anything.
+   */
+  audible(now: number): boolean {
+    const { status, muted, volume } = this.state;
+    return (
+      status === 'playing' &&
+      !muted &&
+      volume > 0 &&
+      now - this.packetAt <= SOUND_FRESH_MS &&
+      now - this.loudnessAt <= SOUND_FRESH_MS &&
+      this.loudness >= AUDIBLE_LEVEL
+    );
   }
 
   /**
@@ -148,6 +177,8 @@ export class RoomSound {
       });
       node.port.onmessage = (event: MessageEvent<TSoundWorkletReport>) => {
         this.report = { contextTime: event.data.contextTime, timestamp: event.data.timestamp };
+        this.loudness = event.data.level;
+        this.loudnessAt = performance.now();
         this.buffered = {
           ms: event.data.bufferedMs,
           underruns: event.data.underruns,
@@ -170,10 +201,11 @@ export class RoomSound {
   }
 
   private createDecoder(): AudioDecoder {
+    this.stamps.clear();
     const decoder = new AudioDecoder({
       output: (data) => {
         this.decoded += 1;
-        this.play(data);
+        this.play(data, this.stamps.decoded(data.timestamp / 1000));
       },
       error: () => {
         // The decoder closed itself; the next packet builds a new one, unless it never decoded anything.
@@ -185,7 +217,8 @@ export class RoomSound {
     return decoder;
   }
 
-  private play(data: AudioData): void {
+  /** `timestamp`: the server's, in ms, of the packet this sound came from. */
+  private play(data: AudioData, timestamp: number): void {
     try {
       const channels: Float32Array[] = [];
       for (let plane = 0; plane < data.numberOfChannels; plane += 1) {
@@ -194,7 +227,7 @@ export class RoomSound {
         channels.push(samples);
       }
       this.post(
-        { type: 'chunk', timestamp: data.timestamp / 1000, channels },
+        { type: 'chunk', timestamp, channels },
         channels.map((channel) => channel.buffer as ArrayBuffer),
       );
     } finally {

@@ -1,6 +1,7 @@
 // The audio thread's end of the room sound: decoded packets arrive on the port, the jitter buffer spaces them
 // out, and every ~50 ms (and whenever sound starts or stops) the port hears which server timestamp was rendered
-// at which context time, the sound clock that the picture follows (av-sync.ts). Loaded with
+// at which context time, the sound clock that the picture follows (av-sync.ts), and how loud what was rendered
+// since the last report is (a silent page still sends sound: silence). Loaded with
 // audioWorklet.addModule from the URL Vite gives for `?worker&url`, so it is bundled with its import.
 import { JITTER_DEFAULTS, JitterBuffer } from './jitter-buffer';
 
@@ -24,6 +25,8 @@ export interface TSoundWorkletReport {
   bufferedMs: number;
   underruns: number;
   droppedFrames: number;
+  /** RMS of the sound rendered since the last report (before the volume), 0..1. */
+  level: number;
 }
 
 const REPORT_EVERY_S = 0.05;
@@ -32,6 +35,8 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
   private readonly jitter = new JitterBuffer({ sampleRate, ...JITTER_DEFAULTS });
   private reportedAt = Number.NEGATIVE_INFINITY;
   private sounding = false;
+  private squares = 0;
+  private samples = 0;
 
   constructor() {
     super();
@@ -48,6 +53,12 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
     if (!output) return true;
     const timestamp = this.jitter.pull(output);
     const sounding = timestamp !== null;
+    if (sounding) {
+      for (const channel of output) {
+        for (const sample of channel) this.squares += sample * sample;
+        this.samples += channel.length;
+      }
+    } else this.samples += (output[0]?.length ?? 0) * output.length;
     if (sounding !== this.sounding || currentTime - this.reportedAt >= REPORT_EVERY_S) {
       this.sounding = sounding;
       this.reportedAt = currentTime;
@@ -59,7 +70,10 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
         bufferedMs: stats.bufferedMs,
         underruns: stats.underruns,
         droppedFrames: stats.droppedFrames,
+        level: this.samples > 0 ? Math.sqrt(this.squares / this.samples) : 0,
       };
+      this.squares = 0;
+      this.samples = 0;
       this.port.postMessage(report);
     }
     return true;

@@ -1,16 +1,21 @@
-// How the room's picture reaches this screen, refreshed twice a second: the media path, pictures painted per
-// second, the input → picture latency (measured from this participant's own clicks and keys while they drive, an
-// estimate from pings otherwise; quality-meter.ts), the bitrate received, and with sound the offset between
-// picture and sound. Each figure explains itself in a tooltip; on a phone the row folds into one badge that opens
-// the same figures with their explanations.
+// How the room's picture reaches this screen, refreshed twice a second: the media path, the layer received, pictures
+// painted per second ('idle' on a still page: nothing to send is not a fault), the input → picture latency
+// (measured from this participant's own clicks and keys while they drive, an estimate from pings and the pictures'
+// ages otherwise; quality-meter.ts), the bitrate received, and while sound is heard the offset between picture and
+// sound. A figure nothing recent backs reads "—" rather than an old value; red means something is wrong: pictures
+// that should come do not, or the connection is lost. Each figure explains itself in a tooltip; on a phone the
+// row folds into one badge that opens the same figures with their explanations.
 import { useLingui } from '@lingui/react/macro';
+import type { TStreamLayer } from '@rooms/api/room-protocol';
 import { cn } from '@rooms/ui/lib/utils';
 import { Popover, PopoverContent, PopoverTrigger } from '@rooms/ui/popover';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '@rooms/ui/tooltip';
 import { ActivityIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
+import { layerSize } from '../../../lib/room/layer-choice';
 import { formatBitrate, type QualityMeter, type TQuality } from '../../../lib/room/quality-meter';
 import type { RoomPlayer } from '../../../lib/room/room-player';
+import { LAYER_LABELS } from './picture-quality-menu';
 import { usePlayerSnapshot } from './sound-controls';
 
 interface TFigure {
@@ -20,8 +25,26 @@ interface TFigure {
   testId?: string;
 }
 
-export function QualityIndicator({ meter, player }: { meter: QualityMeter; player?: RoomPlayer | null }) {
-  const { t } = useLingui();
+export function QualityIndicator({
+  meter,
+  player,
+  layer = null,
+  automatic = true,
+  connected = true,
+  driving = false,
+}: {
+  meter: QualityMeter;
+  player?: RoomPlayer | null;
+  /** The layer of the picture received now, when the picture has layers. */
+  layer?: TStreamLayer | null;
+  /** Whether the room picks the layer (the viewer's choice is Auto). */
+  automatic?: boolean;
+  /** False while the connection is down (reconnecting): nothing can arrive, whatever the last figures said. */
+  connected?: boolean;
+  /** This participant is in control: their pictures are not held for the sound (lib/room/av-sync.ts). */
+  driving?: boolean;
+}) {
+  const { i18n, t } = useLingui();
   const [quality, setQuality] = useState<TQuality>(() => meter.read(performance.now()));
   const playing = usePlayerSnapshot(player ?? null);
   useEffect(() => {
@@ -29,11 +52,13 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
     return () => clearInterval(timer);
   }, [meter]);
 
-  const latency = quality.inputLatencyMs === null ? null : Math.round(quality.inputLatencyMs);
-  const level = quality.paintedFps === 0 ? 'bad' : latency !== null && latency > 250 ? 'poor' : 'good';
+  const flow = connected ? quality.flow : 'stalled';
+  const level = connected ? quality.level : 'bad';
+  const latency = !connected || quality.inputLatencyMs === null ? null : Math.round(quality.inputLatencyMs);
   const path = playing?.path ?? null;
-  const offset = playing?.avOffsetMs ?? null;
   const sounding = playing?.sound.status === 'playing';
+  // Only an offset measured lately with sound heard: a silent page has no lip sync to show.
+  const offset = sounding && connected ? (playing?.avOffsetMs ?? null) : null;
   const fps = quality.paintedFps;
   const received = quality.fps;
   const latencyText = latency === null ? '—' : `${latency} ms`;
@@ -50,18 +75,45 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
       testId: 'quality-path',
     });
   }
+  if (layer) {
+    const name = i18n._(LAYER_LABELS[layer.name]);
+    const size = layerSize(layer);
+    figures.push({
+      key: 'layer',
+      value: name,
+      explanation: automatic
+        ? t`The picture you receive: ${name}, ${size}. Chosen for what your connection carries now; choose a fixed quality in the room's menu.`
+        : t`The picture you receive: ${name}, ${size}, as you chose in the room's menu, whatever your connection carries.`,
+      testId: 'quality-layer',
+    });
+  }
   figures.push({
     key: 'fps',
-    value: t`${fps} fps`,
-    explanation: t`Pictures painted on this screen in the last second (${received} arrived). More is smoother; a still page sends fewer.`,
+    value:
+      flow === 'idle'
+        ? t`idle`
+        : flow === 'waiting' || (flow === 'stalled' && fps === 0)
+          ? '—'
+          : t`${fps} fps`,
+    explanation:
+      flow === 'idle'
+        ? t`Pictures painted on this screen: none lately, because the room's page is still and there is nothing new to show. The connection is fine.`
+        : flow === 'stalled'
+          ? t`Pictures painted on this screen in the last second: ${fps}. The connection to the room is not answering, or it cannot carry the picture.`
+          : flow === 'stuck'
+            ? t`Pictures painted on this screen in the last second: ${fps}, although ${received} arrived. The picture is stuck until the next full picture comes.`
+            : t`Pictures painted on this screen in the last second (${received} arrived). More is smoother; a page that moves little sends fewer.`,
+    testId: 'quality-fps',
   });
   figures.push({
     key: 'latency',
-    value: quality.inputLatencyKind === 'estimated' ? `≈${latencyText}` : latencyText,
+    value: quality.inputLatencyKind === 'estimated' && latency !== null ? `≈${latencyText}` : latencyText,
     explanation:
-      quality.inputLatencyKind === 'measured'
-        ? t`Input to picture: the time from your clicks and key presses until this screen showed their effect, measured on your last few inputs.`
-        : t`Input to picture, estimated: how long after someone clicks in the room this screen shows it. Half your connection's round trip, plus the room browser's time to draw and encode it, plus the age of each picture when painted here. Take control and click to measure your own.`,
+      latency === null
+        ? t`Input to picture: no figure while no pictures arrive. It comes back with the next pictures, or when you take control and click.`
+        : quality.inputLatencyKind === 'measured'
+          ? t`Input to picture: the time from your clicks and key presses until this screen showed their effect, measured on your last few inputs.`
+          : t`Input to picture, estimated: how long after someone clicks in the room this screen shows it. Half your connection's round trip, plus the room browser's time to draw and encode it, plus the age of each picture when painted here. Take control and click to measure your own.`,
     testId: 'quality-latency',
   });
   figures.push({
@@ -69,11 +121,14 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
     value: formatBitrate(quality.bitrate),
     explanation: t`Data received for the picture in the last second.`,
   });
-  if (sounding && offset !== null) {
+  if (offset !== null) {
     figures.push({
       key: 'av',
       value: t`A/V ${offset} ms`,
-      explanation: t`How far the picture runs ahead of the sound you hear (negative: behind it). People notice from about 45 ms.`,
+      explanation: driving
+        ? t`How far the picture runs ahead of the sound you hear (negative: behind it). While you are in control, pictures are shown at once and not held for the sound, so the sound may trail. People notice from about 45 ms.`
+        : t`How far the picture runs ahead of the sound you hear (negative: behind it). People notice from about 45 ms.`,
+      testId: 'quality-av',
     });
   }
 
@@ -94,7 +149,10 @@ export function QualityIndicator({ meter, player }: { meter: QualityMeter; playe
       data-fps={fps}
       data-received-fps={received}
       data-latency={latency ?? ''}
-      data-latency-kind={quality.inputLatencyKind ?? ''}
+      data-latency-kind={latency === null ? '' : (quality.inputLatencyKind ?? '')}
+      data-flow={flow}
+      data-level={level}
+      data-layer={layer?.name ?? ''}
       data-bitrate={Math.round(quality.bitrate)}
       data-path={path ?? ''}
       data-av-offset={offset ?? ''}

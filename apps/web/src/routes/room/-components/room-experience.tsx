@@ -20,12 +20,14 @@ import {
   rememberedNickname,
   suggestedNickname,
 } from '../../../lib/room/entry-memory';
+import { findLayer } from '../../../lib/room/layer-choice';
 import type { TRoomConfig } from '../../../lib/room/room-types';
 import { storedUser } from '../../../lib/session';
 import { BrowserBar } from './browser-bar';
 import { ChatPanel } from './chat-panel';
 import { FindBar } from './find-bar';
 import { MembersPanel } from './members-panel';
+import { PictureQualityMenu } from './picture-quality-menu';
 import { ReportRoomButton } from './report-room';
 import { RoomAway } from './room-away';
 import { EntryDialog } from './room-entry';
@@ -155,6 +157,7 @@ function LiveRoom({
   const send = connection ? connection.send.bind(connection) : () => false;
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
   const picture = snapshot.stream?.viewport ?? { width: room.width, height: room.height };
+  const layer = findLayer(snapshot.stream?.layers ?? [], snapshot.layer?.layer) ?? null;
   // Whoever drives sees their input at once; watchers get picture and sound in step (lib/room/av-sync.ts).
   useEffect(() => player?.setDriving(controlling), [player, controlling]);
 
@@ -227,6 +230,12 @@ function LiveRoom({
                 : t`Connecting…`}
         </span>
         <ReportRoomButton roomId={room.id} password={password} className="ml-auto" />
+        <PictureQualityMenu
+          stream={snapshot.stream}
+          layer={snapshot.layer?.layer ?? null}
+          choice={snapshot.choice}
+          onChoose={(choice) => connection?.choose(choice)}
+        />
         <Button
           variant="ghost"
           size="icon"
@@ -271,6 +280,10 @@ function LiveRoom({
             meter={meter}
             player={player}
             waiting={snapshot.status === 'connecting'}
+            layer={layer}
+            automatic={snapshot.choice === 'auto'}
+            // The first connection is not a lost one: only reconnecting or a room gone away count.
+            connected={snapshot.status === 'joined' || snapshot.status === 'connecting'}
           />
           <RoomAway
             status={snapshot.status}

@@ -6,7 +6,7 @@
 // A finger is read as a phone reads it (lib/room/touch-gesture.ts): a tap clicks, a swipe scrolls the room's page,
 // a long press drags.
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { TClientMessageInput } from '@rooms/api/room-protocol';
+import type { TClientMessageInput, TStreamLayer } from '@rooms/api/room-protocol';
 import { cn } from '@rooms/ui/lib/utils';
 import { Spinner } from '@rooms/ui/spinner';
 import { type RefObject, useEffect, useId, useRef, useState } from 'react';
@@ -37,6 +37,9 @@ export function RoomStage({
   meter,
   player = null,
   waiting,
+  layer = null,
+  automatic = true,
+  connected = true,
 }: {
   canvasRef: RefObject<HTMLCanvasElement | null>;
   picture: TSize | null;
@@ -46,6 +49,11 @@ export function RoomStage({
   /** Plays the media: its path shows in the quality indicator, its sound gets the volume controls. */
   player?: RoomPlayer | null;
   waiting: boolean;
+  /** The picture layer received now and whether the room picks it (the viewer's choice is Auto). */
+  layer?: TStreamLayer | null;
+  automatic?: boolean;
+  /** False while the connection is down: the quality indicator says so. */
+  connected?: boolean;
 }) {
   const { t } = useLingui();
   const box = useRef<HTMLDivElement>(null);
@@ -394,7 +402,14 @@ export function RoomStage({
           <Trans>Waiting for the picture…</Trans>
         </div>
       ) : null}
-      <QualityIndicator meter={meter} player={player} />
+      <QualityIndicator
+        meter={meter}
+        player={player}
+        layer={layer}
+        automatic={automatic}
+        connected={connected}
+        driving={controlling}
+      />
       <SoundControls player={player} />
     </div>
   );

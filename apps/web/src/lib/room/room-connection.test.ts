@@ -1,0 +1,182 @@
+// @vitest-environment happy-dom
+import { encodeMediaFrame, encodePaddingFrame } from '@rooms/api/room-protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LAYER_CHOICE_KEY } from './layer-choice';
+import { RoomConnection, type TRoomConnectionEvents } from './room-connection';
+import { ACK_EVERY_MS } from './stream-acks';
+
+/** The socket the connection opens, driven by the test as the server would. */
+class FakeSocket {
+  static readonly OPEN = 1;
+  static readonly sockets: FakeSocket[] = [];
+  readyState = 0;
+  binaryType = 'blob';
+  readonly sent: Record<string, unknown>[] = [];
+  private readonly listeners = new Map<string, ((event: unknown) => void)[]>();
+
+  constructor(readonly url: string) {
+    FakeSocket.sockets.push(this);
+  }
+
+  addEventListener(type: string, listener: (event: unknown) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+
+  close(): void {
+    this.readyState = 3;
+  }
+
+  open(): void {
+    this.readyState = FakeSocket.OPEN;
+    this.emit('open', {});
+  }
+
+  message(data: unknown): void {
+    this.emit('message', { data });
+  }
+
+  drop(code = 1006): void {
+    this.readyState = 3;
+    this.emit('close', { code, reason: '' });
+  }
+
+  of(type: string): Record<string, unknown>[] {
+    return this.sent.filter((message) => message.type === type);
+  }
+
+  private emit(type: string, event: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+}
+
+const events: TRoomConnectionEvents = {
+  frame: () => undefined,
+  error: () => undefined,
+  pong: () => undefined,
+  stats: () => undefined,
+};
+
+/** Waits for the connection's `count`th socket (counting every connection's) and opens it. */
+async function connected(count: number): Promise<FakeSocket> {
+  await vi.waitFor(() => expect(FakeSocket.sockets.length).toBeGreaterThanOrEqual(count));
+  const socket = FakeSocket.sockets[count - 1];
+  if (!socket) throw new Error('no socket');
+  socket.open();
+  return socket;
+}
+
+describe('RoomConnection', () => {
+  beforeEach(() => {
+    FakeSocket.sockets.length = 0;
+    localStorage.clear();
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ ticket: 'ticket' }), { status: 200 })),
+    );
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('joins with the layer kept in this browser, and keeps a new choice for the next join', async () => {
+    const first = new RoomConnection('room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    void first.connect();
+    const socket = await connected(1);
+    expect(socket.of('member/join')[0]).toMatchObject({ nickname: 'Kim', layer: 'auto', acks: true });
+
+    first.choose('low');
+    expect(socket.of('stream/choose')).toEqual([{ type: 'stream/choose', layer: 'low' }]);
+    expect(first.getSnapshot().choice).toBe('low');
+    expect(localStorage.getItem(LAYER_CHOICE_KEY)).toBe('low');
+    // The same choice again changes nothing.
+    first.choose('low');
+    expect(socket.of('stream/choose')).toHaveLength(1);
+    first.dispose();
+
+    const next = new RoomConnection('other-room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    expect(next.getSnapshot().choice).toBe('low');
+    void next.connect();
+    expect((await connected(2)).of('member/join')[0]).toMatchObject({ layer: 'low' });
+    next.dispose();
+  });
+
+  it('follows the layer the room sends, and forgets it with the socket', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const connection = new RoomConnection('room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    void connection.connect();
+    const socket = await connected(1);
+    socket.message(
+      JSON.stringify({ type: 'stream/layer', layer: 'medium', choice: 'auto', reason: 'congested' }),
+    );
+    expect(connection.getSnapshot().layer).toEqual({
+      type: 'stream/layer',
+      layer: 'medium',
+      choice: 'auto',
+      reason: 'congested',
+    });
+    socket.drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    await connected(2);
+    expect(connection.getSnapshot().layer).toBeNull();
+    connection.dispose();
+  });
+
+  it('acknowledges the bytes of every binary message, counted from each socket’s start', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const connection = new RoomConnection('room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    void connection.connect();
+    const socket = await connected(1);
+    // Not media frames this client can decode: still bytes the link carried, so still acknowledged.
+    socket.message(new ArrayBuffer(1200));
+    socket.message(new ArrayBuffer(300));
+    socket.message(new ArrayBuffer(500));
+    expect(socket.of('stream/ack').map((ack) => ack.bytes)).toEqual([1200]);
+    await vi.advanceTimersByTimeAsync(ACK_EVERY_MS);
+    expect(socket.of('stream/ack').map((ack) => ack.bytes)).toEqual([1200, 2000]);
+    // Text messages are not media.
+    socket.message(JSON.stringify({ type: 'chat/history', messages: [] }));
+    await vi.advanceTimersByTimeAsync(ACK_EVERY_MS * 3);
+    expect(socket.of('stream/ack')).toHaveLength(2);
+
+    // Padding (the server probing the link) counts as bytes received, and is never handed on as media.
+    const frames: string[] = [];
+    const watched = new RoomConnection(
+      'room',
+      'Lee',
+      { ...events, frame: (frame) => frames.push(frame.codec) },
+      {
+        decoders: ['h264', 'opus', 'jpeg'],
+      },
+    );
+    void watched.connect();
+    const probed = await connected(2);
+    const sound = encodeMediaFrame({
+      codec: 'opus',
+      keyframe: true,
+      timestamp: 1,
+      width: 0,
+      height: 0,
+      data: new Uint8Array(20),
+    });
+    probed.message(encodePaddingFrame(4000).buffer);
+    probed.message(sound.buffer);
+    await vi.advanceTimersByTimeAsync(ACK_EVERY_MS);
+    expect(probed.of('stream/ack').map((ack) => ack.bytes)).toEqual([4000, 4000 + sound.byteLength]);
+    expect(frames).toEqual(['opus']);
+    watched.dispose();
+
+    socket.drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    const again = await connected(3);
+    again.message(new ArrayBuffer(700));
+    expect(again.of('stream/ack').map((ack) => ack.bytes)).toEqual([700]);
+    connection.dispose();
+  });
+});
