@@ -21,6 +21,11 @@ export type TLayerDecision =
 
 /** Queueing beyond this is congestion: a picture this late is felt, and sound queues behind it. */
 export const CONGESTED_DELAY_MS = 250;
+/**
+ * Queueing must last this long to count: a viewer's browser that stalls for a moment (a busy machine, a tab in
+ * the background) acknowledges late, then all at once, and a smaller layer would not help it.
+ */
+const CONGESTION_PERSISTS_MS = 400;
 /** A link this calm may be given more. */
 const CALM_DELAY_MS = 80;
 /** A layer fits when it takes at most this share of what the link delivers (room for sound and framing). */
@@ -41,6 +46,7 @@ export class LayerPolicy {
   private current: number;
   private lastSwitchAt: number;
   private calmSince: number | undefined;
+  private congestedSince: number | undefined;
   private holdMs = BASE_HOLD_MS;
   /** When the last step up took effect, while it is still being judged. */
   private steppedUpAt: number | undefined;
@@ -78,12 +84,14 @@ export class LayerPolicy {
     }
     if (signals.queueDelayMs > CONGESTED_DELAY_MS) {
       this.calmSince = undefined;
+      this.congestedSince ??= now;
       if (this.probeUntil !== undefined) {
         // The padding alone made data wait: the link cannot carry the layer above.
         this.probeFailed();
         return { kind: 'end-probe' };
       }
       if (this.current >= lowest || now - this.lastSwitchAt < DOWN_SETTLE_MS) return undefined;
+      if (now - this.congestedSince < CONGESTION_PERSISTS_MS) return undefined;
       const stepUpFailed = this.steppedUpAt !== undefined;
       if (stepUpFailed) this.probeFailed();
       this.steppedUpAt = undefined;
@@ -93,6 +101,7 @@ export class LayerPolicy {
         reason: stepUpFailed ? 'held' : 'congested',
       };
     }
+    this.congestedSince = undefined;
     if (this.current === 0) return undefined;
     const above = this.kbps[this.current - 1]!;
     if (signals.capacityKbps * FIT_SHARE >= above && this.probeUntil !== undefined) {

@@ -46,6 +46,21 @@ describe('a viewer on a link', () => {
     expect(up?.at).toBeLessThanOrEqual(40_000);
   });
 
+  it('stays on the room’s layer when the viewer’s browser stalls for a moment on a fast link', () => {
+    const result = simulateViewer({
+      link: {
+        rates: [[0, 20_000]],
+        stalls: [
+          [5000, 600],
+          [9000, 500],
+          [14_000, 600],
+        ],
+      },
+      durationMs: 20_000,
+    });
+    expect(result.layers.map((change) => change.layer)).toEqual(['high']);
+  });
+
   it('keeps a fixed choice whatever the link does', () => {
     const result = simulateViewer({ link: { rates: [[0, 20_000]] }, durationMs: 10_000, choice: 'low' });
     expect(result.layers.map((change) => change.layer)).toEqual(['low']);

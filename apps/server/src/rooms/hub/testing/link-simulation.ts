@@ -76,6 +76,8 @@ class SimulatedSource implements MediaSource {
 export interface TSimulatedLink {
   /** The link's rate over time: kbit/s from each time (ms) on. */
   rates: [atMs: number, kbps: number][];
+  /** Times the viewer's browser is too busy to read its socket: [from, for how long] in ms. */
+  stalls?: [atMs: number, forMs: number][];
   /** One-way delay of the link itself, ms. */
   delayMs?: number;
 }
@@ -170,12 +172,13 @@ export function simulateViewer(options: {
     }
     // An idle link does not save up more than a packet's worth.
     if (wire.length === 0) credit = Math.min(credit, 1500);
-    while (inTransit.length > 0 && inTransit[0]!.at <= now) {
+    const stalled = options.link.stalls?.some(([at, length]) => now >= at && now < at + length) ?? false;
+    while (!stalled && inTransit.length > 0 && inTransit[0]!.at <= now) {
       const arrived = inTransit.shift()!;
       received += arrived.bytes;
       arrivals.push({ at: now, frame: arrived.frame, sentAt: arrived.sentAt });
     }
-    if (received > lastAckedBytes && now - lastAckAt >= 100) {
+    if (!stalled && received > lastAckedBytes && now - lastAckAt >= 100) {
       lastAckAt = now;
       lastAckedBytes = received;
       acksInTransit.push({ at: now + delay, bytes: received, clientAt: now });
