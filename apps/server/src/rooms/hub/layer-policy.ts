@@ -33,14 +33,14 @@ const FIT_SHARE = 0.85;
 /** A step down waits this long after the last switch took effect: the queue of the layer above drains first. */
 const DOWN_SETTLE_MS = 1000;
 const BASE_HOLD_MS = 2000;
-const MAX_HOLD_MS = 16_000;
+const MAX_HOLD_MS = 8000;
 /** A step up is judged over this long: congestion within it undoes the step. */
 const STEP_JUDGE_MS = 4000;
 const PROBE_MS = 1000;
 /** Acks of the probe's last bytes are waited for this long before it is judged. */
 const PROBE_SETTLE_MS = 300;
 /** A probe sends a little more than the layer above needs, so that delivering it proves the layer fits. */
-const PROBE_MARGIN = 1.1;
+const PROBE_MARGIN = 1.2;
 
 export class LayerPolicy {
   private current: number;

@@ -11,6 +11,16 @@ describe('a viewer on a link', () => {
     expect(result.sound(0, 19_000)).toMatchObject({ received: 1900, sent: 1900 });
   });
 
+  it('keeps the room’s layer for a viewer on a fast link who joins mid-stream and gets the catch-up at once', () => {
+    const result = simulateViewer({
+      link: { rates: [[0, 20_000]], delayMs: 2 },
+      durationMs: 12_000,
+      joinAtMs: 1900,
+    });
+    expect(result.layers.map((change) => change.layer)).toEqual(['high']);
+    expect(result.fps(3000, 12_000)).toBeGreaterThanOrEqual(29);
+  });
+
   it('goes down to a layer a 1 Mbit/s link carries, with smooth pictures and every sound packet', () => {
     const result = simulateViewer({ link: { rates: [[0, 1000]] }, durationMs: 30_000 });
     expect(result.layerAt(5000)).toBe('low');

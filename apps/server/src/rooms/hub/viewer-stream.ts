@@ -73,6 +73,8 @@ interface TQueued {
   /** The layer the frame belongs to; null for a probe's padding. */
   port: VideoPort | null;
   queuedAt: number;
+  /** Part of the catch-up a joiner gets at once (the keyframe and the frames since): its wait is no queue. */
+  catchUp?: boolean;
 }
 
 /** What a layer's fanout sees of this viewer: frames go through the viewer's pacing. */
@@ -112,9 +114,13 @@ export class ViewerStream {
   private pending: { index: number; port: VideoPort } | undefined;
   private readonly sound = new SoundPort(this);
   private soundFeed: MediaFanout | undefined;
+  /** The sound being switched to, until its first packet. */
+  private pendingSound: MediaFanout | undefined;
   private readonly queue: TQueued[] = [];
   private queuedBytes = 0;
   private lastDecisionAt = Number.NEGATIVE_INFINITY;
+  /** While true, frames handed over are the joiner's catch-up. */
+  private catchingUp = false;
   /** A probe under way: padding on top of each frame until `until`. */
   private probe: { until: number; bytesPerFrame: number } | undefined;
   private closed = false;
@@ -133,7 +139,10 @@ export class ViewerStream {
   start(): void {
     const layer = this.layers[this.current.index]!;
     this.tell('start');
+    // The fanout hands the catch-up over at once, inside add().
+    this.catchingUp = true;
     layer.video.add(this.current.port);
+    this.catchingUp = false;
     this.followSound(layer);
   }
 
@@ -199,7 +208,9 @@ export class ViewerStream {
     this.cancelPending();
     this.layers[this.current.index]!.video.remove(this.current.port);
     this.soundFeed?.remove(this.sound);
+    this.pendingSound?.remove(this.sound);
     this.soundFeed = undefined;
+    this.pendingSound = undefined;
     for (const queued of this.queue.splice(0)) queued.written();
     this.queuedBytes = 0;
   }
@@ -211,7 +222,7 @@ export class ViewerStream {
       return;
     }
     const now = this.now();
-    this.enqueue({ frame, written, port, queuedAt: now });
+    this.enqueue({ frame, written, port, queuedAt: now, catchUp: this.catchingUp });
     if (this.probe && port === this.current.port) {
       if (now >= this.probe.until) this.probe = undefined;
       else this.pad(this.probe.bytesPerFrame, now);
@@ -275,8 +286,8 @@ export class ViewerStream {
         return;
       case 'probe': {
         // Padding rides on the layer's frames: a page that shows no motion sends none, and needs no better layer.
-        const layer = this.layers[this.current.index]!;
-        const extraKbps = Math.max(0, decision.kbps - layer.bitrateKbps - layer.audioKbps);
+        // On top of what the viewer receives now, which is often less than its layer's cap (an easy picture).
+        const extraKbps = Math.max(0, decision.kbps - this.link.signals(now).deliveryKbps);
         this.probe = { until: decision.untilMs, bytesPerFrame: (extraKbps * 1000) / 8 / PROBE_FRAME_RATE };
         return;
       }
@@ -290,7 +301,8 @@ export class ViewerStream {
   /** The link's signals, with the time the oldest picture has waited here counted as queueing too. */
   private signals(now: number): TLinkSignals {
     const signals = this.link.signals(now);
-    const head = this.queue[0];
+    // A joiner's catch-up waits here by design (seconds of picture at once): only live frames' waits count.
+    const head = this.queue.find((queued) => !queued.catchUp);
     return head ? { ...signals, queueDelayMs: Math.max(signals.queueDelayMs, now - head.queuedAt) } : signals;
   }
 
@@ -336,11 +348,34 @@ export class ViewerStream {
     }
   }
 
+  /**
+   * The layer's sound from now on. The sound in use goes on until the new one's first packet, so a sound encoder
+   * that is only starting (the lowest layer's, on its first viewer) leaves no gap.
+   */
   private followSound(layer: TLayerFeed): void {
-    if (!this.options.withSound || layer.audio === this.soundFeed) return;
-    this.soundFeed?.remove(this.sound);
-    this.soundFeed = layer.audio;
-    this.soundFeed?.add(this.sound);
+    if (!this.options.withSound) return;
+    const target = layer.audio;
+    if (this.pendingSound && this.pendingSound !== target) {
+      this.pendingSound.remove(this.sound);
+      this.pendingSound = undefined;
+    }
+    if (target === this.soundFeed) return;
+    if (!this.soundFeed || !target) {
+      this.soundFeed?.remove(this.sound);
+      this.soundFeed = target;
+      target?.add(this.sound);
+      return;
+    }
+    this.pendingSound = target;
+    target.add(this.sound, {
+      from: 'next-keyframe',
+      onStart: () => {
+        if (this.pendingSound !== target) return;
+        this.soundFeed?.remove(this.sound);
+        this.soundFeed = target;
+        this.pendingSound = undefined;
+      },
+    });
   }
 
   private chosenIndex(): number | undefined {

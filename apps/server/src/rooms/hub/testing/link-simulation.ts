@@ -100,6 +100,8 @@ export function simulateViewer(options: {
   durationMs: number;
   acks?: boolean;
   choice?: 'auto' | TStreamLayerName;
+  /** When the viewer joins (ms); before that someone else watches the room's own layer. */
+  joinAtMs?: number;
 }): TSimulationResult {
   let now = 0;
   const layerShapes = [
@@ -149,7 +151,9 @@ export function simulateViewer(options: {
     acks: options.acks ?? true,
     now: () => now,
   });
-  viewer.start();
+  const joinAt = options.joinAtMs ?? 0;
+  // Someone else watching keeps the room's own layer and sound running before the viewer comes.
+  const others = joinAt > 0 ? [sources[0]!.subscribe(() => {}), sound.subscribe(() => {})] : [];
 
   const delay = options.link.delayMs ?? 20;
   const inTransit: { at: number; frame: Uint8Array; sentAt: number; bytes: number }[] = [];
@@ -158,6 +162,7 @@ export function simulateViewer(options: {
   let lastAckAt = -1000;
   let lastAckedBytes = 0;
   for (now = 0; now < options.durationMs; now++) {
+    if (now === joinAt) viewer.start();
     if (now % 10 === 0) sound.emit(now, 10);
     if (now % 20 === 0) lowSound.emit(now, 20);
     if (Math.floor((now * FPS) / 1000) !== Math.floor(((now - 1) * FPS) / 1000)) {
@@ -189,6 +194,7 @@ export function simulateViewer(options: {
     }
   }
   viewer.close();
+  for (const unsubscribe of others) unsubscribe();
 
   // Decodable pictures: a delta counts only when every frame since its keyframe (of the same size) arrived.
   const shown: { at: number; width: number }[] = [];
