@@ -2,9 +2,9 @@
 // - Down quickly: once data waits on the way longer than a picture may lag, to the best layer that fits in what the
 //   link delivers now (at least one step), so the queue drains and the sound behind it gets through.
 // - Up slowly, after a probe: once the link has stayed calm for a while, the viewer is sent padding on top of its
-//   layer for a second, at the rate of the layer above. If the link delivered that, the viewer steps up one
-//   layer; if it did not (or the probe made data wait), the next probe waits twice as long, up to a limit. A
-//   keyframe's burst can also show that the link carries the layer above, which saves the probe.
+//   layer for a second, at the rate of the best layer. The viewer then goes to the best layer that fits in what
+//   the link delivered; if none above its own does, the next probe waits twice as long, up to a limit. A
+//   keyframe's burst can also show that the link carries a better layer, which saves the probe.
 // - Hysteresis: a step up that brings the queue back within a few seconds is undone and counts as a failed probe,
 //   so a link that cannot carry a layer does not pump between two.
 // The decision is what the viewer should get; the switch itself waits for the target layer's keyframe.
@@ -16,8 +16,8 @@ export type TLayerDecision =
   | { kind: 'switch'; index: number; reason: TLayerReason }
   /** Send padding so that the viewer receives `kbps` in all until `untilMs`. */
   | { kind: 'probe'; kbps: number; untilMs: number }
-  /** The probe under way made data wait: stop it. */
-  | { kind: 'end-probe' };
+  /** The probe under way made data wait: stop it (and switch, when it showed a better layer fits). */
+  | { kind: 'end-probe'; then?: TLayerDecision };
 
 /** Queueing beyond this is congestion: a picture this late is felt, and sound queues behind it. */
 export const CONGESTED_DELAY_MS = 250;
@@ -33,10 +33,15 @@ const FIT_SHARE = 0.85;
 /** A step down waits this long after the last switch took effect: the queue of the layer above drains first. */
 const DOWN_SETTLE_MS = 1000;
 const BASE_HOLD_MS = 2000;
-const MAX_HOLD_MS = 8000;
+const MAX_HOLD_MS = 6000;
 /** A step up is judged over this long: congestion within it undoes the step. */
 const STEP_JUDGE_MS = 4000;
 const PROBE_MS = 1000;
+/**
+ * A probe's padding may make data wait this long (it is dropped then): the rate it reached is what it shows. Well
+ * below the time a picture may lag before the viewer skips to a keyframe, so a probe never freezes the picture.
+ */
+const PROBE_MAX_DELAY_MS = 150;
 /** Acks of the probe's last bytes are waited for this long before it is judged. */
 const PROBE_SETTLE_MS = 300;
 /** A probe sends a little more than the layer above needs, so that delivering it proves the layer fits. */
@@ -82,14 +87,10 @@ export class LayerPolicy {
       this.steppedUpAt = undefined;
       this.holdMs = BASE_HOLD_MS;
     }
+    if (this.probeUntil !== undefined) return this.judgeProbe(signals, now);
     if (signals.queueDelayMs > CONGESTED_DELAY_MS) {
       this.calmSince = undefined;
       this.congestedSince ??= now;
-      if (this.probeUntil !== undefined) {
-        // The padding alone made data wait: the link cannot carry the layer above.
-        this.probeFailed();
-        return { kind: 'end-probe' };
-      }
       if (this.current >= lowest || now - this.lastSwitchAt < DOWN_SETTLE_MS) return undefined;
       if (now - this.congestedSince < CONGESTION_PERSISTS_MS) return undefined;
       const stepUpFailed = this.steppedUpAt !== undefined;
@@ -103,17 +104,6 @@ export class LayerPolicy {
     }
     this.congestedSince = undefined;
     if (this.current === 0) return undefined;
-    const above = this.kbps[this.current - 1]!;
-    if (signals.capacityKbps * FIT_SHARE >= above && this.probeUntil !== undefined) {
-      // Seen to fit: the step after this one need not wait out a longer hold earned by earlier failures.
-      this.holdMs = BASE_HOLD_MS;
-      return { kind: 'switch', index: this.current - 1, reason: 'probe' };
-    }
-    if (this.probeUntil !== undefined) {
-      if (now < this.probeUntil + PROBE_SETTLE_MS) return undefined;
-      this.probeFailed();
-      return undefined;
-    }
     if (signals.queueDelayMs >= CALM_DELAY_MS) {
       this.calmSince = undefined;
       return undefined;
@@ -121,10 +111,41 @@ export class LayerPolicy {
     this.calmSince ??= now;
     const calm = Math.min(now - this.calmSince, now - this.lastSwitchAt);
     if (calm < this.holdMs) return undefined;
-    if (signals.capacityKbps * FIT_SHARE >= above)
-      return { kind: 'switch', index: this.current - 1, reason: 'probe' };
+    const better = this.bestFit(signals.capacityKbps);
+    if (better !== undefined) return this.stepUp(better);
+    // Padding at the rate of the best layer: the link shows how much of it it carries, and the viewer goes to
+    // the best layer that fits in that.
     this.probeUntil = now + PROBE_MS;
-    return { kind: 'probe', kbps: (above / FIT_SHARE) * PROBE_MARGIN, untilMs: this.probeUntil };
+    return { kind: 'probe', kbps: (this.kbps[0]! / FIT_SHARE) * PROBE_MARGIN, untilMs: this.probeUntil };
+  }
+
+  /** A probe under way: stopped when its padding makes data wait too long; judged once its acks are in. */
+  private judgeProbe(signals: TLinkSignals, now: number): TLayerDecision | undefined {
+    const overflowing = signals.queueDelayMs > PROBE_MAX_DELAY_MS;
+    if (!overflowing && now < this.probeUntil! + PROBE_SETTLE_MS) return undefined;
+    const better = this.bestFit(signals.capacityKbps);
+    if (better !== undefined) {
+      this.probeUntil = undefined;
+      const decision = this.stepUp(better);
+      return overflowing ? { kind: 'end-probe', then: decision } : decision;
+    }
+    this.probeFailed();
+    return overflowing ? { kind: 'end-probe' } : undefined;
+  }
+
+  private stepUp(index: number): TLayerDecision {
+    // Seen to fit: the step after this one need not wait out a longer hold earned by earlier failures.
+    this.holdMs = BASE_HOLD_MS;
+    this.probeUntil = undefined;
+    return { kind: 'switch', index, reason: 'probe' };
+  }
+
+  /** The best layer above the current one that the link has been seen to carry, if any. */
+  private bestFit(capacityKbps: number): number | undefined {
+    for (let index = 0; index < this.current; index++) {
+      if (this.kbps[index]! <= capacityKbps * FIT_SHARE) return index;
+    }
+    return undefined;
   }
 
   private probeFailed(): void {

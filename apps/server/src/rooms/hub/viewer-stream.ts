@@ -46,8 +46,11 @@ export interface TViewerStreamOptions {
   now?: () => number;
 }
 
-/** Before the first ack: enough for a keyframe and a little more. */
-const INITIAL_WINDOW_BYTES = 96 * 1024;
+/**
+ * Before the first ack: little, since the link may be slow (a whole message always goes: a keyframe passes, and
+ * is acknowledged at once).
+ */
+const INITIAL_WINDOW_BYTES = 32 * 1024;
 /** Never less than this in flight: a window below a frame or two would starve the picture on a slow link. */
 const MIN_WINDOW_BYTES = 8 * 1024;
 /** The picture may queue this long on the link beyond its round trip; sound queues behind at most that much. */
@@ -56,7 +59,11 @@ const TARGET_QUEUE_MS = 100;
 const ACK_DELAY_MS = 100;
 /** Below this queueing the link is calm: no pacing beyond the calm window. */
 const CALM_QUEUE_MS = 60;
+/** A calm link may have this much of its rate in flight, up to a cap. */
+const CALM_WINDOW_MS = 400;
 const CALM_WINDOW_BYTES = 256 * 1024;
+/** A joiner's catch-up may wait here this long before its wait counts as queueing. */
+const CATCH_UP_GRACE_MS = 1000;
 /** How often the layer is reconsidered at most. */
 const DECIDE_EVERY_MS = 100;
 /** Framing (WebSocket, TCP/IP) on top of the encoders' bitrates, for judging what fits a link. */
@@ -64,6 +71,8 @@ const OVERHEAD = 1.08;
 
 /** The frame rate a probe's padding is spread over (rooms run at 30 fps or more; more frames just pad more). */
 const PROBE_FRAME_RATE = 30;
+/** Padding not sent within this long is dropped. */
+const PADDING_FRESH_MS = 200;
 /** Padding messages are cut to this size, so sound never waits behind a large one. */
 const PADDING_MESSAGE_BYTES = 4 * 1024;
 
@@ -117,6 +126,8 @@ export class ViewerStream {
   /** The sound being switched to, until its first packet. */
   private pendingSound: MediaFanout | undefined;
   private readonly queue: TQueued[] = [];
+  /** A probe's padding, sent only when no picture waits. */
+  private padding: TQueued[] = [];
   private queuedBytes = 0;
   private lastDecisionAt = Number.NEGATIVE_INFINITY;
   /** While true, frames handed over are the joiner's catch-up. */
@@ -241,9 +252,13 @@ export class ViewerStream {
     this.queuedBytes += queued.frame.byteLength;
   }
 
+  /** Padding goes behind every picture and sound: it fills only what the link has left. */
   private pad(bytes: number, now: number): void {
+    // Padding the link did not take soon is of no use to the probe.
+    while (this.padding.length > 0 && now - this.padding[0]!.queuedAt > PADDING_FRESH_MS)
+      this.padding.shift();
     for (let left = bytes; left > 0; left -= PADDING_MESSAGE_BYTES) {
-      this.enqueue({
+      this.padding.push({
         frame: encodePaddingFrame(Math.min(left, PADDING_MESSAGE_BYTES)),
         written: () => {},
         port: null,
@@ -259,6 +274,9 @@ export class ViewerStream {
       this.queuedBytes -= next.frame.byteLength;
       this.sendNow(next.frame, next.written);
     }
+    while (this.queue.length === 0 && this.padding.length > 0 && this.link.inFlight < window) {
+      this.sendNow(this.padding.shift()!.frame, () => {});
+    }
   }
 
   /** How many bytes may be on their way to the viewer: its link's rate over a round trip plus the target queue. */
@@ -270,7 +288,8 @@ export class ViewerStream {
     const paced = bytesPerMs * (this.link.baseRttMs(now) + ACK_DELAY_MS + TARGET_QUEUE_MS);
     // A calm link gets room for a keyframe and what follows it before the next ack: pacing there would only add
     // delay. Once data queues, the window shrinks to what the link delivers and sound passes the picture.
-    const calm = signals.queueDelayMs < CALM_QUEUE_MS ? CALM_WINDOW_BYTES : 0;
+    const calm =
+      signals.queueDelayMs < CALM_QUEUE_MS ? Math.min(CALM_WINDOW_BYTES, bytesPerMs * CALM_WINDOW_MS) : 0;
     return Math.max(MIN_WINDOW_BYTES, calm, paced);
   }
 
@@ -293,7 +312,8 @@ export class ViewerStream {
       }
       case 'end-probe':
         this.probe = undefined;
-        this.dropQueued(null);
+        this.padding = [];
+        if (decision.then?.kind === 'switch') this.switchTo(decision.then.index, decision.then.reason);
         return;
     }
   }
@@ -301,9 +321,12 @@ export class ViewerStream {
   /** The link's signals, with the time the oldest picture has waited here counted as queueing too. */
   private signals(now: number): TLinkSignals {
     const signals = this.link.signals(now);
-    // A joiner's catch-up waits here by design (seconds of picture at once): only live frames' waits count.
-    const head = this.queue.find((queued) => !queued.catchUp);
-    return head ? { ...signals, queueDelayMs: Math.max(signals.queueDelayMs, now - head.queuedAt) } : signals;
+    // A joiner's catch-up waits here by design (seconds of picture at once); on a fast link it is gone within a
+    // second, on a slow one its wait beyond that says the link cannot carry the layer.
+    const head = this.queue[0];
+    if (!head) return signals;
+    const waited = now - head.queuedAt - (head.catchUp ? CATCH_UP_GRACE_MS : 0);
+    return { ...signals, queueDelayMs: Math.max(signals.queueDelayMs, waited) };
   }
 
   private switchTo(index: number, reason: TLayerReason | 'chosen'): void {
