@@ -71,7 +71,7 @@ const VIEWER_SCRIPT = fileURLToPath(new URL('./network-viewer.ts', import.meta.u
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`not ${what} within ${ms} ms`)), ms);
@@ -126,7 +126,7 @@ const CLIP_ARGS = [
   ...['-c:a', 'libopus', '-b:a', '128k', '-t', String(CLIP_SECONDS), '-f', 'webm'],
 ];
 
-async function ensureClip(): Promise<string> {
+export async function ensureClip(): Promise<string> {
   const key = createHash('sha256').update(CLIP_ARGS.join(' ')).digest('hex').slice(0, 12);
   const path = join(tmpdir(), `rooms-bench-network-${key}.webm`);
   if (existsSync(path)) return path;
@@ -139,7 +139,7 @@ async function ensureClip(): Promise<string> {
 }
 
 /** The clip and a page that plays it full-window, looped, with sound, served on loopback (byte ranges too). */
-interface TClipPages {
+export interface TClipPages {
   url: string;
   hostPort: string;
   waitForEvent(prefix: string, timeoutMs: number): Promise<string>;
@@ -159,7 +159,7 @@ video.addEventListener('playing', () => report('playing:' + (video.muted ? 'mute
 video.play().catch((error) => report('play-failed:' + error.name));
 </script></body></html>`;
 
-async function startClipPages(clipPath: string): Promise<TClipPages> {
+export async function startClipPages(clipPath: string): Promise<TClipPages> {
   const clip = await readFile(clipPath);
   const events: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -591,7 +591,7 @@ function sizesOverTime(shown: TFrame[], start: number): string {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
-function printTable(headers: string[], rows: string[][]): void {
+export function printTable(headers: string[], rows: string[][]): void {
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...rows.map((row) => row[column]!.length)),
   );
@@ -660,12 +660,6 @@ function closeAll(): Promise<void> {
     }
   })();
   return closing;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: removing the namespaces and stopping the room`);
-    void Promise.race([closeAll(), sleep(15_000)]).finally(() => process.exit(130));
-  });
 }
 
 async function main(): Promise<void> {
@@ -942,8 +936,17 @@ async function main(): Promise<void> {
   );
 }
 
-try {
-  await main();
-} finally {
-  await closeAll();
+// Run as a script; bench/network-egress.ts only borrows the clip and its page.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: removing the namespaces and stopping the room`);
+      void Promise.race([closeAll(), sleep(15_000)]).finally(() => process.exit(130));
+    });
+  }
+  try {
+    await main();
+  } finally {
+    await closeAll();
+  }
 }
