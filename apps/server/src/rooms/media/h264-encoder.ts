@@ -1,6 +1,11 @@
 // The room's picture as H.264: ffmpeg grabs the room's X display and encodes it for live viewing.
-// - Baseline profile, no B-frames: every browser's decoder takes it, and frames leave in display order.
-// - ultrafast + zerolatency: no lookahead, no frame-threading delay; a 720p frame encodes in a few ms.
+// - Main profile, no B-frames: every browser's WebCodecs decodes it, and frames leave in display order.
+// - superfast + zerolatency: no lookahead, no frame-threading delay. Chosen by bench:quality (bench/README.md,
+//   "Picture per bit"): against ultrafast baseline it reaches the same picture on the hard clip with about a third
+//   fewer bits (SSIM 0.952 at 1.5 Mbit/s, where ultrafast baseline needs more than 2), for ~2 ms more per 720p
+//   frame on one core.
+// - A quantiser floor (qmin 20): without it a still page keeps spending the whole cap on sharpening text that does
+//   not change; with it a still page costs about a third of the cap and looks the same.
 // - The room's bitrate as a cap (maxrate) with a half-second VBV buffer, so a burst cannot queue for long on the
 //   viewer's link; the room's frame rate; a keyframe at least every 2 s (and no extra ones on scene cuts, which
 //   would make the bitrate jump), so a viewer who skipped frames is never far from a fresh start.
@@ -53,9 +58,9 @@ export function h264EncoderArgs(options: TH264Options): string[] {
     '-c:v',
     'libx264',
     '-profile:v',
-    'baseline',
+    'main',
     '-preset',
-    'ultrafast',
+    'superfast',
     '-tune',
     'zerolatency',
     '-threads',
@@ -74,6 +79,8 @@ export function h264EncoderArgs(options: TH264Options): string[] {
     '0',
     '-sc_threshold',
     '0',
+    '-qmin',
+    '20',
     '-flush_packets',
     '1',
     '-flvflags',

@@ -56,5 +56,5 @@ export function avcCodecString(sps: Uint8Array): string {
   return `avc1.${hex(sps[1])}${hex(sps[2])}${hex(sps[3])}`;
 }
 
-/** The codec string a probe asks about: constrained baseline, level 3.1 (720p30). */
-export const AVC_PROBE_CODEC = 'avc1.42E01F';
+/** The codec string a probe asks about: main profile, level 3.1 (720p30), as rooms encode it. */
+export const AVC_PROBE_CODEC = 'avc1.4D401F';
