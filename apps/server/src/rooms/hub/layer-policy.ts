@@ -17,7 +17,7 @@ export type TLayerDecision =
   /** Send padding so that the viewer receives `kbps` in all until `untilMs`. */
   | { kind: 'probe'; kbps: number; untilMs: number }
   /** The probe under way made data wait: stop it (and switch, when it showed a better layer fits). */
-  | { kind: 'end-probe'; then?: TLayerDecision };
+  | { kind: 'end-probe'; next?: TLayerDecision };
 
 /** Queueing beyond this is congestion: a picture this late is felt, and sound queues behind it. */
 export const CONGESTED_DELAY_MS = 250;
@@ -127,7 +127,7 @@ export class LayerPolicy {
     if (better !== undefined) {
       this.probeUntil = undefined;
       const decision = this.stepUp(better);
-      return overflowing ? { kind: 'end-probe', then: decision } : decision;
+      return overflowing ? { kind: 'end-probe', next: decision } : decision;
     }
     this.probeFailed();
     return overflowing ? { kind: 'end-probe' } : undefined;

@@ -313,7 +313,7 @@ export class ViewerStream {
       case 'end-probe':
         this.probe = undefined;
         this.padding = [];
-        if (decision.then?.kind === 'switch') this.switchTo(decision.then.index, decision.then.reason);
+        if (decision.next?.kind === 'switch') this.switchTo(decision.next.index, decision.next.reason);
         return;
     }
   }
