@@ -54,6 +54,11 @@ export function isPaddingFrame(message: ArrayBuffer | ArrayBufferView): boolean 
   return bytes.byteLength >= 2 && bytes[0] === MEDIA_FRAME_VERSION && bytes[1] === PADDING_CODEC_ID;
 }
 
+/** Whether an encoded media frame starts a picture a decoder can begin at, read from its header alone. */
+export function isKeyframeFrame(frame: Uint8Array): boolean {
+  return frame.byteLength >= MEDIA_FRAME_HEADER_BYTES && ((frame[2] ?? 0) & FLAG_KEYFRAME) !== 0;
+}
+
 export class MediaFrameError extends Error {
   override name = 'MediaFrameError';
 }

@@ -30,6 +30,15 @@ describe('a viewer on a link', () => {
     expect(sound.received / sound.sent).toBeGreaterThanOrEqual(0.98);
   });
 
+  it('moves a viewer whose link carries a little less than the room’s layer to the one below, without freezes', () => {
+    const result = simulateViewer({ link: { rates: [[0, 2200]] }, durationMs: 30_000 });
+    expect(result.layerAt(5000)).toBe('medium');
+    expect(result.fps(5000, 30_000)).toBeGreaterThanOrEqual(28);
+    expect(result.longestFreeze(5000, 30_000)).toBeLessThanOrEqual(500);
+    const sound = result.sound(5000, 29_000);
+    expect(sound.received).toBe(sound.sent);
+  });
+
   it('gives a 0.5 Mbit/s link all of the sound and a moving picture', () => {
     const result = simulateViewer({ link: { rates: [[0, 500]] }, durationMs: 30_000 });
     expect(result.fps(5000, 30_000)).toBeGreaterThanOrEqual(10);

@@ -8,6 +8,7 @@
 //   who does not acknowledge (older clients, scripts) is sent everything at once, as before.
 import {
   encodePaddingFrame,
+  isKeyframeFrame,
   type TServerMessage,
   type TStreamLayerChoice,
   type TStreamLayerName,
@@ -62,6 +63,11 @@ const CALM_QUEUE_MS = 60;
 /** A calm link may have this much of its rate in flight, up to a cap. */
 const CALM_WINDOW_MS = 400;
 const CALM_WINDOW_BYTES = 256 * 1024;
+/**
+ * A picture waiting here this long is dropped with its layer's frames until the next keyframe: later than the layer
+ * policy steps down on a link that cannot carry the layer (queueing over 250 ms for 400 ms).
+ */
+const STALE_PICTURE_MS = 800;
 /** A joiner's catch-up may wait here this long before its wait counts as queueing. */
 const CATCH_UP_GRACE_MS = 1000;
 /** How often the layer is reconsidered at most. */
@@ -88,6 +94,9 @@ interface TQueued {
 
 /** What a layer's fanout sees of this viewer: frames go through the viewer's pacing. */
 class VideoPort implements MediaPeer {
+  /** Frames of this layer waited too long here and were dropped: nothing more until its next keyframe. */
+  needsKeyframe = false;
+
   constructor(private readonly viewer: ViewerStream) {}
 
   get bufferedAmount(): number {
@@ -233,7 +242,16 @@ export class ViewerStream {
       return;
     }
     const now = this.now();
-    this.enqueue({ frame, written, port, queuedAt: now, catchUp: this.catchingUp });
+    if (this.options.acks) {
+      // A paced viewer's frames wait here, where this stream judges how long they may (the fanout would skip
+      // after a quarter second, before the layer could change).
+      written();
+      if (port.needsKeyframe && !isKeyframeFrame(frame)) return;
+      port.needsKeyframe = false;
+      this.enqueue({ frame, written: () => {}, port, queuedAt: now, catchUp: this.catchingUp });
+    } else {
+      this.enqueue({ frame, written, port, queuedAt: now, catchUp: this.catchingUp });
+    }
     if (this.probe && port === this.current.port) {
       if (now >= this.probe.until) this.probe = undefined;
       else this.pad(this.probe.bytesPerFrame, now);
@@ -268,6 +286,7 @@ export class ViewerStream {
   }
 
   private pump(now: number): void {
+    this.dropStale(now);
     const window = this.window(now);
     while (this.queue.length > 0 && this.link.inFlight < window) {
       const next = this.queue.shift()!;
@@ -359,6 +378,19 @@ export class ViewerStream {
     this.pending = undefined;
     this.layers[pending.index]!.video.remove(pending.port);
     this.dropQueued(pending.port);
+  }
+
+  /**
+   * A picture that waited here longer than a viewer can bear is no use any more: its layer's frames are dropped
+   * and the viewer waits for that layer's next keyframe (a freeze the layer policy acts on well before this).
+   */
+  private dropStale(now: number): void {
+    const head = this.queue[0];
+    if (!head?.port || !this.options.acks) return;
+    const waited = now - head.queuedAt - (head.catchUp ? CATCH_UP_GRACE_MS : 0);
+    if (waited <= STALE_PICTURE_MS) return;
+    head.port.needsKeyframe = true;
+    this.dropQueued(head.port);
   }
 
   private dropQueued(port: VideoPort | null): void {
