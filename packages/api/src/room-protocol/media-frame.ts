@@ -46,11 +46,15 @@ export function encodePaddingFrame(bytes: number): Uint8Array<ArrayBuffer> {
   return frame;
 }
 
+/** What a browser (ArrayBuffer with binaryType 'arraybuffer') or Node's `ws` (Buffer) hands over, as bytes. */
+function bytesOf(message: ArrayBuffer | ArrayBufferView): Uint8Array {
+  return message instanceof ArrayBuffer
+    ? new Uint8Array(message)
+    : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+}
+
 export function isPaddingFrame(message: ArrayBuffer | ArrayBufferView): boolean {
-  const bytes =
-    message instanceof ArrayBuffer
-      ? new Uint8Array(message)
-      : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+  const bytes = bytesOf(message);
   return bytes.byteLength >= 2 && bytes[0] === MEDIA_FRAME_VERSION && bytes[1] === PADDING_CODEC_ID;
 }
 
@@ -84,12 +88,8 @@ export function encodeMediaFrame(frame: TMediaFrame): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Accepts what a browser (ArrayBuffer with binaryType 'arraybuffer') or Node's `ws` (Buffer) hands over. */
 export function decodeMediaFrame(message: ArrayBuffer | ArrayBufferView): TMediaFrame {
-  const bytes =
-    message instanceof ArrayBuffer
-      ? new Uint8Array(message)
-      : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+  const bytes = bytesOf(message);
   if (bytes.byteLength < MEDIA_FRAME_HEADER_BYTES) {
     throw new MediaFrameError(`a media frame has at least ${MEDIA_FRAME_HEADER_BYTES} bytes`);
   }

@@ -24,6 +24,26 @@ const page = (body: string, script = '') =>
 <style>html,body{margin:0;height:100%;font:40px sans-serif}</style></head><body>${body}
 <script>const report = (name) => fetch('/event/' + encodeURIComponent(name));${script}</script></body></html>`;
 
+/** A steady 440 Hz tone from the moment the page loads (the room browser allows autoplay); leaves `audio`. */
+const TONE = `const audio = new AudioContext();
+     const tone = audio.createOscillator();
+     const gain = audio.createGain();
+     tone.frequency.value = 440;
+     gain.gain.value = 0.5;
+     tone.connect(gain).connect(audio.destination);
+     tone.start();`;
+/** Fresh random blocks every frame on NOISE_CANVAS: no encoder can predict them. */
+const NOISE_CANVAS =
+  '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%;image-rendering:pixelated"></canvas>';
+const NOISE = `const ctx = document.getElementById('c').getContext('2d');
+     const image = ctx.createImageData(320, 180);
+     const words = new Uint32Array(image.data.buffer);
+     (function draw() {
+       for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
+       ctx.putImageData(image, 0, 0);
+       requestAnimationFrame(draw);
+     })();`;
+
 const PAGES: Record<string, string> = {
   // Text and colour change every animation frame, so every frame's JPEG differs.
   '/animated': page(
@@ -101,13 +121,7 @@ const PAGES: Record<string, string> = {
   // A steady 440 Hz tone from the moment the page loads (the room browser allows autoplay), over an animation.
   '/tone': page(
     '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%"></canvas>',
-    `const audio = new AudioContext();
-     const tone = audio.createOscillator();
-     const gain = audio.createGain();
-     tone.frequency.value = 440;
-     gain.gain.value = 0.5;
-     tone.connect(gain).connect(audio.destination);
-     tone.start();
+    `${TONE}
      report('tone:' + audio.state);
      const ctx = document.getElementById('c').getContext('2d');
      let n = 0;
@@ -122,36 +136,16 @@ const PAGES: Record<string, string> = {
   ),
   // Fresh random blocks every frame: no encoder can predict them, so the stream uses all the bitrate it may.
   '/noise': page(
-    '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%;image-rendering:pixelated"></canvas>',
-    `const ctx = document.getElementById('c').getContext('2d');
-     const image = ctx.createImageData(320, 180);
-     const words = new Uint32Array(image.data.buffer);
-     (function draw() {
-       for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
-       ctx.putImageData(image, 0, 0);
-       requestAnimationFrame(draw);
-     })();
+    NOISE_CANVAS,
+    `${NOISE}
      report('ready:noise');`,
   ),
   // The noise with the tone under it: a picture that needs every bit of the room's bitrate, and steady sound, as a
   // video would give a viewer on a slow link.
   '/noise-tone': page(
-    '<canvas id="c" width="320" height="180" style="display:block;width:100%;height:100%;image-rendering:pixelated"></canvas>',
-    `const audio = new AudioContext();
-     const tone = audio.createOscillator();
-     const gain = audio.createGain();
-     tone.frequency.value = 440;
-     gain.gain.value = 0.5;
-     tone.connect(gain).connect(audio.destination);
-     tone.start();
-     const ctx = document.getElementById('c').getContext('2d');
-     const image = ctx.createImageData(320, 180);
-     const words = new Uint32Array(image.data.buffer);
-     (function draw() {
-       for (let i = 0; i < words.length; i++) words[i] = (Math.random() * 0xffffff) | 0xff000000;
-       ctx.putImageData(image, 0, 0);
-       requestAnimationFrame(draw);
-     })();
+    NOISE_CANVAS,
+    `${TONE}
+     ${NOISE}
      report('noise-tone:' + audio.state);`,
   ),
   // Black and silent; once a second the page turns white and beeps at the same moment, for 300 ms. Picture and
