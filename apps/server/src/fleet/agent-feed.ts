@@ -10,7 +10,7 @@ import {
   MediaFanout,
   type MediaPeer,
 } from '../rooms/hub/media-fanout';
-import type { MediaSource, RoomSession } from '../rooms/room-session';
+import { type MediaSource, pictureLadder, type RoomSession } from '../rooms/room-session';
 import type { RoomRelay } from '../ws/room-relay';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { isFleetCaller } from './fleet-token';
@@ -59,17 +59,7 @@ function feedStreams(session: RoomSession): { hello: TFeedHello; sources: MediaS
     return sources.length - 1;
   };
   const audio = session.audio ? idOf(session.audio) : null;
-  const ladder = session.layers?.length
-    ? session.layers
-    : [
-        {
-          name: 'high' as const,
-          ...session.viewport,
-          bitrateKbps: session.video.bitrateKbps ?? 0,
-          source: session.video,
-        },
-      ];
-  const layers = ladder.map((layer) => ({
+  const layers = pictureLadder(session).map((layer) => ({
     name: layer.name,
     width: layer.width,
     height: layer.height,

@@ -1,7 +1,7 @@
 // A gateway's end of the room feed (room-feed.ts): one connection to the room's agent per room with H.264 viewers
 // here, whose streams become MediaSources on this process; the viewers get them through the same
 // ParticipantStreams a single server uses (layer per viewer, pacing, sound first), fed from this one copy.
-import type { TMediaCodecName, TStreamLayerChoice } from '@rooms/api/room-protocol';
+import type { TClientMessageOf, TMediaCodecName, TStreamLayerChoice } from '@rooms/api/room-protocol';
 import { decodeMediaFrame } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
@@ -199,12 +199,9 @@ export class GatewayRoomFeed {
     this.statsTimer ??= setInterval(() => this.sendStats(), STATS_EVERY_MS).unref();
   }
 
-  acked(peer: ViewerPeer, bytes: number, clientAt?: number, heldMs?: number): void {
-    this.streams?.acked(peer, bytes, clientAt, heldMs);
-  }
-
-  chooseLayer(peer: ViewerPeer, layer: TStreamLayerChoice): void {
-    this.streams?.chooseLayer(peer, layer);
+  /** A viewer's stream/ack or stream/choose, answered here: the agent never sees this viewer's media. */
+  handle(peer: ViewerPeer, message: TClientMessageOf<'stream/ack' | 'stream/choose'>): void {
+    this.streams?.handle(peer, message);
   }
 
   remove(peer: ViewerPeer): void {

@@ -111,7 +111,7 @@ interface TMediaJoin {
 }
 
 /** The agent's JSON messages are parsed only when they may start a viewer's feed. */
-const STREAM_CONFIG_PREFIX = '{"type":"stream/config"';
+const STREAM_CONFIG_PREFIX = Buffer.from('{"type":"stream/config"');
 
 async function forward(client: WebSocket, options: TForward): Promise<void> {
   const early: { data: RawData; isBinary: boolean }[] = [];
@@ -159,12 +159,12 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
       case 'member/join':
         join = { decoders: message.decoders, layer: message.layer, acks: message.acks };
         return false;
-      case 'stream/ack':
-        feed?.acked(peer, message.bytes, message.t, message.held);
-        return feed !== undefined;
       case 'stream/choose':
         if (join) join.layer = message.layer;
-        feed?.chooseLayer(peer, message.layer);
+        feed?.handle(peer, message);
+        return feed !== undefined;
+      case 'stream/ack':
+        feed?.handle(peer, message);
         return feed !== undefined;
       default:
         return false;
@@ -247,7 +247,7 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     if (clientClosed) return;
     // The messages of one read from the agent (pictures, sound, chat) go on to the participant in one write.
     holdWritesForTurn(options.connection);
-    const startsFeed = !isBinary && !feed && textOf(data).startsWith(STREAM_CONFIG_PREFIX);
+    const startsFeed = !isBinary && !feed && startsWithStreamConfig(data);
     client.send(data, { binary: isBinary }, () => {
       if (paused && client.bufferedAmount < RESUME_BELOW_BYTES) {
         paused = false;
@@ -278,4 +278,10 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
 function textOf(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** Read from the message's first bytes: the agent sends every JSON message with its type first. */
+function startsWithStreamConfig(data: RawData): boolean {
+  const head = Array.isArray(data) ? data[0] : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  return !!head && head.subarray(0, STREAM_CONFIG_PREFIX.length).equals(STREAM_CONFIG_PREFIX);
 }

@@ -49,6 +49,22 @@ export interface TPictureLayer {
   audio?: MediaSource;
 }
 
+/**
+ * The session's picture as a ladder: its layers, or the picture alone as the one ('high') layer at the room's size.
+ */
+export function pictureLadder(session: RoomSession): readonly TPictureLayer[] {
+  if (session.layers?.length) return session.layers;
+  return [
+    {
+      name: 'high',
+      ...session.viewport,
+      bitrateKbps: session.video.bitrateKbps ?? 0,
+      source: session.video,
+      audio: session.audio,
+    },
+  ];
+}
+
 export interface TBrowserTab {
   id: string;
   url: string;

@@ -49,6 +49,8 @@ export interface TLinkSignals {
   capacityKbps: number;
   /** Bytes sent and not yet acknowledged. */
   inFlight: number;
+  /** The link's own round trip, ms (0 until an ack was measured). */
+  baseRttMs: number;
 }
 
 export class LinkEstimate {
@@ -118,9 +120,8 @@ export class LinkEstimate {
   }
 
   signals(now: number): TLinkSignals {
-    trim(this.rtts, now - RTT_WINDOW_MS);
     trim(this.rates, now - CAPACITY_WINDOW_MS);
-    const baseRtt = this.rtts.length > 0 ? Math.min(...this.rtts.map((sample) => sample.value)) : 0;
+    const baseRtt = this.baseRttMs(now);
     const oldest = this.unacked[0];
     const waiting = oldest ? now - oldest.at - baseRtt - ACK_INTERVAL_MS : 0;
     // The last ack's delay speaks for the link only while acks keep coming: on a still page nothing is sent.
@@ -133,6 +134,7 @@ export class LinkEstimate {
       deliveryKbps: (deliveredBytes * 8) / DELIVERY_WINDOW_MS,
       capacityKbps: this.rates.length > 0 ? Math.max(...this.rates.map((sample) => sample.value)) : 0,
       inFlight: this.inFlight,
+      baseRttMs: baseRtt,
     };
   }
 

@@ -3,8 +3,13 @@
 // member/join) gets the H.264 picture, at the layer their choice or link says (viewer-stream.ts), everyone else
 // the screencast, and sound goes to whoever decodes Opus. Each stream has one fanout per room, so a stream nobody
 // takes is never subscribed (a lower layer or the screencast then does not even run).
-import type { TMediaCodecName, TStreamLayer, TStreamLayerChoice } from '@rooms/api/room-protocol';
-import type { MediaSource, RoomSession } from '../room-session';
+import type {
+  TClientMessageOf,
+  TMediaCodecName,
+  TStreamLayer,
+  TStreamLayerChoice,
+} from '@rooms/api/room-protocol';
+import { type MediaSource, pictureLadder, type RoomSession } from '../room-session';
 import {
   AUDIO_BACKPRESSURE,
   DEFAULT_BACKPRESSURE,
@@ -24,7 +29,7 @@ export interface TStreamChoice {
   layers: TStreamLayer[];
 }
 
-/** How a viewer joins: its kept choice of layer, and whether it acknowledges what it receives. */
+/** How a viewer joins (member/join, beside the decoders that pick its streams): its kept layer, and whether it acks. */
 export interface TViewerJoin {
   layer?: TStreamLayerChoice;
   acks?: boolean;
@@ -87,19 +92,16 @@ export class ParticipantStreams {
       viewer.start();
       return;
     }
-    const fanouts = this.fanoutsFor(decoders).filter((fanout): fanout is MediaFanout => fanout !== undefined);
+    const fanouts = [picture, sound].filter((fanout): fanout is MediaFanout => fanout !== undefined);
     this.joined.set(peer, fanouts);
     for (const fanout of fanouts) fanout.add(peer);
   }
 
-  /** stream/ack of an H.264 viewer. */
-  acked(peer: MediaPeer, bytes: number, clientAt?: number, heldMs?: number): void {
-    this.viewers.get(peer)?.acked(bytes, clientAt, heldMs);
-  }
-
-  /** stream/choose of an H.264 viewer. */
-  chooseLayer(peer: MediaPeer, layer: TStreamLayerChoice): void {
-    this.viewers.get(peer)?.choose(layer);
+  /** A viewer's stream/ack or stream/choose; other participants have nothing to acknowledge or choose. */
+  handle(peer: MediaPeer, message: TClientMessageOf<'stream/ack' | 'stream/choose'>): void {
+    const viewer = this.viewers.get(peer);
+    if (message.type === 'stream/ack') viewer?.acked(message.bytes, message.t, message.held);
+    else viewer?.choose(message.layer);
   }
 
   remove(peer: MediaPeer): void {
@@ -138,28 +140,14 @@ export class ParticipantStreams {
     this.joined.clear();
   }
 
-  /** The session's layers as fanouts; a session without layers has one, its picture at the room's size. */
+  /** The session's picture ladder as fanouts, each layer with the sound its viewers hear. */
   private layerFeeds(limits: TBackpressure): TLayerFeed[] {
     const { session } = this;
     const audioKbps = (source: MediaSource | undefined) => source?.bitrateKbps ?? 0;
-    const layers = session.layers ?? [];
-    if (layers.length === 0) {
-      return [
-        {
-          name: 'high',
-          width: session.viewport.width,
-          height: session.viewport.height,
-          bitrateKbps: session.video.bitrateKbps ?? 0,
-          video: this.video,
-          audio: this.audio,
-          audioKbps: audioKbps(session.audio),
-        },
-      ];
-    }
     // One fanout per sound source, shared by the layers that use it.
     const sounds = new Map<MediaSource, MediaFanout>();
     if (session.audio && this.audio) sounds.set(session.audio, this.audio);
-    return layers.map((layer) => {
+    return pictureLadder(session).map((layer) => {
       const audio = layer.audio ?? session.audio;
       let soundFanout = audio && sounds.get(audio);
       if (audio && !soundFanout) {

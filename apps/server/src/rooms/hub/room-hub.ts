@@ -122,10 +122,6 @@ export class RoomHub {
     return this.members.size;
   }
 
-  /**
-   * `decoders`: the codecs the participant's browser decodes (member/join), which pick its streams; `view`: its
-   * kept choice of picture layer and whether it acknowledges what it receives.
-   */
   join(
     peer: HubPeer,
     identity: TJoinIdentity,
@@ -198,10 +194,8 @@ export class RoomHub {
     }
     switch (message.type) {
       case 'stream/ack':
-        this.media.acked(member.peer, message.bytes, message.t, message.held);
-        return;
       case 'stream/choose':
-        this.media.chooseLayer(member.peer, message.layer);
+        this.media.handle(member.peer, message);
         return;
       case 'member/kick':
         this.kick(member, message.memberId, false);

@@ -304,7 +304,7 @@ export class ViewerStream {
     if (!this.link.acknowledging) return INITIAL_WINDOW_BYTES;
     const signals = this.link.signals(now);
     const bytesPerMs = Math.max(signals.capacityKbps, signals.deliveryKbps) / 8;
-    const paced = bytesPerMs * (this.link.baseRttMs(now) + ACK_DELAY_MS + TARGET_QUEUE_MS);
+    const paced = bytesPerMs * (signals.baseRttMs + ACK_DELAY_MS + TARGET_QUEUE_MS);
     // A calm link gets room for a keyframe and what follows it before the next ack: pacing there would only add
     // delay. Once data queues, the window shrinks to what the link delivers and sound passes the picture.
     const calm =
