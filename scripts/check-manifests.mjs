@@ -5,8 +5,9 @@
 //     under kubectl's strict field validation instead of being dropped by the API server;
 //   - Agones kinds against deploy/kubernetes/schemas/agones.schema.json (no package ships Agones' CRD schemas),
 //     with the GameServers' pod template and all metadata checked as Kubernetes objects.
-// Then a few rules of this deployment: every Deployment has probes, and a Fleet's region label matches the
-// AGENT_REGIONS its agents register for.
+// Then a few rules of this deployment: every Deployment has probes, a Fleet's region label matches the
+// AGENT_REGIONS its agents register for, and its GameServers' `rooms` Counter holds as many rooms as its agents
+// take (ROOM_CAPACITY): allocations and the autoscaler count the one, the agent refuses beyond the other.
 //
 //   node scripts/check-manifests.mjs               render and check deploy/kubernetes
 //   node scripts/check-manifests.mjs FILE.yaml...  check objects in YAML files instead (tests feed broken ones)
@@ -222,6 +223,17 @@ function deploymentRules(objects) {
       else if (agentRegions !== region || podRegion !== region) {
         problems.push(
           `${where}: region label ${region}, pod label ${podRegion}, AGENT_REGIONS ${agentRegions}: allocations select on the label, agents register for AGENT_REGIONS`,
+        );
+      }
+      const slots = object.spec?.template?.spec?.counters?.rooms?.capacity;
+      const roomCapacity = containers
+        .flatMap((container) => container.env ?? [])
+        .find((variable) => variable.name === 'ROOM_CAPACITY')?.value;
+      if (slots === undefined)
+        problems.push(`${where}: the GameServers have no rooms Counter with a capacity`);
+      else if (String(slots) !== roomCapacity) {
+        problems.push(
+          `${where}: rooms Counter capacity ${slots}, ROOM_CAPACITY ${roomCapacity}: allocations count the one, agents take the other`,
         );
       }
     }

@@ -11,7 +11,7 @@ import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { startRoomStateSync } from '../rooms/room-state-sync';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { AgentRuns } from './agent-runs';
-import { shutDownUnusedAllocation, startAgonesLifecycle } from './agones/agones-sdk';
+import { driveGameServer } from './agones/game-server';
 import type { TLocalRooms } from './fleet-room-engine';
 import { startLocalAgent } from './local-agent';
 
@@ -101,41 +101,11 @@ export async function startRoomAgent(
     members: () => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCounts() : {}),
   });
   app.addHook('onClose', async () => agent.close());
-  if (config.agent.agonesSdkPort) driveGameServer(app, config.agent.agonesSdkPort, engine, runs);
+  if (config.agent.agonesSdkPort) {
+    const sdkPort = config.agent.agonesSdkPort;
+    driveGameServer(app, { sdkPort, capacity: config.rooms.capacity, rooms: () => runs.count() });
+  }
   return { engine, runs, agentIds: () => agent.ids(), reachable, node };
-}
-
-/**
- * An agent running as an Agones GameServer (one room per pod): Ready once it serves, health pings while it lives,
- * and, when its room has ended, shut down, so the next room gets a fresh pod and the Fleet's buffer refills.
- */
-function driveGameServer(
-  app: FastifyInstance,
-  sdkPort: number,
-  engine: ChromiumRoomEngine,
-  runs: AgentRuns,
-): void {
-  const gameServer = startAgonesLifecycle({ sdkPort, log: app.log });
-  app.addHook('onReady', async () => {
-    gameServer
-      .ready()
-      .catch((error: unknown) => app.log.error({ err: error }, 'Agones never took the agent as Ready'));
-  });
-  let hadRoom = false;
-  engine.onStateChange((change) => {
-    if (change.state === 'running') hadRoom = true;
-    const ended = change.state === 'stopped' && change.ending?.reason !== 'server-restart';
-    if (hadRoom && ended && runs.count() === 0) void gameServer.close();
-  });
-  const stopWatching = shutDownUnusedAllocation({
-    lifecycle: gameServer,
-    hasRoom: () => hadRoom || runs.count() > 0,
-    log: app.log,
-  });
-  app.addHook('onClose', async () => {
-    stopWatching();
-    await gameServer.close();
-  });
 }
 
 /**

@@ -1,7 +1,8 @@
 // Rooms on Agones, both ends, against local servers answering as Agones does: the control plane's start takes the
 // GameServer a GameServerAllocation hands out (the Kubernetes API) and places the room on the agent registered
 // under that name, never on another agent with a free slot; an agent running as a GameServer tells the SDK sidecar
-// it is Ready once it serves, pings its health, and asks to be shut down once its room has ended.
+// it is Ready once it serves, pings its health, keeps its rooms Counter at the rooms it runs, and asks to be shut
+// down when it stops.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,8 +138,20 @@ describe('the control plane under Agones', () => {
 });
 
 describe('an agent running as a GameServer', () => {
-  it('is Ready once it serves, pings its health, and asks to be shut down when its room has ended', async () => {
-    const sdk = await answering(() => ({ status: 200, body: {} }));
+  it('is Ready once it serves, pings its health, counts its rooms in the rooms Counter, and shuts down when it stops', async () => {
+    // The sidecar's Counter, moved by the agent's PATCHes as Agones' SDK server moves it.
+    const counter = { count: 0, capacity: 0 };
+    const sdk = await answering(({ method, url, body }) => {
+      if (url !== '/v1beta1/counters/rooms') return { status: 200, body: {} };
+      if (method === 'PATCH') {
+        if (body.capacity !== undefined) counter.capacity = Number(body.capacity);
+        if (body.countDiff !== undefined) counter.count += Number(body.countDiff);
+      }
+      return {
+        status: 200,
+        body: { name: 'rooms', count: String(counter.count), capacity: String(counter.capacity) },
+      };
+    });
     const name = `gs-agent-${randomUUID().slice(0, 6)}`;
     const server = await startTestServer({
       listen: false,
@@ -147,14 +160,16 @@ describe('an agent running as a GameServer', () => {
         AGENT_ADDRESS: '127.0.0.1:9',
         AGENT_NAME: name,
         AGONES_SDK_HTTP_PORT: String(sdk.port),
-        ROOM_CAPACITY: '1',
+        ROOM_CAPACITY: '3',
         ROOM_MEDIA: 'screencast',
       },
     });
+    let closed = false;
     try {
       const paths = () => sdk.seen.map((request) => request.url);
       await expect.poll(paths).toContain('/ready');
       await expect.poll(paths).toContain('/health');
+      await expect.poll(() => counter.capacity).toBe(3);
       const em = server.app.orm.em.fork();
       const [agent] = await em.execute<{ id: string }[]>(
         `select id from room_agents where report->>'agentName' = ? and state = 'active'`,
@@ -175,11 +190,17 @@ describe('an agent running as a GameServer', () => {
         autoCloseMs: null,
       };
       expect(await server.app.agentRuns.start({ runId: run.id, epoch: run.epoch, spec })).toBe('running');
-      expect(paths()).not.toContain('/shutdown');
+      // Placed without an allocation here, so the agent counts the room itself.
+      await expect.poll(() => counter.count, { timeout: 10_000 }).toBe(1);
       await server.app.agentRuns.stop(roomId);
-      await expect.poll(paths).toContain('/shutdown');
-    } finally {
+      await expect.poll(() => counter.count, { timeout: 10_000 }).toBe(0);
+      // An agent with many room slots outlives its rooms.
+      expect(paths()).not.toContain('/shutdown');
       await server.close();
+      closed = true;
+      expect(paths()).toContain('/shutdown');
+    } finally {
+      if (!closed) await server.close();
     }
   }, 60_000);
 });

@@ -93,11 +93,10 @@ const ALLOCATED = {
 };
 
 describe('AgonesRuntime', () => {
-  it('creates a GameServerAllocation on the fleet and region, and returns the agent it got', async () => {
+  it('creates a GameServerAllocation for a room slot in the fleet and region, and returns the agent it got', async () => {
     const api = await kubernetesApi([allocation(ALLOCATED)]);
     const result = await runtimeOn(api.url).allocate({
       region: 'eu-west',
-      roomId: '4f1c2a9e-8d1b-4a53-9e6f-2b7c1d0e5a11',
       annotations: { 'cloud-browser-rooms/epoch': '3' },
     });
 
@@ -117,22 +116,25 @@ describe('AgonesRuntime', () => {
     expect(request?.url).toBe('/apis/allocation.agones.dev/v1/namespaces/rooms/gameserverallocations');
     expect(request?.authorization).toBe('Bearer service-account-token');
     expect(request?.contentType).toMatch(/^application\/json/);
+    const fleetAndRegion = { 'agones.dev/fleet': 'room-agents', 'cloud-browser-rooms/region': 'eu-west' };
+    const slotLeft = { rooms: { minAvailable: 1 } };
     expect(request?.body).toEqual({
       apiVersion: 'allocation.agones.dev/v1',
       kind: 'GameServerAllocation',
       spec: {
         selectors: [
-          { matchLabels: { 'agones.dev/fleet': 'room-agents', 'cloud-browser-rooms/region': 'eu-west' } },
+          { matchLabels: fleetAndRegion, gameServerState: 'Allocated', counters: slotLeft },
+          { matchLabels: fleetAndRegion, gameServerState: 'Ready', counters: slotLeft },
         ],
-        metadata: {
-          labels: { 'cloud-browser-rooms/room': '4f1c2a9e-8d1b-4a53-9e6f-2b7c1d0e5a11' },
-          annotations: { 'cloud-browser-rooms/epoch': '3' },
-        },
+        scheduling: 'Packed',
+        priorities: [{ type: 'Counter', key: 'rooms', order: 'Ascending' }],
+        counters: { rooms: { action: 'Increment', amount: 1 } },
+        metadata: { annotations: { 'cloud-browser-rooms/epoch': '3' } },
       },
     });
   });
 
-  it('refuses with SERVER_FULL when the region has no Ready agent', async () => {
+  it('refuses with SERVER_FULL when no agent of the region has a room slot left', async () => {
     const api = await kubernetesApi([
       allocation({ state: 'UnAllocated', gameServerName: '', source: 'local' }),
     ]);

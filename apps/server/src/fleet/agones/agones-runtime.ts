@@ -1,19 +1,14 @@
-// Room agents as Agones GameServers: the control plane takes a Ready agent of the room's region out of the Fleet
-// by creating a GameServerAllocation through the Kubernetes API (allocation.agones.dev/v1, namespaced, create
-// only: the API server answers at once with the outcome, nothing is stored). Agones marks the chosen GameServer
-// Allocated, so the FleetAutoscaler's buffer starts another warm agent, and applies the labels given here, so
-// `kubectl get gameservers -l cloud-browser-rooms/room=<id>` finds a room's agent. An empty fleet is a refusal
-// the caller can show (SERVER_FULL), not a crash.
+// Room agents as Agones GameServers, each with room slots (its `rooms` Counter): the control plane takes a slot on
+// an agent of the room's region by creating a GameServerAllocation through the Kubernetes API
+// (allocation.agones.dev/v1, namespaced, create only: the API server answers at once with the outcome, nothing is
+// stored). What is asked for is allocation-spec.ts: an Allocated agent with a slot left first, a Ready one only
+// when every Allocated one is full (Agones then marks it Allocated, and the FleetAutoscaler, counting free room
+// slots, starts another agent when the buffer runs low). No slot left in the region is a refusal the caller can
+// show (SERVER_FULL), not a crash.
 
 import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { AppError } from '@rooms/api';
-
-/** The label every GameServer of a region's Fleet carries (deploy/kubernetes), and allocations select on. */
-export const REGION_LABEL = 'cloud-browser-rooms/region';
-/** Set on a GameServer when it is allocated to a room. */
-export const ROOM_LABEL = 'cloud-browser-rooms/room';
-/** Agones labels every GameServer of a Fleet with the Fleet's name. */
-export const FLEET_LABEL = 'agones.dev/fleet';
+import { allocationSpec } from './allocation-spec';
 
 const GROUP = 'allocation.agones.dev';
 const VERSION = 'v1';
@@ -35,8 +30,6 @@ export interface TAgonesRuntimeOptions {
 export interface TAgonesAllocationRequest {
   /** The region (zone) code the room runs in. */
   region: string;
-  /** The room, written as a label on the GameServer. */
-  roomId?: string;
   /** More annotations for the GameServer (e.g. the run's epoch). */
   annotations?: Record<string, string>;
 }
@@ -68,18 +61,12 @@ export class AgonesRuntime {
     this.api = options.kubeConfig.makeApiClient(CustomObjectsApi);
   }
 
-  /** A Ready agent of the region, now Allocated to the room; SERVER_FULL when the region has none Ready. */
+  /** A room slot on an agent of the region (its count taken); SERVER_FULL when every agent there is full. */
   async allocate(request: TAgonesAllocationRequest): Promise<TAgonesAllocation> {
     const body = {
       apiVersion: `${GROUP}/${VERSION}`,
       kind: 'GameServerAllocation',
-      spec: {
-        selectors: [{ matchLabels: { [FLEET_LABEL]: this.options.fleet, [REGION_LABEL]: request.region } }],
-        metadata: {
-          labels: request.roomId ? { [ROOM_LABEL]: request.roomId } : {},
-          annotations: request.annotations ?? {},
-        },
-      },
+      spec: allocationSpec({ fleet: this.options.fleet, ...request }),
     };
     for (let attempt = 1; ; attempt++) {
       const status = await this.create(body);
@@ -87,7 +74,7 @@ export class AgonesRuntime {
       if (status.state === 'UnAllocated') {
         throw new AppError('SERVER_FULL', {
           cause: new Error(
-            `no Ready room agent in Fleet ${this.options.fleet} (namespace ${this.options.namespace}) for region ${request.region}`,
+            `no room agent with a free room slot in Fleet ${this.options.fleet} (namespace ${this.options.namespace}) for region ${request.region}`,
           ),
         });
       }

@@ -1,9 +1,11 @@
 // The agent's side of Agones against a local HTTP server answering as the SDK server's REST gateway does
-// (POST /ready, /health, /allocate, /shutdown with a JSON body, PUT /metadata/label; `{}` on success).
+// (POST /ready, /health, /allocate, /shutdown with a JSON body, PUT /metadata/label, the beta Counters API;
+// `{}` on success).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgonesSdk, shutDownUnusedAllocation, startAgonesLifecycle } from './agones-sdk';
+import { AgonesSdk, startAgonesLifecycle } from './agones-sdk';
+import { keepRoomSlots } from './room-slots';
 
 interface TSeen {
   method?: string;
@@ -117,37 +119,54 @@ describe('startAgonesLifecycle', () => {
     expect(sidecar.seen.at(-1)?.url).toBe('/shutdown');
   });
 
-  it('shuts down a GameServer Allocated for a room that never came, and only that one', async () => {
-    const watch = (sidecar: { port: number }, hasRoom: () => boolean) =>
-      shutDownUnusedAllocation({
-        lifecycle: startAgonesLifecycle({ sdkPort: sidecar.port, log: quietLog, healthIntervalMs: 1000 }),
-        hasRoom,
-        log: quietLog,
-        afterMs: 100,
-        checkMs: 20,
-      });
-    const shutdowns = (sidecar: { seen: TSeen[] }) =>
-      sidecar.seen.filter((request) => request.url === '/shutdown').length;
-
-    // Allocated, no room: a start that went elsewhere. It held a slot of the Fleet for good.
-    const unused = await sdkServer(() => 200, 'Allocated');
-    const stopUnused = watch(unused, () => false);
-    await expect.poll(() => shutdowns(unused), { timeout: 5_000 }).toBe(1);
-    stopUnused();
-    await new Promise((resolve) => server?.close(resolve));
-
-    // Allocated with its room, or still Ready: they stay.
-    for (const [state, hasRoom] of [
-      ['Allocated', true],
-      ['Ready', false],
-    ] as const) {
-      const sidecar = await sdkServer(() => 200, state);
-      const stop = watch(sidecar, () => hasRoom);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(shutdowns(sidecar), `${state}, room: ${hasRoom}`).toBe(0);
+  it('keeps the rooms Counter: its capacity from the agent, and the count following the rooms', async () => {
+    let count = 0;
+    let capacity = 1;
+    let rooms = 0;
+    const seen: TSeen[] = [];
+    server = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      seen.push({ method: request.method, url: request.url, body });
+      if (request.method === 'PATCH') {
+        const update = JSON.parse(body) as { countDiff?: string; capacity?: string };
+        if (update.capacity !== undefined) capacity = Number(update.capacity);
+        if (update.countDiff !== undefined) count += Number(update.countDiff);
+      }
+      const answer =
+        request.url === '/gameserver'
+          ? { status: { state: 'Allocated' } }
+          : request.url === '/v1beta1/counters/rooms'
+            ? { name: 'rooms', count: String(count), capacity: String(capacity) }
+            : {};
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const lifecycle = startAgonesLifecycle({
+      sdkPort: (server!.address() as AddressInfo).port,
+      log: quietLog,
+      healthIntervalMs: 1000,
+    });
+    const stop = keepRoomSlots({ lifecycle, capacity: 8, rooms: () => rooms, log: quietLog, checkMs: 20 });
+    try {
+      await expect.poll(() => capacity).toBe(8);
+      // An allocation promises a room; it arrives; a room placed without an allocation arrives; both end.
+      count += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(count).toBe(1);
+      rooms = 2;
+      await expect.poll(() => count).toBe(2);
+      rooms = 0;
+      await expect.poll(() => count).toBe(0);
+      expect(seen.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([
+        '{"capacity":"8"}',
+        '{"countDiff":"1"}',
+        '{"countDiff":"-2"}',
+      ]);
+    } finally {
       stop();
-      await new Promise((resolve) => server?.close(resolve));
+      await lifecycle.close();
     }
-    server = undefined;
   });
 });

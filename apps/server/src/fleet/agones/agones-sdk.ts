@@ -1,8 +1,9 @@
 // A room agent under Agones talks to the SDK server, the sidecar Agones puts in the agent's pod, over its HTTP
 // gateway on loopback (AGONES_SDK_HTTP_PORT, 9358 by default): Ready once the agent takes rooms, a health ping
 // at an interval shorter than the GameServer's health.periodSeconds (or Agones restarts the pod as Unhealthy),
-// Allocate when the agent takes a room itself, labels for what the control plane may select on, and Shutdown when
-// the agent stops so Agones deletes the pod instead of waiting for it to fail health checks.
+// Allocate when the agent takes a room itself, labels for what the control plane may select on, the room slots'
+// Counter (the beta Counters API), and Shutdown when the agent stops so Agones deletes the pod instead of waiting
+// for it to fail health checks.
 // The sidecar may come up after the agent, so Ready retries until the sidecar answers.
 
 export interface TAgonesSdkOptions {
@@ -18,6 +19,12 @@ export interface TAgonesSdkOptions {
 export interface TAgonesGameServer {
   object_meta?: { name?: string; namespace?: string; labels?: Record<string, string> };
   status?: { state?: string; address?: string; ports?: { name?: string; port?: number }[] };
+}
+
+/** A Counter as the SDK server's REST gateway answers it (int64 values come as strings). */
+export interface TAgonesCounter {
+  count: number;
+  capacity: number;
 }
 
 export class AgonesSdkError extends Error {
@@ -69,11 +76,41 @@ export class AgonesSdk {
     return this.call('PUT', '/metadata/annotation', { key, value }).then(() => undefined);
   }
 
+  /** A Counter of the GameServer, with the changes this pod made and the sidecar has not written yet. */
+  async counter(name: string): Promise<TAgonesCounter> {
+    const answer = (await this.call('GET', `/v1beta1/counters/${encodeURIComponent(name)}`)) as {
+      count?: string | number;
+      capacity?: string | number;
+    };
+    return { count: Number(answer.count ?? 0), capacity: Number(answer.capacity ?? 0) };
+  }
+
+  /**
+   * Moves a Counter's count by `countDiff` (relative, so an allocation's increment landing at the same time is
+   * kept), or sets its capacity. Agones refuses a count outside [0, capacity].
+   */
+  async updateCounter(
+    name: string,
+    update: { countDiff: number } | { capacity: number },
+  ): Promise<TAgonesCounter> {
+    const body =
+      'countDiff' in update ? { countDiff: String(update.countDiff) } : { capacity: String(update.capacity) };
+    const answer = (await this.call('PATCH', `/v1beta1/counters/${encodeURIComponent(name)}`, body)) as {
+      count?: string | number;
+      capacity?: string | number;
+    };
+    return { count: Number(answer.count ?? 0), capacity: Number(answer.capacity ?? 0) };
+  }
+
   async gameServer(): Promise<TAgonesGameServer> {
     return (await this.call('GET', '/gameserver')) as TAgonesGameServer;
   }
 
-  private async call(method: 'GET' | 'POST' | 'PUT', path: string, body?: object): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    path: string,
+    body?: object,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
@@ -183,54 +220,5 @@ export function startAgonesLifecycle(options: TAgonesLifecycleOptions): TAgonesL
         log.warn({ err: error }, 'Agones shutdown failed');
       }
     },
-  };
-}
-
-export interface TUnusedAllocationOptions {
-  lifecycle: TAgonesLifecycle;
-  /** Whether the agent has a room, or has had one (its end shuts the GameServer down by itself). */
-  hasRoom: () => boolean;
-  log: TLog;
-  /** How long an Allocated GameServer waits for its room. */
-  afterMs?: number;
-  /** Between reads of the GameServer's state. */
-  checkMs?: number;
-}
-
-/**
- * Shuts the GameServer down once it has been Allocated for `afterMs` without a room. The control plane allocates
- * before it places a run, so an allocation whose start went elsewhere (a concurrent start of the same room won),
- * failed, or never came would otherwise hold a slot of the Fleet for good: enough of them and every start is
- * refused. Answers the function that stops watching.
- */
-export function shutDownUnusedAllocation(options: TUnusedAllocationOptions): () => void {
-  const afterMs = options.afterMs ?? 60_000;
-  let allocatedSince: number | undefined;
-  let done = false;
-  const check = async () => {
-    if (done || options.hasRoom()) {
-      allocatedSince = undefined;
-      return;
-    }
-    const state = await options.lifecycle.sdk.gameServer().then(
-      (gameServer) => gameServer.status?.state,
-      () => undefined,
-    );
-    if (state !== 'Allocated' || options.hasRoom()) {
-      allocatedSince = undefined;
-      return;
-    }
-    allocatedSince ??= Date.now();
-    if (Date.now() - allocatedSince < afterMs) return;
-    done = true;
-    clearInterval(timer);
-    options.log.warn({ waitedMs: afterMs }, 'allocated to a room that never came here: shutting down');
-    await options.lifecycle.close();
-  };
-  const timer = setInterval(() => void check(), options.checkMs ?? 5_000);
-  timer.unref();
-  return () => {
-    done = true;
-    clearInterval(timer);
   };
 }

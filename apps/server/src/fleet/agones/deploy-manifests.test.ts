@@ -64,6 +64,7 @@ function fleet(
   gameServer: Record<string, unknown> = {},
   container: Record<string, unknown> = {},
   region = 'eu-west',
+  roomCapacity = '4',
 ) {
   return {
     apiVersion: 'agones.dev/v1',
@@ -76,6 +77,7 @@ function fleet(
         spec: {
           ports: [{ name: 'agent', portPolicy: 'Dynamic', containerPort: 3000, protocol: 'TCP' }],
           health: { periodSeconds: 10 },
+          counters: { rooms: { count: 0, capacity: 4 } },
           template: {
             metadata: { labels: { 'cloud-browser-rooms/region': 'eu-west' } },
             spec: {
@@ -83,7 +85,10 @@ function fleet(
                 {
                   name: 'agent',
                   image: 'cloud-browser-rooms/agent:1.0.0',
-                  env: [{ name: 'AGENT_REGIONS', value: region }],
+                  env: [
+                    { name: 'AGENT_REGIONS', value: region },
+                    { name: 'ROOM_CAPACITY', value: roomCapacity },
+                  ],
                   ...container,
                 },
               ],
@@ -116,9 +121,10 @@ describe('the Kubernetes manifests check', { timeout: 60_000 }, () => {
     const { status, output } = checkObjects(
       deployment(),
       fleet(),
+      autoscaler({ type: 'Counter', counter: { key: 'rooms', bufferSize: 8, maxCapacity: 400 } }),
       autoscaler({ type: 'Buffer', buffer: { bufferSize: 2, maxReplicas: 10 } }),
     );
-    expect(output).toContain('3 objects valid');
+    expect(output).toContain('4 objects valid');
     expect(status).toBe(0);
   });
 
@@ -159,6 +165,25 @@ describe('the Kubernetes manifests check', { timeout: 60_000 }, () => {
     const { status, output } = checkObjects(fleet({}, {}, 'us-east'));
     expect(status).toBe(1);
     expect(output).toContain('region label eu-west, pod label eu-west, AGENT_REGIONS us-east');
+  });
+
+  it('refuses a Fleet whose rooms Counter holds another number of rooms than its agents take', () => {
+    const { status, output } = checkObjects(fleet({}, {}, 'eu-west', '6'));
+    expect(status).toBe(1);
+    expect(output).toContain('rooms Counter capacity 4, ROOM_CAPACITY 6');
+  });
+
+  it('refuses a Counter FleetAutoscaler without its key or bounds, and a Counter with a stray field', () => {
+    const { status, output } = checkObjects(
+      autoscaler({ type: 'Counter', counter: { bufferSize: 8 } }),
+      autoscaler({ type: 'Counter' }),
+      fleet({ counters: { rooms: { capacity: 4, max: 8 } } }),
+    );
+    expect(status).toBe(1);
+    expect(output).toContain('spec.policy.counter: must have required property key');
+    expect(output).toContain('spec.policy.counter: must have required property maxCapacity');
+    expect(output).toContain('spec.policy: must have required property counter');
+    expect(output).toContain('spec.template.spec.counters.rooms: must NOT have additional properties (max)');
   });
 
   it('refuses a Buffer FleetAutoscaler without its buffer, and kinds it has no schema for', () => {
