@@ -12,6 +12,7 @@ import {
   endRun,
   giveUpRun,
   heartbeat,
+  heartbeats,
   liveRunOf,
   lostRunOf,
   lostRuns,
@@ -21,6 +22,7 @@ import {
   registerAgent,
   setAgentDraining,
   type TAgent,
+  type TRun,
 } from './index';
 import { AGENT_LOST_AFTER_MS, WORST_LOSS_DETECTION_MS } from './rules';
 
@@ -343,6 +345,57 @@ describe('heartbeats and the lost sweep', () => {
     expect(swept.agentIds).toEqual([]);
     expect(swept.runs.map((lost) => lost.id)).toEqual([orphan.id]);
     expect((await liveRunOf(em(), got as string))?.id).toBe(held.id);
+  });
+
+  it('take many agents’ heartbeats in one batch, each answered as if alone', async () => {
+    const t0 = new Date();
+    const region = await newRegion();
+    const [whole, naming, gone] = [
+      await newAgent(region.code, 1, t0),
+      await newAgent(region.code, 2, t0),
+      await newAgent(region.code, 1, t0),
+    ];
+    const rooms = await newRooms(region.id, 4);
+    const runs: TRun[] = [];
+    for (const room of rooms) runs.push((await placeRun(em(), room, t0)).run);
+    const runsOf = (agentId: string) => runs.filter((run) => run.agentId === agentId);
+    expect(runsOf(naming.id)).toHaveLength(2);
+    await markLostAgents(em(), seconds(t0, AGENT_LOST_AFTER_MS / 1000 - 2));
+    // `gone` is lost before the batch (swept at 11 s while the other two spoke at 8 s).
+    await heartbeats(
+      em(),
+      [whole.id, naming.id].map((agentId) => ({ agentId })),
+      seconds(t0, 8),
+    );
+    const mine = (ids: string[]) => ids.filter((id) => [whole.id, naming.id, gone.id].includes(id));
+    expect(mine((await markLostAgents(em(), seconds(t0, 11))).agentIds)).toEqual([gone.id]);
+
+    const t1 = seconds(t0, 12);
+    const answers = await heartbeats(
+      em(),
+      [
+        { agentId: naming.id, held: new Set([runsOf(naming.id)[0]!.id]), report: { cpu: 0.5 } },
+        { agentId: whole.id },
+        { agentId: gone.id },
+        { agentId: '00000000-0000-4000-8000-000000000000' },
+        { agentId: 'not-an-id' },
+      ],
+      t1,
+    );
+    expect(answers).toEqual([
+      { ok: true, state: 'active', runs: [expect.objectContaining({ id: runsOf(naming.id)[0]!.id })] },
+      { ok: true, state: 'active', runs: [expect.objectContaining({ id: runsOf(whole.id)[0]!.id })] },
+      { ok: false, reason: 'lost' },
+      { ok: false, reason: 'not-found' },
+      { ok: false, reason: 'not-found' },
+    ]);
+    expect(await agentById(em(), naming.id)).toMatchObject({ heartbeatAt: t1, report: { cpu: 0.5 } });
+    // The run `naming` did not name was not renewed: it lapses at its 8 s lease, the named one lives on.
+    const swept = await markLostAgents(em(), seconds(t0, 18.5));
+    expect(mine(swept.agentIds)).toEqual([]);
+    expect(swept.runs.filter((run) => rooms.includes(run.roomId)).map((run) => run.id)).toEqual([
+      runsOf(naming.id)[1]!.id,
+    ]);
   });
 
   it('mark an agent silent past the threshold lost with its runs, handed back once, and refuse its later beats', async () => {
