@@ -5,6 +5,8 @@ import { describeError, isDatabaseOutage } from '@rooms/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, destination } from 'pino';
 import type { TConfig } from './env';
+import { registerControlRoutes } from './fleet/control-routes';
+import { fleetToken } from './fleet/fleet-token';
 import { redactQuerySecrets, serializeError } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
@@ -24,10 +26,15 @@ export const APP_VERSION = '1.0.0';
 export interface TBuildOptions {
   /** No logs at all, or another level or destination than the configuration's (tests). */
   logger?: false | { level?: string; stream?: DestinationStream };
+  /** Serve HTTPS with this certificate (tls/https-serving.ts replaces it on renewal); plain HTTP without. */
+  https?: { cert: string; key: string };
 }
 
 export async function buildApp(config: TConfig, options: TBuildOptions = {}): Promise<FastifyInstance> {
+  // Typed as the plain-HTTP instance: what the plugins use of the server (upgrades, addresses) is the same on a
+  // tls.Server, and only tls/https-serving.ts touches the TLS side.
   const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
     logger:
       options.logger === false
         ? false
@@ -94,6 +101,7 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(metricsPlugin, { config });
   // Agents and gateways serve the install's other processes and the participants' sockets, nothing else.
   if (config.role === 'agent' || config.role === 'gateway') return app;
+  registerControlRoutes(app, { sink: app.fleetHeartbeats.beat, token: fleetToken(config.appSecret) });
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });
   await app.register(paymentsPlugin, { config });

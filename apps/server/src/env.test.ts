@@ -100,4 +100,36 @@ describe('parseEnv', () => {
   it('treats empty variables as unset', () => {
     expect(parseEnv({ ...base, DATABASE_URL: '', SMTP_URL: ' ' }).databaseUrl).toBeUndefined();
   });
+
+  it('serves HTTPS from certificate files or ACME, on 443 by default with ACME, and refuses a half setting', () => {
+    const files = parseEnv({
+      ...base,
+      TLS_CERT_FILE: '/etc/rooms/cert.pem',
+      TLS_KEY_FILE: '/etc/rooms/key.pem',
+    });
+    expect(files.tls).toEqual({
+      kind: 'files',
+      certFile: '/etc/rooms/cert.pem',
+      keyFile: '/etc/rooms/key.pem',
+      httpPort: undefined,
+    });
+    expect(files.publicUrl).toBe('https://localhost:3000');
+    const acme = parseEnv({ ...base, ACME_DOMAINS: 'Rooms.Example.com, www.rooms.example.com' });
+    expect(acme.port).toBe(443);
+    expect(acme.publicUrl).toBe('https://rooms.example.com');
+    expect(acme.tls).toMatchObject({
+      kind: 'acme',
+      domains: ['rooms.example.com', 'www.rooms.example.com'],
+      httpPort: 80,
+      stateDir: '/tmp/rooms-env-test/acme',
+    });
+    expect(parseEnv(base).tls).toBeNull();
+    expect(() => parseEnv({ ...base, TLS_CERT_FILE: '/etc/rooms/cert.pem' })).toThrowError(/TLS_KEY_FILE/);
+    expect(() =>
+      parseEnv({ ...base, TLS_CERT_FILE: '/a', TLS_KEY_FILE: '/b', ACME_DOMAINS: 'rooms.example.com' }),
+    ).toThrowError(/ACME_DOMAINS: cannot be used with TLS_CERT_FILE/);
+    expect(() => parseEnv({ ...base, ACME_DOMAINS: '203.0.113.5' })).toThrowError(/not a domain name/);
+    expect(() => parseEnv({ ...base, HTTP_PORT: '80' })).toThrowError(/HTTP_PORT/);
+    expect(() => parseEnv({ ...base, ACME_EMAIL: 'ops@example.com' })).toThrowError(/without ACME_DOMAINS/);
+  });
 });

@@ -22,7 +22,30 @@ const ZEnv = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().default('0.0.0.0'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** Unset: 443 when ACME_DOMAINS is set (the port browsers assume for https), 3000 otherwise. */
+    PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+    /**
+     * HTTPS served by this process itself (tls/): a PEM certificate (chain) and its private key, both readable by
+     * the server. A renewal that rewrites the files is picked up without a restart.
+     */
+    TLS_CERT_FILE: optionalString,
+    TLS_KEY_FILE: optionalString,
+    /**
+     * HTTPS with certificates obtained automatically over ACME (Let's Encrypt unless ACME_DIRECTORY_URL says
+     * otherwise) for these comma-separated domain names, which must point at this machine, with port 80
+     * (HTTP_PORT) reachable for the HTTP-01 challenge; renewed ahead of expiry without a restart.
+     */
+    ACME_DOMAINS: optionalString,
+    /** The contact the certificate authority warns about expiring certificates and problems. */
+    ACME_EMAIL: optionalString.pipe(z.email().optional()),
+    ACME_DIRECTORY_URL: optionalString.pipe(z.url().optional()),
+    /** PEM certificates the ACME directory's own HTTPS is checked against: a private CA, or a local test CA. */
+    ACME_CA_FILE: optionalString,
+    /**
+     * With HTTPS on: a plain-HTTP port that answers ACME challenges (/.well-known/acme-challenge/) and sends every
+     * other request to the HTTPS address. Unset: 80 with ACME_DOMAINS, none with certificate files.
+     */
+    HTTP_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
     PUBLIC_URL: z.url().optional(),
     /** Where share links point, when shared rooms live on a domain of their own; PUBLIC_URL otherwise. */
     SHARE_URL: optionalString.pipe(z.url().optional()),
@@ -140,6 +163,12 @@ const ZEnv = z
     ),
     /** Comma-separated zone codes this agent serves; unset: every enabled zone. */
     AGENT_REGIONS: optionalString,
+    /**
+     * Where an agent sends its heartbeats: the control plane's address on the private network (e.g.
+     * http://control-plane.rooms:3000). Unset: the agent writes them to the database itself, a connection and a
+     * transaction per agent, which a large fleet cannot afford.
+     */
+    CONTROL_URL: optionalString.pipe(z.url().optional()),
     /** The agent's name where it runs: its pod's (and so its GameServer's) name on Kubernetes. */
     AGENT_NAME: optionalString.pipe(z.string().max(253).optional()),
     /**
@@ -184,6 +213,44 @@ const ZEnv = z
       ),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
+      const missing = env.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required with the other: HTTPS needs both the certificate and its private key',
+      });
+    }
+    if (env.TLS_CERT_FILE && env.ACME_DOMAINS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ACME_DOMAINS'],
+        message: 'cannot be used with TLS_CERT_FILE: choose certificate files or automatic certificates',
+      });
+    }
+    for (const domain of acmeDomainsOf(env.ACME_DOMAINS)) {
+      if (!HOST_NAME.test(domain)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ACME_DOMAINS'],
+          message: `${domain} is not a domain name (an ACME certificate names domains, not addresses or wildcards)`,
+        });
+      }
+    }
+    if (!env.ACME_DOMAINS) {
+      for (const name of ['ACME_EMAIL', 'ACME_DIRECTORY_URL', 'ACME_CA_FILE'] as const) {
+        if (env[name])
+          ctx.addIssue({ code: 'custom', path: [name], message: 'has no effect without ACME_DOMAINS' });
+      }
+    }
+    if (env.HTTP_PORT !== undefined && !env.TLS_CERT_FILE && !env.ACME_DOMAINS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_PORT'],
+        message:
+          'is the plain-HTTP port beside HTTPS; without TLS_CERT_FILE or ACME_DOMAINS, PORT serves HTTP',
+      });
+    }
     if (env.CAPTCHA_PROVIDER === 'geetest') {
       for (const name of ['GEETEST_ID', 'GEETEST_KEY'] as const) {
         if (!env[name])
@@ -263,6 +330,37 @@ const ZEnv = z
 
 export type TRoomRole = 'all' | 'control' | 'agent' | 'gateway';
 
+/** A DNS name of at least two labels, as a public certificate authority issues for. */
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+function acmeDomainsOf(value: string | undefined): string[] {
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** Let's Encrypt's production directory, the default certificate authority. */
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+
+/** How this process serves HTTPS, if it does (tls/https-serving.ts). */
+export type TTlsConfig =
+  | { kind: 'files'; certFile: string; keyFile: string; httpPort: number | undefined }
+  | {
+      kind: 'acme';
+      domains: string[];
+      email: string | undefined;
+      directoryUrl: string;
+      caFile: string | undefined;
+      /** Where the account key and the certificates are kept across restarts. */
+      stateDir: string;
+      httpPort: number;
+    };
+
 export type TRoomMediaMode = 'auto' | 'h264' | 'screencast';
 
 export const paymentProviders = ['sandbox', 'stripe', 'alipay'] as const;
@@ -291,6 +389,8 @@ export interface TConfig {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /** HTTPS served by this process; null: plain HTTP (behind a proxy that terminates TLS, or on localhost). */
+  tls: TTlsConfig | null;
   publicUrl: string;
   /** The address share links start with (SHARE_URL, else publicUrl); no trailing slash. */
   shareUrl: string;
@@ -332,6 +432,8 @@ export interface TConfig {
     regions: string[] | undefined;
     /** Its name where it runs (the GameServer's under Agones), reported with its heartbeats. */
     name: string | undefined;
+    /** Where its heartbeats go (CONTROL_URL); undefined: to the database from this process. */
+    controlUrl: string | undefined;
     /** The Agones SDK sidecar's port, when the agent runs as a GameServer. */
     agonesSdkPort: number | undefined;
   };
@@ -418,11 +520,38 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
   }
   const env = parsed.data;
   const roomCapacity = env.ROOM_CAPACITY ?? defaultRoomCapacity();
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const acmeDomains = acmeDomainsOf(env.ACME_DOMAINS);
+  const port = env.PORT ?? (acmeDomains.length > 0 ? 443 : 3000);
+  const tls: TTlsConfig | null =
+    env.TLS_CERT_FILE && env.TLS_KEY_FILE
+      ? {
+          kind: 'files',
+          certFile: resolve(env.TLS_CERT_FILE),
+          keyFile: resolve(env.TLS_KEY_FILE),
+          httpPort: env.HTTP_PORT,
+        }
+      : acmeDomains.length > 0
+        ? {
+            kind: 'acme',
+            domains: acmeDomains,
+            email: env.ACME_EMAIL,
+            directoryUrl: env.ACME_DIRECTORY_URL ?? LETS_ENCRYPT_DIRECTORY,
+            caFile: env.ACME_CA_FILE ? resolve(env.ACME_CA_FILE) : undefined,
+            stateDir: join(resolve(env.DATA_DIR), 'acme'),
+            httpPort: env.HTTP_PORT ?? 80,
+          }
+        : null;
+  const defaultHost = tls?.kind === 'acme' ? tls.domains[0] : 'localhost';
+  const defaultPort = port === (tls ? 443 : 80) ? '' : `:${port}`;
+  const publicUrl = (env.PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${defaultHost}${defaultPort}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
-    port: env.PORT,
+    port,
+    tls,
     publicUrl,
     shareUrl: env.SHARE_URL?.replace(/\/$/, '') ?? publicUrl,
     fixedUrls: { publicUrl: env.PUBLIC_URL !== undefined, shareUrl: env.SHARE_URL !== undefined },
@@ -473,6 +602,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
         .map((code) => code.trim())
         .filter(Boolean),
       name: env.AGENT_NAME,
+      controlUrl: env.CONTROL_URL,
       agonesSdkPort: env.AGONES_SDK_HTTP_PORT,
     },
     runtime:

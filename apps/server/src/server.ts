@@ -1,6 +1,10 @@
 // Entry point: parse the configuration, build the app, listen, and close gracefully on SIGINT/SIGTERM.
+import type { Server as TlsServer } from 'node:tls';
+import { pino } from 'pino';
 import { buildApp } from './app';
 import { ConfigError, parseEnv } from './env';
+import { TlsSetupError } from './tls/certificate-pair';
+import { openTlsServing, type TTlsServing } from './tls/https-serving';
 
 async function main() {
   let config: ReturnType<typeof parseEnv>;
@@ -14,10 +18,27 @@ async function main() {
     throw error;
   }
 
-  const app = await buildApp(config).catch((error: unknown) => {
+  // Before the app: with ACME the first start waits for its certificate, and a certificate the operator got wrong
+  // stops the server before anything else starts.
+  let tls: TTlsServing | null;
+  try {
+    tls = await openTlsServing(config, pino({ level: config.logLevel }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`HTTPS cannot be served: ${message}`);
+    if (!(error instanceof TlsSetupError)) console.error(error);
+    process.exit(1);
+  }
+
+  const app = await buildApp(config, tls ? { https: tls.https } : {}).catch((error: unknown) => {
     console.error('The server could not start:', error instanceof Error ? error.message : error);
     process.exit(1);
   });
+  if (tls) {
+    const serving = tls;
+    serving.attach(app.server as unknown as TlsServer);
+    app.addHook('onClose', () => serving.close());
+  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,17 +1,28 @@
 // The real server for integration tests and browser journeys: its own database, a real SMTP listener, the
 // built web app, listening on a random loopback port.
+import type { Server as TlsServer } from 'node:tls';
 import { createTestDatabase } from '@rooms/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { parseEnv, type TConfig } from '../env';
+import { openTlsServing, type TTlsServing } from '../tls/https-serving';
 import { startSmtpListener, type TSmtpListener } from './smtp-listener';
 import { TEST_CAPTCHA_MAX_NUMBER } from './test-captcha';
+
+/** What the TLS side says goes to the test's output: a renewal swap or a refused file is worth seeing there. */
+const consoleTlsLog = {
+  info: () => {},
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
 
 export interface TTestServer {
   app: FastifyInstance;
   url: string;
   config: TConfig;
   smtp: TSmtpListener;
+  /** With TLS_CERT_FILE/TLS_KEY_FILE or ACME_DOMAINS in `env`: the HTTPS side, as server.ts runs it. */
+  tls: TTlsServing | null;
   close(): Promise<void>;
 }
 
@@ -22,6 +33,8 @@ export interface TTestServerOptions {
   listen?: boolean;
   /** The address to listen on: loopback unless a test reaches the server from a network namespace. */
   host?: string;
+  /** How often certificate files are looked at, with TLS_CERT_FILE. */
+  tlsPollMs?: number;
 }
 
 export async function startTestServer(options: TTestServerOptions = {}): Promise<TTestServer> {
@@ -42,13 +55,23 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     CAPTCHA_MAX_NUMBER: TEST_CAPTCHA_MAX_NUMBER,
     ...options.env,
   });
-  const app = await buildApp(config, { logger: { level: config.logLevel } });
+  const host = options.host ?? '127.0.0.1';
+  const tls = await openTlsServing({ ...config, host }, consoleTlsLog, { pollMs: options.tlsPollMs });
+  const app = await buildApp(config, {
+    logger: { level: config.logLevel },
+    ...(tls ? { https: tls.https } : {}),
+  });
+  if (tls) {
+    tls.attach(app.server as unknown as TlsServer);
+    app.addHook('onClose', () => tls.close());
+  }
   let url = 'http://localhost';
   if (options.listen !== false) {
     // A random port unless the test names one (an agent must listen where its AGENT_ADDRESS says).
-    await app.listen({ host: options.host ?? '127.0.0.1', port: config.port });
+    await app.listen({ host, port: config.port });
     const address = app.server.address();
-    if (address && typeof address === 'object') url = `http://127.0.0.1:${address.port}`;
+    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    if (address && typeof address === 'object') url = `${tls ? 'https' : 'http'}://${shown}:${address.port}`;
   } else {
     await app.ready();
   }
@@ -57,6 +80,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     url,
     config,
     smtp,
+    tls,
     async close() {
       await app.close();
       await smtp.close();
