@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { encodeMediaFrame, encodePaddingFrame } from '@rooms/api/room-protocol';
+import { encodeMediaFrame, encodePaddingFrame, ROOM_CLOSE_CODES } from '@rooms/api/room-protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LAYER_CHOICE_KEY } from './layer-choice';
 import { RoomConnection, type TRoomConnectionEvents } from './room-connection';
@@ -177,6 +177,64 @@ describe('RoomConnection', () => {
     const again = await connected(3);
     again.message(new ArrayBuffer(700));
     expect(again.of('stream/ack').map((ack) => ack.bytes)).toEqual([700]);
+    connection.dispose();
+  });
+
+  it('waits out a restarting room with pauses that grow, asking for few tickets', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    const connection = new RoomConnection('room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    void connection.connect();
+    const socket = await connected(1);
+    const asks: number[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        asks.push(performance.now());
+        return new Response(JSON.stringify({ msg: 'error', data: 'The room is not running' }), {
+          status: 409,
+        });
+      }),
+    );
+    socket.message(JSON.stringify({ type: 'system/room-ended', reason: 'restarting', by: null }));
+    socket.drop(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    expect(connection.getSnapshot().status).toBe('waiting');
+    const wentAway = performance.now();
+    await vi.advanceTimersByTimeAsync(20_000);
+    // Soon at first, then less often: a page spends a handful of tickets on a restart, well inside its budget.
+    expect(asks[0]! - wentAway).toBeLessThan(600);
+    expect(asks.length).toBeGreaterThanOrEqual(10);
+    expect(asks.length).toBeLessThanOrEqual(20);
+    const gaps = asks.slice(1).map((at, index) => at - asks[index]!);
+    expect(gaps.at(-1)!).toBeGreaterThan(gaps[0]! * 1.5);
+    expect(connection.getSnapshot().status).toBe('waiting');
+    connection.dispose();
+  });
+
+  it('asks for a ticket again only when a refusal for asking too often says', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    const asks: number[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        asks.push(performance.now());
+        if (asks.length > 1) return new Response(JSON.stringify({ ticket: 'ticket' }), { status: 200 });
+        return new Response(
+          JSON.stringify({ msg: 'error', data: 'Too many attempts, please try again in 7 seconds' }),
+          { status: 429, headers: { 'retry-after': '7' } },
+        );
+      }),
+    );
+    const connection = new RoomConnection('room', 'Kim', events, { decoders: ['h264', 'opus', 'jpeg'] });
+    void connection.connect();
+    await vi.advanceTimersByTimeAsync(6_900);
+    expect(asks).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(asks).toHaveLength(2);
+    await connected(1);
     connection.dispose();
   });
 });

@@ -6,6 +6,8 @@ import {
   isPaddingFrame,
   ROOM_CLOSE_CODES,
   ROOM_TICKET_PATH,
+  rejoinDelayMs,
+  retryAfterMs,
   roomSocketPath,
   type TBrowserTabInfo,
   type TChatEntry,
@@ -65,11 +67,6 @@ export interface TRoomConnectionEvents {
 const CHAT_KEEP = 200;
 /** Backoff after a dropped connection; the last delay repeats for as long as the page stays open. */
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 10_000];
-/** How often a page asks whether a room that went away runs again: soon after a restart, calmly after a stop. */
-const RESTART_POLL_MS = 700;
-const STOPPED_POLL_MS = 3000;
-/** After this long a restart that has not come back is polled like a stop. */
-const RESTART_PATIENCE_MS = 30_000;
 /** A room that is not running is waited for, never a reason to give up; the other close codes are final. */
 const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
   Object.entries(ROOM_CLOSE_CODES)
@@ -98,6 +95,17 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
 /** The ticket endpoint's answer for a room whose browser is not running (ticket-route.ts). */
 const NOT_RUNNING_STATUS = 409;
 
+/** A ticket refused; a refusal for asking too often says how long to wait (Retry-After). */
+export class TicketRefused extends RestError {
+  constructor(
+    message: string,
+    status: number,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message, status);
+  }
+}
+
 export async function fetchRoomTicket(roomId: string, password?: string): Promise<string> {
   const response = await apiFetch(ROOM_TICKET_PATH, {
     method: 'POST',
@@ -106,7 +114,11 @@ export async function fetchRoomTicket(roomId: string, password?: string): Promis
   });
   const body = (await response.json().catch(() => null)) as { ticket?: string; data?: unknown } | null;
   if (response.ok && body?.ticket) return body.ticket;
-  throw new RestError(typeof body?.data === 'string' ? body.data : 'Request failed', response.status);
+  throw new TicketRefused(
+    typeof body?.data === 'string' ? body.data : 'Request failed',
+    response.status,
+    retryAfterMs(response.headers.get('retry-after')),
+  );
 }
 
 export interface TRoomConnectionOptions {
@@ -131,6 +143,8 @@ export class RoomConnection {
   /** What the last system/room-ended said, kept for the close that follows it. */
   private ending: TRoomEnding | null = null;
   private waitingSince = 0;
+  /** Times the page asked whether the room runs again since it went away. */
+  private waitAsks = 0;
   private readonly unwatchDecoders: (() => void) | undefined;
   private readonly onOnline = () => this.retryNow();
 
@@ -167,6 +181,9 @@ export class RoomConnection {
       // network glitch, a busy server or a server restarting is retried.
       if (error instanceof RestError && error.status === NOT_RUNNING_STATUS) {
         this.waitForRoom();
+      } else if (error instanceof TicketRefused && error.retryAfterMs !== undefined) {
+        // Asked too often (a budget per browser and room): ask again when the server says, not before.
+        this.retryAfter(error.retryAfterMs);
       } else if (
         error instanceof RestError &&
         error.status >= 400 &&
@@ -355,11 +372,25 @@ export class RoomConnection {
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 
-  /** The room's browser is away: the people, tabs and control go with it; ask again until it runs. */
+  /** Waits as long as a refusal for asking too often said; waiting for the room stays waiting. */
+  private retryAfter(delay: number) {
+    if (this.disposed) return;
+    if (this.snapshot.status !== 'waiting')
+      this.update({ status: 'reconnecting', retryAt: performance.now() + delay });
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  /**
+   * The room's browser is away: the people, tabs and control go with it; ask again until it runs, soon after a
+   * restart and less and less often (room-protocol's rejoin schedule).
+   */
   private waitForRoom() {
     if (this.disposed) return;
     const away = this.ending ?? this.snapshot.away ?? { reason: 'stopped', by: null };
-    if (this.snapshot.status !== 'waiting') this.waitingSince = performance.now();
+    if (this.snapshot.status !== 'waiting') {
+      this.waitingSince = performance.now();
+      this.waitAsks = 0;
+    }
     this.attempts = 0;
     this.update({
       status: 'waiting',
@@ -370,10 +401,8 @@ export class RoomConnection {
       queue: [],
       tabs: [],
     });
-    const soon =
-      (away.reason === 'restarting' || away.reason === 'server-restart') &&
-      performance.now() - this.waitingSince < RESTART_PATIENCE_MS;
-    const delay = soon ? RESTART_POLL_MS : STOPPED_POLL_MS;
+    const restarting = away.reason === 'restarting' || away.reason === 'server-restart';
+    const delay = rejoinDelayMs(this.waitAsks++, performance.now() - this.waitingSince, restarting);
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 
