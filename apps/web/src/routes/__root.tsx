@@ -4,6 +4,7 @@ import { Toaster } from '@rooms/ui/toaster';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Navigate, Outlet, useMatches } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { InsecureContextNotice } from '../components/insecure-context-notice';
 import { SITE_TITLE } from '../lib/site';
 
 function DocumentTitle() {
@@ -23,6 +24,7 @@ function Root() {
     <>
       <DocumentTitle />
       <Outlet />
+      <InsecureContextNotice />
       <Toaster closeLabel={i18n._(msg`Close`)} />
     </>
   );
