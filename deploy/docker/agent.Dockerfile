@@ -10,7 +10,11 @@
 # capabilities and no_new_privs. Give the container only the capabilities that needs (deploy/kubernetes lists them
 # and the README says why each); run as a non-root user, rooms would share the agent's network and user.
 
-FROM node:24-bookworm-slim AS build
+# The base of both stages: Node 24 on Debian bookworm. `npm run images:check` builds one locally (debootstrap and
+# the repository's own Node) where no registry can be reached, and passes it here.
+ARG BASE=node:24-bookworm-slim
+
+FROM ${BASE} AS build
 WORKDIR /app
 # See control-plane.Dockerfile: the runtime stage installs the system packages, not the postinstall step.
 ENV ROOMS_SKIP_SETUP=1 TURBO_TELEMETRY_DISABLED=1
@@ -28,7 +32,7 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx turbo run build --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM ${BASE} AS runtime
 # Debian's Chromium (Playwright's own download is not used), fonts for Chinese and Japanese pages, the media
 # pipeline (Xvfb, PulseAudio, ffmpeg for H.264 and Opus), and what the sandbox runs besides util-linux's
 # unshare/nsenter/setpriv: iproute2 and socat. tini reaps the orphans that browsers leave behind.

@@ -3,7 +3,11 @@
 #   docker build -f deploy/docker/control-plane.Dockerfile -t cloud-browser-rooms/control-plane .
 # Needs DATABASE_URL and APP_SECRET (shared by every role); REDIS_URL with more than one replica; PUBLIC_URL.
 
-FROM node:24-bookworm-slim AS build
+# The base of both stages: Node 24 on Debian bookworm. `npm run images:check` builds one locally (debootstrap and
+# the repository's own Node) where no registry can be reached, and passes it here.
+ARG BASE=node:24-bookworm-slim
+
+FROM ${BASE} AS build
 WORKDIR /app
 # The postinstall step (scripts/setup.mjs) installs Chromium and the media tools and creates the room user on a
 # developer's machine; an image installs what its role needs itself, in its runtime stage.
@@ -22,7 +26,7 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx turbo run build --filter=@rooms/web --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM ${BASE} AS runtime
 # tini reaps orphaned children and forwards SIGTERM, so the server closes with grace when the pod stops.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini ca-certificates \

@@ -3,7 +3,11 @@
 # the repository root:
 #   docker build -f deploy/docker/gateway.Dockerfile -t cloud-browser-rooms/gateway .
 
-FROM node:24-bookworm-slim AS build
+# The base of both stages: Node 24 on Debian bookworm. `npm run images:check` builds one locally (debootstrap and
+# the repository's own Node) where no registry can be reached, and passes it here.
+ARG BASE=node:24-bookworm-slim
+
+FROM ${BASE} AS build
 WORKDIR /app
 # See control-plane.Dockerfile: no system packages from the postinstall step in an image build.
 ENV ROOMS_SKIP_SETUP=1 TURBO_TELEMETRY_DISABLED=1
@@ -22,7 +26,7 @@ COPY . .
 # The gateway serves no web app: nothing to build, only the development dependencies to drop.
 RUN npx turbo run build --filter=@rooms/server && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM ${BASE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini ca-certificates \
   && rm -rf /var/lib/apt/lists/* \
