@@ -2,7 +2,7 @@
 // makes it a user's ticket, without one a guest's; either is tied to the browser by a signed cookie
 // (guest-id.ts). Entry rules (owner, public, share password with its budget of wrong tries), bans and whether the room runs are
 // checked here, where a refusal can still be an HTTP answer a page can read.
-import { checkShareAccess, describeError, resolveSession } from '@rooms/api';
+import { checkShareAccess, describeError, type RateLimiter, resolveSession } from '@rooms/api';
 import {
   ROOM_ERROR_MESSAGES,
   ROOM_TICKET_PATH,
@@ -13,14 +13,29 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { tokenFrom } from '../context';
 import type { RoomRelay } from './room-relay';
 
-/** Per address: enough for reconnects; wrong passwords have their own, smaller budget (checkShareAccess). */
+/**
+ * Per browser (its session, or its guest id) and room, not per address: a household or an office behind one NAT
+ * all rejoin a restarted room at once, each within its own budget. Enough for a page waiting out a restart
+ * (room-protocol's rejoin schedule asks well under this); wrong passwords have their own, smaller budget per
+ * address (checkShareAccess).
+ */
 const TICKETS_PER_MINUTE = 30;
+/** Per browser over all rooms: a script walking room ids gets no budget per id it makes up. */
+const CALLER_TICKETS_PER_MINUTE = 120;
+/**
+ * New guest ids per address: a browser keeps its id for the session, so only a client that drops its cookie asks
+ * for one every time, and that is what this holds back.
+ */
+const NEW_GUESTS_PER_MINUTE = 60;
+/**
+ * A ceiling per address against floods only: a large office rejoining a restarted room (a few tickets each) stays
+ * well under it.
+ */
+const ADDRESS_TICKETS_PER_MINUTE = 1200;
 
 export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): void {
+  const limiter = app.services.rateLimiter;
   app.post(ROOM_TICKET_PATH, async (request, reply) => {
-    const wait = await app.services.rateLimiter.hit(`ws-ticket:${request.ip}`, TICKETS_PER_MINUTE, 60);
-    if (wait > 0) return fail(reply, 429, `Too many attempts, please try again in ${wait} seconds`);
-
     const body = ZRoomTicketRequest.safeParse(request.body ?? {});
     if (!body.success) return fail(reply, 400, body.error.issues[0]?.message ?? 'Request error');
 
@@ -40,23 +55,33 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       sessionId = session.sessionId;
     }
 
+    // Every browser gets the id, signed in or not: a guest banned in it stays banned after logging in.
+    let guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
+    if (!guestId) {
+      const wait = await limiter.hit(`ws-guest:${request.ip}`, NEW_GUESTS_PER_MINUTE, 60);
+      if (wait > 0) return tooMany(reply, wait);
+      const issued = relay.guestIds.issue(request.protocol === 'https');
+      guestId = issued.guestId;
+      reply.header('set-cookie', issued.setCookie);
+    }
+    const caller = sessionId ? `session:${sessionId}` : `guest:${guestId}`;
+    const wait = await hold(limiter, [
+      [`ws-ticket:${caller}:${body.data.roomId}`, TICKETS_PER_MINUTE],
+      [`ws-ticket:${caller}`, CALLER_TICKETS_PER_MINUTE],
+      [`ws-ticket:ip:${request.ip}`, ADDRESS_TICKETS_PER_MINUTE],
+    ]);
+    if (wait > 0) return tooMany(reply, wait);
+
     const room = await relay.findRoom(body.data.roomId);
     if (!room) return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
     try {
-      await checkShareAccess(app.services.rateLimiter, { ip: request.ip, userId }, room, body.data.password);
+      await checkShareAccess(limiter, { ip: request.ip, userId }, room, body.data.password);
     } catch (error) {
       const refusal = describeError(error);
       if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
       return fail(reply, refusal.status, refusal.message);
     }
 
-    // Every browser gets the id, signed in or not: a guest banned in it stays banned after logging in.
-    let guestId = relay.guestIds.fromCookieHeader(request.headers.cookie);
-    if (!guestId) {
-      const issued = relay.guestIds.issue(request.protocol === 'https');
-      guestId = issued.guestId;
-      reply.header('set-cookie', issued.setCookie);
-    }
     // Before "is it running here": the ban may come from another server's hub, and a banned page must hear that
     // it is banned (final) rather than that the room is not running (which it would wait out).
     if (await relay.isBanned(room, { userId, guestId, ip: request.ip })) {
@@ -70,6 +95,20 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
     const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId, sessionId);
     return reply.send(issued);
   });
+}
+
+/** Counts one ticket against each budget (a minute each); when one is spent, takes it back from all and says the wait. */
+async function hold(limiter: RateLimiter, budgets: [key: string, limit: number][]): Promise<number> {
+  let wait = 0;
+  for (const [key, limit] of budgets) wait = Math.max(wait, await limiter.hit(key, limit, 60));
+  if (wait > 0) for (const [key] of budgets) await limiter.undo(key);
+  return wait;
+}
+
+/** The wait goes in Retry-After too, which the page honours before it asks again. */
+function tooMany(reply: FastifyReply, wait: number) {
+  reply.header('retry-after', String(wait));
+  return fail(reply, 429, `Too many attempts, please try again in ${wait} seconds`);
 }
 
 function fail(reply: FastifyReply, status: number, message: string) {
