@@ -5,8 +5,10 @@
 // but its absence only warns: rooms then fall back to the CDP screencast (JPEG pictures, no sound).
 // Room isolation (apps/server/src/rooms/sandbox) needs socat, iproute2 and the unprivileged `room-sandbox` user;
 // as root both are set up here, otherwise the server says at start-up what rooms lack.
+// The tests also run the README's reverse-proxy examples (nginx, Caddy) and a local ACME authority (Pebble); these
+// are installed for their programs only, never started as services (not at all with NODE_ENV=production).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 
 const SKIP = process.env.ROOMS_SKIP_SETUP === '1';
 const MEDIA_PACKAGES = ['xvfb', 'ffmpeg', 'pulseaudio'];
@@ -18,6 +20,12 @@ const MEDIA_PROGRAMS = { xvfb: 'Xvfb', ffmpeg: 'ffmpeg', pulseaudio: 'pulseaudio
  */
 const SANDBOX_PROGRAMS = { socat: 'socat', iproute2: 'ip', e2fsprogs: 'mkfs.ext4', 'x11-utils': 'xwininfo' };
 const SANDBOX_USER = process.env.ROOM_SANDBOX_USER || 'room-sandbox';
+/** What the tests run, by package: the reverse proxies of deploy/proxy and Let's Encrypt's test server. */
+const TEST_PROGRAMS = { 'nginx-light': 'nginx', caddy: 'caddy', pebble: 'pebble' };
+/** Their packages' services, which a package install would otherwise start (nginx and Caddy both take port 80). */
+const TEST_SERVICES = ['nginx.service', 'caddy.service'];
+/** Debian's way to keep a package install from starting its daemon: this script answering "not now". */
+const POLICY_RC = '/usr/sbin/policy-rc.d';
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
   Boolean,
 );
@@ -38,6 +46,29 @@ function missingSandboxPackages() {
   return Object.entries(SANDBOX_PROGRAMS)
     .filter(([, program]) => !onPath(program) && !existsSync(`/usr/sbin/${program}`))
     .map(([name]) => name);
+}
+
+function missingTestPackages() {
+  return Object.entries(TEST_PROGRAMS)
+    .filter(([, program]) => !onPath(program) && !existsSync(`/usr/sbin/${program}`))
+    .map(([name]) => name);
+}
+
+/**
+ * Installs the test tools without starting them: a policy-rc.d stands in for the install's duration (where the
+ * machine has none of its own), and their units are disabled so that no reboot starts them on port 80 either.
+ */
+function installTestTools(packages) {
+  const ownPolicy = !existsSync(POLICY_RC);
+  if (ownPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  try {
+    return aptInstall(packages);
+  } finally {
+    if (ownPolicy) unlinkSync(POLICY_RC);
+    if (onPath('deb-systemd-helper')) {
+      for (const unit of TEST_SERVICES) spawnSync('deb-systemd-helper', ['disable', unit], { stdio: 'ignore' });
+    }
+  }
 }
 
 function hasUser(name) {
@@ -130,6 +161,17 @@ if (!SKIP) {
     );
   } else {
     console.log('[setup] Media pipeline: Xvfb, ffmpeg and pulseaudio are installed (H.264 video and sound)');
+  }
+
+  const missingTools = missingTestPackages();
+  if (missingTools.length > 0 && canInstall && process.env.NODE_ENV !== 'production') {
+    installTestTools(missingTools);
+  }
+  const stillMissingTools = missingTestPackages();
+  if (stillMissingTools.length > 0) {
+    console.log(
+      `[setup] Tests of the HTTPS set-ups skip what needs ${stillMissingTools.join(', ')} (apt-get install ${stillMissingTools.join(' ')})`,
+    );
   }
 
   if (isRoot() && !createSandboxUser()) {
