@@ -101,6 +101,7 @@ describe('/metrics', () => {
       );
       const live = await scrape();
       expect(value(live, 'rooms_rooms{state="running"}')).toBe(1);
+      expect(value(live, 'rooms_room_starts_total')).toBe(1);
       expect(value(live, 'rooms_participants')).toBe(1);
       const fps =
         value(live, 'rooms_stream_fps{path="h264"}') + value(live, 'rooms_stream_fps{path="screencast"}');

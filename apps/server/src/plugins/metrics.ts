@@ -130,8 +130,14 @@ export const metricsPlugin = fp(
         help: 'Room browsers that exited on their own',
         registers: [registry],
       });
+      const starts = new Counter({
+        name: 'rooms_room_starts_total',
+        help: 'Rooms that came up running on this server (a failover start on its new agent included)',
+        registers: [registry],
+      });
       const unsubscribe = engine.onStateChange((change) => {
         if (change.state === 'crashed') crashes.inc();
+        if (change.state === 'running') starts.inc();
       });
       app.addHook('onClose', async () => unsubscribe());
     }
