@@ -1,8 +1,10 @@
 // The control plane's part of the fleet. Every couple of seconds it sweeps out agents that fell silent (their runs
 // are lost) and puts each lost room on the job queue to be started again; a worker of any control plane takes the
-// job and starts the room on an agent that serves, as its owner's start would. Several control planes may do it
+// job and starts the room on an agent that serves, as its owner's start would. Rooms lost another way (an agent
+// reported unreachable and confirmed, agent-reports.ts) are queued at once through `restartLost`. Several control planes may do it
 // side by side: the sweep locks the agents, a room has one restart job at a time (its key), and a second start of
-// the same room gets the run the first one placed.
+// the same room gets the run the first one placed. Once a minute a slice of the fleet's history older than a day
+// is pruned (fleet.pruneFleet).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { describeError, fleet, type RoomEngine, resumeRoom } from '@rooms/api';
 import type { TJobQueue } from '../services/job-queue';
@@ -31,8 +33,16 @@ interface TRestartJob {
 const FINAL = new Set(['ROOM_NOT_FOUND', 'QUOTA_EXHAUSTED']);
 /** A full or empty zone is tried again this often, until the room has waited RESTART_GIVE_UP_MS. */
 const RETRY_SECONDS = 5;
+/** How often ended runs and lost agents older than fleet.FLEET_HISTORY_MS are pruned. */
+const PRUNE_EVERY_MS = 60_000;
 
-export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ close(): Promise<void> }> {
+export interface TFleetDuties {
+  /** Queues every lost room's restart now and wakes this process's worker, instead of at the next sweep. */
+  restartLost(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFleetDuties(options: TFleetDutiesOptions): Promise<TFleetDuties> {
   const { orm, rooms, jobs, log } = options;
   const now = options.now ?? (() => new Date());
   let closed = false;
@@ -74,17 +84,32 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ 
   });
   // Polled as often as the sweep that queues the jobs: polling every 0.5 s cost every request of the process
   // (bench:api: REST userinfo p99 8 ms instead of 4).
-  await jobs.work<TRestartJob>(ROOM_RESTARTS_QUEUE, { pollingIntervalSeconds: 2 }, async ([job]) => {
-    if (job) await restart(job.data);
-  });
+  const worker = await jobs.work<TRestartJob>(
+    ROOM_RESTARTS_QUEUE,
+    { pollingIntervalSeconds: 2 },
+    async ([job]) => {
+      if (job) await restart(job.data);
+    },
+  );
 
-  const tick = async () => {
-    const swept = await fleet.markLostAgents(orm.em.fork(), now());
-    if (swept.agentIds.length > 0) log.info({ agents: swept.agentIds }, 'silent room agents marked lost');
+  const queueLostRooms = async () => {
     for (const { run } of await fleet.lostRuns(orm.em.fork())) {
       if (closed) return;
       const job: TRestartJob = { roomId: run.roomId, runId: run.id };
       await jobs.send(ROOM_RESTARTS_QUEUE, job, { singletonKey: run.roomId });
+    }
+  };
+
+  let lastPruned = 0;
+  const tick = async () => {
+    const swept = await fleet.markLostAgents(orm.em.fork(), now());
+    if (swept.agentIds.length > 0) log.info({ agents: swept.agentIds }, 'silent room agents marked lost');
+    await queueLostRooms();
+    // A slice of the fleet's old history a minute: what piles up in a day goes in a few ticks.
+    if (now().getTime() - lastPruned >= PRUNE_EVERY_MS) {
+      lastPruned = now().getTime();
+      const pruned = await fleet.pruneFleet(orm.em.fork(), now());
+      if (pruned.runs + pruned.agents > 0) log.info(pruned, 'old fleet history pruned');
     }
   };
 
@@ -95,6 +120,12 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<{ 
   timer.unref();
 
   return {
+    async restartLost() {
+      if (closed) return;
+      await queueLostRooms();
+      // The worker would find the jobs at its next poll, up to 2 s later.
+      jobs.notifyWorker(worker);
+    },
     async close() {
       closed = true;
       clearInterval(timer);

@@ -2,7 +2,8 @@
 // checks who may connect exactly as a single server does (Origin, a single-use ticket spent in PostgreSQL, or a
 // session token), finds the room's live run, and pipes messages both ways. It keeps nothing: a gateway that dies
 // loses only its sockets, whose pages reconnect through another. When the room's agent goes away, its
-// participants are told the room is restarting and wait for its next run, on whichever agent it lands.
+// participants are told the room is restarting and wait for its next run, on whichever agent it lands; the control
+// plane hears of it at once (agent-reports.ts), so the next run starts within seconds.
 import type { Socket } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
@@ -41,6 +42,8 @@ export interface TGatewayOptions {
   orm: MikroORM;
   auth: TSocketAuthDeps;
   token: string;
+  /** Tells the control plane that this gateway's socket to an agent broke (agentReporter). */
+  reportAgent?: (agentId: string) => void;
 }
 
 type TGatewayRequest = FastifyRequest<{
@@ -87,6 +90,7 @@ const gatewaySocketHandler = defineSocketHandler<
       token: deps.token,
       log: deps.log,
       feeds: deps.feeds,
+      reportAgent: deps.reportAgent,
     });
   },
 });
@@ -101,6 +105,7 @@ interface TForward {
   token: string;
   log: FastifyBaseLogger;
   feeds: TFeeds;
+  reportAgent: ((agentId: string) => void) | undefined;
 }
 
 /** What a participant said in member/join about its media, kept to start its feed once the agent agrees. */
@@ -195,11 +200,13 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   };
 
   let address: string | undefined;
+  let agentId: string | undefined;
   try {
     const em = options.orm.em.fork();
     const run = await fleet.liveRunOf(em, options.roomId);
     const agent = run?.state === 'running' ? await fleet.agentById(em, run.agentId) : null;
     address = agent && agent.state !== 'lost' ? agent.address : undefined;
+    agentId = agent?.id;
   } catch (error) {
     options.log.warn({ err: error, roomId: options.roomId }, 'gateway: could not find the room run');
   }
@@ -266,9 +273,11 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     feed?.remove(peer);
     if (clientClosed) return;
     // The agent's own closes (the room stopped, a kick, a ban) pass through as they are; a connection that
-    // broke means the agent is gone, and the room will run again elsewhere.
-    if (code >= 4000 || code === 1000 || code === 1001) client.close(code, reason.toString());
-    else notRunning(true);
+    // broke means the agent is gone, and the room will run again elsewhere: the sooner the control plane knows,
+    // the sooner.
+    if (code >= 4000 || code === 1000 || code === 1001) return client.close(code, reason.toString());
+    if (agentId) options.reportAgent?.(agentId);
+    notRunning(true);
   });
   agentSocket.on('error', (error) => {
     options.log.debug({ err: error, roomId: options.roomId }, 'gateway: agent connection failed');

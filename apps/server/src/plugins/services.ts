@@ -22,6 +22,7 @@ import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
 import { agonesAllocator } from '../fleet/agones/agones-placement';
 import { AgonesRuntime } from '../fleet/agones/agones-runtime';
+import { registerAgentReports } from '../fleet/agent-reports';
 import { startFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
@@ -119,6 +120,13 @@ export const servicesPlugin = fp(
     if (jobs) {
       const duties = await startFleetDuties({ orm: app.orm, rooms, jobs, log: app.log });
       app.addHook('onClose', async () => duties.close());
+      const { restartLost } = duties;
+      registerAgentReports(app, {
+        orm: app.orm,
+        token: fleetToken(config.appSecret),
+        log: app.log,
+        restartLost,
+      });
     }
     const presence = startFleetPresence({
       orm: app.orm,

@@ -6,6 +6,7 @@ import { resolveSession } from '@rooms/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { agentReporter } from '../fleet/agent-reports';
 import { registerAgentRoutes } from '../fleet/agent-routes';
 import { fleetToken } from '../fleet/fleet-token';
 import { registerGateway } from '../fleet/gateway';
@@ -60,10 +61,13 @@ export const roomRelayPlugin = fp(
     });
 
     if (role === 'gateway') {
+      // The control plane, at the install's address.
+      const controlUrl = options.config.publicUrl;
       registerGateway(app, {
         orm: app.orm,
         auth: auth(new TicketBook(appSecret, spentTickets)),
         token: fleetToken(appSecret),
+        reportAgent: agentReporter(controlUrl, fleetToken(appSecret), app.log),
       });
       dropDeadSockets(app);
       return;
