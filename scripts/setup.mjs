@@ -66,7 +66,8 @@ function installTestTools(packages) {
   } finally {
     if (ownPolicy) unlinkSync(POLICY_RC);
     if (onPath('deb-systemd-helper')) {
-      for (const unit of TEST_SERVICES) spawnSync('deb-systemd-helper', ['disable', unit], { stdio: 'ignore' });
+      for (const unit of TEST_SERVICES)
+        spawnSync('deb-systemd-helper', ['disable', unit], { stdio: 'ignore' });
     }
   }
 }

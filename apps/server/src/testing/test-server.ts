@@ -22,7 +22,7 @@ export interface TTestServer {
   config: TConfig;
   smtp: TSmtpListener;
   /** With TLS_CERT_FILE/TLS_KEY_FILE or ACME_DOMAINS in `env`: the HTTPS side, as server.ts runs it. */
-  tls: TTlsServing | null;
+  tls?: TTlsServing | null;
   close(): Promise<void>;
 }
 
