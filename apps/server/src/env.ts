@@ -163,12 +163,6 @@ const ZEnv = z
     ),
     /** Comma-separated zone codes this agent serves; unset: every enabled zone. */
     AGENT_REGIONS: optionalString,
-    /**
-     * Where an agent sends its heartbeats: the control plane's address on the private network (e.g.
-     * http://control-plane.rooms:3000). Unset: the agent writes them to the database itself, a connection and a
-     * transaction per agent, which a large fleet cannot afford.
-     */
-    CONTROL_URL: optionalString.pipe(z.url().optional()),
     /** The agent's name where it runs: its pod's (and so its GameServer's) name on Kubernetes. */
     AGENT_NAME: optionalString.pipe(z.string().max(253).optional()),
     /**
@@ -432,8 +426,6 @@ export interface TConfig {
     regions: string[] | undefined;
     /** Its name where it runs (the GameServer's under Agones), reported with its heartbeats. */
     name: string | undefined;
-    /** Where its heartbeats go (CONTROL_URL); undefined: to the database from this process. */
-    controlUrl: string | undefined;
     /** The Agones SDK sidecar's port, when the agent runs as a GameServer. */
     agonesSdkPort: number | undefined;
   };
@@ -602,7 +594,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
         .map((code) => code.trim())
         .filter(Boolean),
       name: env.AGENT_NAME,
-      controlUrl: env.CONTROL_URL,
       agonesSdkPort: env.AGONES_SDK_HTTP_PORT,
     },
     runtime:
