@@ -1,10 +1,13 @@
 // The fleet as real processes on this machine: a control plane, three room agents and two gateways, each a
 // `node dist/server.mjs` with its ROOM_ROLE, on one database. Rooms spread over the agents; an agent killed with
-// everything it started (kill -9 of its process group: the machine lost) has its room marked lost within 15 s and
-// started again on another agent, where its participant lands by reconnecting as the web app does; a gateway
-// killed moves its participants to the other one; a control plane restarted interrupts no room. The lost room keeps
-// its data: its profile is checkpointed to an S3-compatible server on loopback, and the page finds, on the new
-// agent, what it had stored before the loss.
+// -9 (the machine lost) is reported by the gateway whose sockets to it broke, confirmed lost by the control plane's
+// probe well before its silence would tell, and its room started again on another agent, where its participants
+// (its owner and four guests behind one address, each acting as the web page) all land again, each within its own
+// ticket budget; nothing of the killed agent's rooms is left running. A gateway killed moves its participants to
+// the other one; a control plane restarted interrupts no room. The lost room keeps its data: its profile is
+// checkpointed to an S3-compatible server on loopback, and the page finds, on the new agent, what it had stored
+// before the loss. With FAILOVER_ROUNDS=n, a second test kills the room's agent n times and prints how long each
+// participant waited for pictures (p50/p95): the issue's measurement, which CI does not run.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,8 @@ import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unmountUnder } from '../rooms/profiles/testing/room-volume-files';
 import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
+import { PageParticipant } from '../testing/page-participant';
+import { processTree, stillThere, type TProcessInfo } from '../testing/process-tree';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';
@@ -117,7 +122,7 @@ function bucketEnv(): Record<string, string> {
   };
 }
 
-async function startAgent(name: string): Promise<TServerProcess> {
+async function startAgent(name: string, env: Record<string, string> = {}): Promise<TServerProcess> {
   const port = await freePort();
   return startProcess(
     name,
@@ -131,19 +136,24 @@ async function startAgent(name: string): Promise<TServerProcess> {
       ROOM_MEDIA: 'screencast',
       ...bucketEnv(),
       PROFILE_CHECKPOINT_SECONDS: '2',
+      ...env,
     },
     port,
   );
 }
 
-/** An owner with three rooms of 640×360 at 15 fps; the first keeps its data (the one whose agent is killed). */
-async function ownerWithRooms(count: number): Promise<{ token: string; roomIds: string[] }> {
+/**
+ * An owner with rooms of 640×360 at 15 fps; the first is public (guests join it) and, unless told, keeps its data
+ * (the one whose agent is killed).
+ */
+async function ownerWithRooms(count: number, keepData = true): Promise<{ token: string; roomIds: string[] }> {
   const owner = await storedUser(database.orm, { prefix: 'fleet' });
   const roomIds: string[] = [];
   for (let index = 0; index < count; index++) {
     const room = await storedRoom(database.orm, owner.id, {
-      startUrl: `http://${pageHost}/${index === 0 ? 'kept' : ''}`,
-      keepData: index === 0,
+      startUrl: `http://${pageHost}/${index === 0 && keepData ? 'kept' : ''}`,
+      keepData: index === 0 && keepData,
+      isPublic: index === 0,
       width: 640,
       height: 360,
       videoBitrateKbps: 1000,
@@ -202,6 +212,95 @@ async function rejoin(
   });
 }
 
+/** The room's owner and four guests of one household (one address, as everything here is), as web pages. */
+function household(
+  roomId: string,
+  token: string,
+  controlPort: number,
+  gatewayPorts: number[],
+): PageParticipant[] {
+  const controlUrl = `http://127.0.0.1:${controlPort}`;
+  const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  const page = { controlUrl, gatewayUrls, origin: controlUrl, roomId };
+  return [
+    new PageParticipant({ ...page, nickname: 'Owner', token }),
+    ...['Ana', 'Ben', 'Cy', 'Dee'].map((nickname) => new PageParticipant({ ...page, nickname })),
+  ];
+}
+
+interface TFailover {
+  /** From the kill to the room's run marked lost, and to its next run running. */
+  lostAfterMs: number;
+  runningAfterMs: number;
+  /** From the kill to each participant's first picture again, in the household's order. */
+  backAfterMs: number[];
+  /** Tickets each participant asked for on the way back, and refusals for asking too often. */
+  asks: number[];
+  refusals: number;
+  /** The killed agent's processes still running a while after the kill, and the dead ones nobody collected yet. */
+  left: TProcessInfo[];
+  zombies: TProcessInfo[];
+}
+
+/** The agent running the room (as its live run says), among the agents started. */
+async function agentOf(
+  roomId: string,
+  agents: TServerProcess[],
+): Promise<{ agent: TServerProcess; run: fleet.TRun }> {
+  const run = await liveRun(roomId);
+  const rows = await fleet.liveAgents(database.orm.em.fork());
+  const address = rows.find((row) => row.id === run?.agentId)?.address;
+  const agent = agents.find((candidate) => `127.0.0.1:${candidate.port}` === address);
+  if (!run || !agent) throw new Error('no agent of ours runs the room');
+  return { agent, run };
+}
+
+/** kill -9 of the room's agent (its process group), with every participant rejoining as the page does. */
+async function killAndRejoin(
+  victim: TServerProcess,
+  run: fleet.TRun,
+  pages: PageParticipant[],
+): Promise<TFailover> {
+  const before = await processTree(victim.child.pid as number);
+  for (const page of pages) {
+    page.asks = 0;
+    page.refusals = 0;
+  }
+  const killedAt = Date.now();
+  victim.kill();
+  const back = Promise.all(
+    pages.map(async (page) => {
+      expect(await page.closed()).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+      await page.rejoin(60_000);
+      return Date.now() - killedAt;
+    }),
+  );
+  await eventually('the room marked lost', 20_000, async () => {
+    const [row] = await database.orm.em
+      .fork()
+      .execute<{ state: string }[]>('select state from room_runs where id = ?', [run.id]);
+    return row?.state === 'lost';
+  });
+  const lostAfterMs = Date.now() - killedAt;
+  await eventually('the room running again', 60_000, async () => {
+    const next = await liveRun(run.roomId);
+    return next?.state === 'running' && next.epoch > run.epoch;
+  });
+  const runningAfterMs = Date.now() - killedAt;
+  const backAfterMs = await back;
+  // Whatever of the agent's rooms dies by the parent-death signals has had ample time by now.
+  const there = await stillThere(before);
+  return {
+    lostAfterMs,
+    runningAfterMs,
+    backAfterMs,
+    asks: pages.map((page) => page.asks),
+    refusals: pages.reduce((sum, page) => sum + page.refusals, 0),
+    left: there.filter((process) => process.state !== 'Z'),
+    zombies: there.filter((process) => process.state === 'Z'),
+  };
+}
+
 describe('rooms on a fleet of agents', () => {
   it('spreads rooms, survives an agent and a gateway killed, and a control plane restarted', async () => {
     const controlPort = await freePort();
@@ -235,17 +334,15 @@ describe('rooms on a fleet of agents', () => {
     const runs = await Promise.all(roomIds.map((roomId) => liveRun(roomId)));
     expect(new Set(runs.map((run) => run?.agentId)).size).toBe(3);
 
+    const [victimRoom] = roomIds as [string, ...string[]];
+    const pages = household(victimRoom, token, controlPort, [gateways[0].port, gateways[1].port]);
+    for (const page of pages) await page.enter();
     const participants = await Promise.all(
-      roomIds.map((roomId) => enterRoom(gateways[0].port, roomId, token)),
+      roomIds.slice(1).map((roomId) => enterRoom(gateways[0].port, roomId, token)),
     );
 
-    // An agent's machine is lost: its room is lost within 15 s and runs again on another agent.
-    const [victimRoom] = roomIds as [string, ...string[]];
-    const victimRun = runs[0] as fleet.TRun;
-    const agentRows = await fleet.liveAgents(database.orm.em.fork());
-    const victimAddress = agentRows.find((agent) => agent.id === victimRun.agentId)?.address;
-    const victim = agents.find((agent) => `127.0.0.1:${agent.port}` === victimAddress);
-    if (!victim) throw new Error('no agent runs the first room');
+    // An agent's machine is lost: its room is lost at once (reported, probed) and runs again on another agent.
+    const { agent: victim, run: victimRun } = await agentOf(victimRoom, agents);
     // The kept page stored its mark, and a checkpoint saved the profile after that.
     const firstVisit = await eventually('the kept page’s first visit', 20_000, async () => visits[0]);
     expect(firstVisit.found).toBe('');
@@ -256,25 +353,16 @@ describe('rooms on a fleet of agents', () => {
         .execute<{ saved_at: Date }[]>('select saved_at from room_profiles where room_id = ?', [victimRoom]);
       return row && new Date(row.saved_at).getTime() > markedAt.getTime() + 2_000;
     });
-    const killedAt = Date.now();
-    victim.kill();
-    const closed = await participants[0]?.closedWith();
-    expect(closed?.code).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
-    await eventually('the room marked lost', 20_000, async () => {
-      const [row] = await database.orm.em
-        .fork()
-        .execute<{ state: string }[]>('select state from room_runs where id = ?', [victimRun.id]);
-      return row?.state === 'lost';
-    });
-    const lostAfter = Date.now() - killedAt;
-    expect(lostAfter).toBeLessThan(fleet.WORST_LOSS_DETECTION_MS + 3_000);
-    const moved = await eventually('the room running on another agent', 60_000, async () => {
-      const run = await liveRun(victimRoom);
-      return run?.state === 'running' ? run : null;
-    });
-    expect(moved.agentId).not.toBe(victimRun.agentId);
-    expect(moved.epoch).toBe(victimRun.epoch + 1);
-    const back = await rejoin([gateways[0].port, gateways[1].port], victimRoom, token, 60_000);
+    const failover = await killAndRejoin(victim, victimRun, pages);
+    console.log('agent killed:', JSON.stringify(failover));
+    // Lost on the gateway's report, before silence alone could have told.
+    expect(failover.lostAfterMs).toBeLessThan(fleet.AGENT_LOST_AFTER_MS);
+    const moved = await liveRun(victimRoom);
+    expect(moved?.agentId).not.toBe(victimRun.agentId);
+    expect(moved?.epoch).toBe(victimRun.epoch + 1);
+    // Every participant back, each within its own budget of tickets; nothing of the killed agent's rooms runs.
+    expect(failover.refusals).toBe(0);
+    expect(failover.left).toEqual([]);
     // The page on the new agent found the mark it had stored before the loss.
     const secondVisit = await eventually(
       'the kept page’s visit on the new agent',
@@ -282,15 +370,13 @@ describe('rooms on a fleet of agents', () => {
       async () => visits[1],
     );
     expect(secondVisit.found).toBe(firstVisit.stored);
-    expect(back.frames.length).toBeGreaterThan(2);
-    console.log(`agent killed: room lost after ${lostAfter} ms, back after ${Date.now() - killedAt} ms`);
 
     // A gateway dies: its participants come back through the other one within 3 s.
-    const others = participants.slice(1) as RoomClient[];
+    const others = participants as RoomClient[];
     gateways[0].kill();
     const gatewayKilledAt = Date.now();
     await Promise.all(others.map((client) => client.closedWith()));
-    back.close();
+    for (const page of pages) page.close();
     const rejoined = await Promise.all(
       roomIds.slice(1).map((roomId) => rejoin([gateways[1].port], roomId, token, 10_000)),
     );
@@ -330,4 +416,83 @@ describe('rooms on a fleet of agents', () => {
     expect((left.Contents ?? []).filter((object) => object.Key?.includes(victimRoom))).toEqual([]);
     bucket.destroy();
   }, 400_000);
+});
+
+/** FAILOVER_ROUNDS=n: the issue's measurement, the room's agent killed n times (CI runs the test above: one). */
+const ROUNDS = Number(process.env.FAILOVER_ROUNDS ?? 0);
+
+/** Nearest-rank percentile. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+describe.runIf(ROUNDS > 0)('failover time, measured', () => {
+  it(
+    'brings every participant back after the room’s agent is killed, round after round',
+    async () => {
+      const controlPort = await freePort();
+      const publicUrl = `http://127.0.0.1:${controlPort}`;
+      await startProcess('rounds-control', { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl }, controlPort);
+      // As agents are deployed: each keeps its default warm browser, of the shape of the room started last.
+      const deployed = { ROOM_WARM_POOL: '' };
+      const agents = [await startAgent('rounds-agent-1', deployed)];
+      const gateways = [
+        await startProcess('rounds-gateway-1', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl }),
+        await startProcess('rounds-gateway-2', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl }),
+      ];
+      const {
+        token,
+        roomIds: [roomId],
+      } = await ownerWithRooms(1, false);
+      if (!roomId) throw new Error('no room');
+      const started = await fetch(`${publicUrl}/api/room/startRoom?id=${roomId}`, {
+        method: 'POST',
+        headers: { authorization: token },
+      });
+      expect(((await started.json()) as { data: { state: string } }).data.state).toBe('running');
+      agents.push(await startAgent('rounds-agent-2', deployed));
+      const pages = household(
+        roomId,
+        token,
+        controlPort,
+        gateways.map((gateway) => gateway.port),
+      );
+      for (const page of pages) await page.enter();
+
+      const rounds: TFailover[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        // The standing agent's warm browser is up before the kill, as on a fleet that has been running a while.
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        const { agent, run } = await agentOf(roomId, agents);
+        const result = await killAndRejoin(agent, run, pages);
+        console.log(`round ${round}: ${JSON.stringify(result)}`);
+        rounds.push(result);
+        // A machine takes the lost one's place, so the next round has an agent to move to.
+        agents.splice(agents.indexOf(agent), 1, await startAgent(`rounds-agent-${round + 2}`, deployed));
+      }
+
+      const summary = (values: number[]) =>
+        `p50 ${percentile(values, 50)} ms, p95 ${percentile(values, 95)} ms, max ${Math.max(...values)} ms`;
+      const total = (count: (result: TFailover) => number) => rounds.reduce((sum, r) => sum + count(r), 0);
+      const lines = [
+        `failover over ${ROUNDS} rounds (kill -9 of the room's agent; owner + 4 guests behind one address):`,
+        `  room lost after: ${summary(rounds.map((r) => r.lostAfterMs))}`,
+        `  room running again after: ${summary(rounds.map((r) => r.runningAfterMs))}`,
+        ...pages.map((page, index) => {
+          const back = summary(rounds.map((r) => r.backAfterMs[index] as number));
+          return `  ${page.nickname.padEnd(6)} pictures again after: ${back}; tickets per failover ${rounds.map((r) => r.asks[index]).join(' ')}`;
+        }),
+        `  every participant: ${summary(rounds.flatMap((r) => r.backAfterMs))}`,
+        `  refused for asking too often: ${total((r) => r.refusals)}; processes of the killed agents left running: ${total((r) => r.left.length)}, dead and not yet collected: ${total((r) => r.zombies.length)}`,
+      ];
+      console.log(lines.join('\n'));
+      for (const result of rounds) {
+        expect(result.left).toEqual([]);
+        expect(result.refusals).toBe(0);
+      }
+      for (const page of pages) page.close();
+    },
+    180_000 + ROUNDS * 120_000,
+  );
 });
