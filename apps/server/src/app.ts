@@ -5,6 +5,8 @@ import { describeError, isDatabaseOutage } from '@rooms/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, destination } from 'pino';
 import type { TConfig } from './env';
+import { registerControlRoutes } from './fleet/control-routes';
+import { fleetToken } from './fleet/fleet-token';
 import { redactQuerySecrets, serializeError } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
@@ -99,6 +101,11 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(metricsPlugin, { config });
   // Agents and gateways serve the install's other processes and the participants' sockets, nothing else.
   if (config.role === 'agent' || config.role === 'gateway') return app;
+  registerControlRoutes(app, {
+    sink: app.fleetHeartbeats.beat,
+    notices: app.sessionEvents,
+    token: fleetToken(config.appSecret),
+  });
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });
   await app.register(paymentsPlugin, { config });

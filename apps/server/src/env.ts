@@ -163,6 +163,13 @@ const ZEnv = z
     ),
     /** Comma-separated zone codes this agent serves; unset: every enabled zone. */
     AGENT_REGIONS: optionalString,
+    /**
+     * The control plane's address on the private network (e.g. http://control-plane.rooms:3000), for agents and
+     * gateways: agents send their heartbeats there, and both hear the database's notices from its relay. Unset:
+     * each writes its heartbeats and listens on the database itself, a connection or two per process, which a large
+     * fleet cannot afford.
+     */
+    CONTROL_URL: optionalString.pipe(z.url().optional()),
     /** The agent's name where it runs: its pod's (and so its GameServer's) name on Kubernetes. */
     AGENT_NAME: optionalString.pipe(z.string().max(253).optional()),
     /**
@@ -419,6 +426,8 @@ export interface TConfig {
   billingJobs: boolean;
   /** What this process is: see ROOM_ROLE. */
   role: TRoomRole;
+  /** Where an agent or a gateway reaches the control plane (CONTROL_URL); undefined: the database directly. */
+  controlUrl: string | undefined;
   agent: {
     /** Where others reach this agent (host:port); undefined in `all`, where the agent is reached in-process. */
     address: string | undefined;
@@ -588,6 +597,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     },
     billingJobs: env.BILLING_JOBS === 'on',
     role: env.ROOM_ROLE,
+    controlUrl: env.CONTROL_URL,
     agent: {
       address: env.AGENT_ADDRESS,
       regions: env.AGENT_REGIONS?.split(',')

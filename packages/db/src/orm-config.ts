@@ -22,11 +22,16 @@ export interface OrmOptions {
   debug?: boolean;
   /** Where the ORM's own messages (queries when debugging, applied migrations) go; console.log by default. */
   logger?: (message: string) => void;
+  /** Who the connections are in pg_stat_activity (e.g. `rooms-agent`): an operator sees who holds them. */
+  applicationName?: string;
+  /** The connection pool's bounds; the driver's defaults otherwise. */
+  pool?: { min?: number; max?: number; idleTimeoutMillis?: number };
 }
 
-export function createOrmConfig({ clientUrl, debug = false, logger }: OrmOptions) {
+export function createOrmConfig({ clientUrl, debug = false, logger, pool, applicationName }: OrmOptions) {
   return defineConfig({
     clientUrl,
+    ...(pool ? { pool } : {}),
     entities: [...entities],
     extensions: [Migrator, SeedManager],
     allowGlobalContext: false,
@@ -34,7 +39,11 @@ export function createOrmConfig({ clientUrl, debug = false, logger }: OrmOptions
     ...(logger ? { logger } : {}),
     // A database out of reach fails a request in seconds (503, try again) instead of holding it: connecting
     // gives up after 3 s, a query that gets no answer after 15 s.
-    driverOptions: { connectionTimeoutMillis: 3000, query_timeout: 15_000 },
+    driverOptions: {
+      connectionTimeoutMillis: 3000,
+      query_timeout: 15_000,
+      ...(applicationName ? { application_name: applicationName } : {}),
+    },
     migrations: {
       path: migrationsPath,
       pathTs: migrationsPath,

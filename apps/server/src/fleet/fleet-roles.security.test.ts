@@ -11,16 +11,18 @@ import { fleetToken } from './fleet-token';
 
 let agent: TTestServer;
 let gateway: TTestServer;
+let control: TTestServer;
 
 beforeAll(async () => {
-  [agent, gateway] = await Promise.all([
+  [agent, gateway, control] = await Promise.all([
     startTestServer({ env: { ROOM_ROLE: 'agent', AGENT_ADDRESS: '127.0.0.1:9', ROOM_CAPACITY: '1' } }),
     startTestServer({ env: { ROOM_ROLE: 'gateway' } }),
+    startTestServer({ env: { ROOM_ROLE: 'control' } }),
   ]);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([agent?.close(), gateway?.close()]);
+  await Promise.all([agent?.close(), gateway?.close(), control?.close()]);
 });
 
 const order = () => ({
@@ -36,6 +38,47 @@ const order = () => ({
     keepData: false,
     autoCloseMs: null,
   },
+});
+
+describe('a control plane', () => {
+  it('takes heartbeats only from the install’s own processes, and says what is wrong with a malformed one', async () => {
+    const beat = (authorization: string | undefined, payload: unknown) =>
+      control.app.inject({
+        method: 'POST',
+        url: '/fleet/heartbeats',
+        headers: authorization ? { authorization } : {},
+        payload: payload as object,
+      });
+    const unknown = { beats: [{ agentId: randomUUID(), held: [] }] };
+    const other = fleetToken('another-install-secret-that-is-long-enough');
+    for (const authorization of [undefined, `Bearer ${other}`]) {
+      const refused = await beat(authorization, unknown);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({
+        message: 'Only the processes of this install may send heartbeats',
+      });
+    }
+    const own = `Bearer ${fleetToken(control.config.appSecret)}`;
+    const malformed = await beat(own, { beats: [{ agentId: 'agent-1' }] });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toMatch(/^beats\.0\.agentId: /);
+    // An agent the fleet does not know is told so: it registers again.
+    const answered = await beat(own, unknown);
+    expect(answered.statusCode).toBe(200);
+    expect(answered.json()).toEqual({ answers: [{ ok: false, reason: 'not-found' }] });
+  });
+
+  it('is where heartbeats go: an agent or a gateway takes none', async () => {
+    for (const server of [agent, gateway]) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/fleet/heartbeats',
+        headers: { authorization: `Bearer ${fleetToken(server.config.appSecret)}` },
+        payload: { beats: [{ agentId: randomUUID() }] },
+      });
+      expect(response.statusCode).toBe(404);
+    }
+  });
 });
 
 describe('a room agent', () => {

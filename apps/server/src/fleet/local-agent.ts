@@ -14,6 +14,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet, type NodeMonitor, toServerNode } from '@rooms/api';
 import { Region } from '@rooms/db';
 import { SERVER_ROOT } from '../env';
+import type { THeartbeatSink } from './heartbeat-batcher';
 
 /** This server's build, as agents report it (an operator sees a mixed fleet during an upgrade). */
 const VERSION: string = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')).version;
@@ -25,6 +26,8 @@ interface TLog {
 
 export interface TLocalAgentOptions {
   orm: MikroORM;
+  /** Where its heartbeats go: the control plane (CONTROL_URL), or this process's own batcher. */
+  heartbeats: THeartbeatSink;
   node: NodeMonitor;
   log: TLog;
   /** Where the control plane and gateways reach this agent (AGENT_ADDRESS); unset: reached in-process only. */
@@ -88,10 +91,13 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
     // Taken before the answers: a run that starts while they come may be missing from them.
     const candidates = new Set(options.runIds?.() ?? []);
     const held = new Set<string>();
-    for (const [regionCode, agentId] of [...agents]) {
-      const answer = await fleet.heartbeat(orm.em.fork(), agentId, now(), report, options.runIds?.());
+    const zones = [...agents];
+    const runIds = options.runIds?.();
+    const answers = await options.heartbeats(zones.map(([, agentId]) => ({ agentId, report, held: runIds })));
+    for (const [index, [regionCode, agentId]] of zones.entries()) {
+      const answer = answers[index]!;
       if (answer.ok) {
-        for (const run of answer.runs) held.add(run.id);
+        for (const runId of answer.runIds) held.add(runId);
         continue;
       }
       // Declared lost (a stall longer than the threshold): this process still serves, so it joins again.

@@ -12,7 +12,9 @@ import { startRoomStateSync } from '../rooms/room-state-sync';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
 import { AgentRuns } from './agent-runs';
 import { driveGameServer } from './agones/game-server';
+import { controlPlaneSink } from './control-routes';
 import type { TLocalRooms } from './fleet-room-engine';
+import { fleetToken } from './fleet-token';
 import { startLocalAgent } from './local-agent';
 
 declare module 'fastify' {
@@ -91,6 +93,11 @@ export async function startRoomAgent(
   const reachable = config.role === 'agent';
   const agent = await startLocalAgent({
     orm: app.orm,
+    // An agent of a fleet tells the control plane, which writes every agent's heartbeats in batches.
+    heartbeats:
+      reachable && config.controlUrl
+        ? controlPlaneSink(config.controlUrl, fleetToken(config.appSecret))
+        : app.fleetHeartbeats.beat,
     node,
     log: app.log,
     address: reachable ? config.agent.address : undefined,

@@ -82,6 +82,8 @@ describe('a room watched through two gateways', () => {
       {
         ROOM_ROLE: 'agent',
         AGENT_ADDRESS: `127.0.0.1:${agentPort}`,
+        // Its heartbeats go through the control plane, as a fleet's do (the run would lapse in 10 s otherwise).
+        CONTROL_URL: publicUrl,
         ROOMS_DATA_DIR: join(dataDir, 'agent', 'rooms'),
         ROOM_EGRESS_ALLOW: pageHost,
         ROOM_CAPACITY: '1',

@@ -12,6 +12,9 @@ declare module 'fastify' {
   }
 }
 
+/** How long an agent's or a gateway's idle connection stays open: a burst of writes reuses it. */
+const IDLE_CONNECTION_MS = 5000;
+
 export const databasePlugin = fp(
   async (app, options: { config: TConfig }) => {
     const { config } = options;
@@ -35,7 +38,15 @@ export const databasePlugin = fp(
 
     let orm: MikroORM;
     try {
-      orm = await initOrm({ clientUrl });
+      orm = await initOrm({
+        clientUrl,
+        applicationName: `rooms-${config.role}`,
+        // An agent or a gateway of a fleet talks to the database now and then (a run's state, a ticket spent): its
+        // connections close when idle, so a thousand of them hold none between their writes.
+        ...(config.controlUrl && (config.role === 'agent' || config.role === 'gateway')
+          ? { pool: { min: 0, max: 4, idleTimeoutMillis: IDLE_CONNECTION_MS } }
+          : {}),
+      });
       // The control plane owns the schema: agents and gateways of the same install use it as the control plane
       // left it, and never race it to migrate.
       if (options.config.role === 'all' || options.config.role === 'control') await migrateAndSeed(orm);

@@ -20,13 +20,15 @@ import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, User } from '@rooms
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { registerAgentReports } from '../fleet/agent-reports';
 import { agonesAllocator } from '../fleet/agones/agones-placement';
 import { AgonesRuntime } from '../fleet/agones/agones-runtime';
-import { registerAgentReports } from '../fleet/agent-reports';
+import { NOTICES_PATH } from '../fleet/control-routes';
 import { startFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
 import { fleetToken } from '../fleet/fleet-token';
+import { HeartbeatBatcher } from '../fleet/heartbeat-batcher';
 import { startRoomAgent } from '../fleet/room-agent';
 import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
@@ -42,7 +44,12 @@ import { createPayments, type TPaymentServices } from '../services/payments/crea
 import { createMemoryRateLimiter } from '../services/rate-limit/memory-rate-limiter';
 import { createRedisRateLimiter } from '../services/rate-limit/redis-rate-limiter';
 import { createSecretBox } from '../services/secret-box/secret-box';
-import { startSessionEvents, type TSessionEventBus } from '../services/session-events/session-events';
+import { databaseNotices, relayedNotices } from '../services/session-events/notice-sources';
+import {
+  SESSION_EVENT_CHANNELS,
+  startSessionEvents,
+  type TSessionEventBus,
+} from '../services/session-events/session-events';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +60,8 @@ declare module 'fastify' {
     payments: TPaymentServices;
     /** Bill expiry, renewals and room-time metering on the PostgreSQL job queue. */
     billingJobs: BillingJobs;
+    /** Agents' heartbeats, written in batches: the control plane's, and an agent's own without CONTROL_URL. */
+    fleetHeartbeats: HeartbeatBatcher;
   }
 }
 
@@ -80,11 +89,25 @@ export const servicesPlugin = fp(
       createPostgresOnceStore(app.orm),
     );
 
-    const sessionEvents = startSessionEvents(app.orm, app.log);
+    // Agents and gateways of a fleet hear the database's notices from the control plane, which listens for them.
+    const relayed = config.controlUrl && (config.role === 'agent' || config.role === 'gateway');
+    const sessionEvents = startSessionEvents(
+      app.orm,
+      app.log,
+      relayed
+        ? relayedNotices(new URL(NOTICES_PATH, config.controlUrl).href, fleetToken(config.appSecret), app.log)
+        : databaseNotices(
+            app.orm.config.get('clientUrl'),
+            SESSION_EVENT_CHANNELS,
+            app.log,
+            `rooms-${config.role}-notices`,
+          ),
+    );
     app.addHook('onClose', async () => sessionEvents.close());
     app.decorate('sessionEvents', sessionEvents);
 
     const roomListCache = new RoomListCache();
+    app.decorate('fleetHeartbeats', new HeartbeatBatcher(app.orm));
     // The rooms this process runs itself, as a room agent of the fleet (ROOM_ROLE all or agent).
     const local =
       config.role === 'all' || config.role === 'agent'
@@ -128,13 +151,18 @@ export const servicesPlugin = fp(
         restartLost,
       });
     }
-    const presence = startFleetPresence({
-      orm: app.orm,
-      // The relay (registered after this plugin) knows who is connected here; asked at call time.
-      local: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),
-      ownAgents: () => local?.agentIds() ?? new Set(),
-      log: app.log,
-    });
+    // The relay (registered after this plugin) knows who is connected here; asked at call time.
+    const here = (roomId: string) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0);
+    // Only the processes that answer the API read every agent's member counts (every 3 s); an agent or a gateway
+    // knows its own, and a thousand of them reading a thousand reports each would be PostgreSQL's busiest query.
+    const presence = controlsFleet
+      ? startFleetPresence({
+          orm: app.orm,
+          local: here,
+          ownAgents: () => local?.agentIds() ?? new Set(),
+          log: app.log,
+        })
+      : { memberCount: here, close() {} };
     app.addHook('onClose', async () => presence.close());
     // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
     const sessionCache = new SessionCache();

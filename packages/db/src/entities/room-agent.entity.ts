@@ -40,7 +40,13 @@ const RoomAgentSchema = defineEntity({
     /** What the agent said of itself at its last heartbeat (name, rooms, CPU, memory, start times), for /serverstate. */
     report: p.json<Record<string, unknown>>().nullable(),
   },
-  indexes: [{ properties: ['region', 'state'] }, { properties: ['address'] }],
+  indexes: [
+    { properties: ['region', 'state'] },
+    { properties: ['address'] },
+    // The lost sweep reads the live agents' heartbeats every 2 s, the pruning the lost ones' (fleet.pruneFleet).
+    { name: 'room_agents_live_heartbeat_index', properties: ['heartbeatAt'], where: "state <> 'lost'" },
+    { name: 'room_agents_lost_heartbeat_index', properties: ['heartbeatAt'], where: "state = 'lost'" },
+  ],
   checks: [
     { name: 'room_agents_capacity_check', expression: 'capacity > 0' },
     { name: 'room_agents_assigned_check', expression: 'assigned >= 0 and assigned <= capacity' },

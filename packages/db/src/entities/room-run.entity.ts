@@ -35,8 +35,10 @@ const RoomRunSchema = defineEntity({
     // The database's own guarantee that a room never runs twice, whatever two control-plane processes decide.
     { name: 'room_runs_live_room_unique', properties: ['room'], where: "state in ('starting', 'running')" },
   ],
-  // The sweep for lapsed leases reads only live runs; the restarts only lost ones (fleet.lostRuns).
+  // The sweep for lapsed leases reads only live runs; the restarts only lost ones (fleet.lostRuns); the pruning
+  // only ended ones (fleet.pruneFleet).
   indexes: [
+    { name: 'room_runs_ended_index', properties: ['endedAt'], where: "state in ('stopped', 'lost')" },
     { name: 'room_runs_lost_index', properties: ['room', 'epoch'], where: "state = 'lost'" },
     {
       name: 'room_runs_live_lease_index',

@@ -2,17 +2,19 @@
 // connection opened with those sessions, and account changes told to the session caches: at once in this
 // process, and through PostgreSQL NOTIFY to every other process on the same database (the operator CLI runs apart
 // from the server; a second server node would too). The database itself announces ledger writes and room-list
-// changes (triggers), which the balance and room-list caches hear through the same connection. A notification lost while the listening connection is down is
-// caught by the relay's periodic re-check and by the session cache's short lifetime.
+// changes (triggers), which the balance and room-list caches hear through the same connection. A notification lost
+// while the listening connection is down is caught by the relay's periodic re-check and by the session cache's
+// short lifetime. Where the notices come from is the source's business (notice-sources.ts): the database's LISTEN on
+// the control plane and a single server; on agents and gateways with CONTROL_URL, the control plane's relay of it,
+// so a fleet of a thousand agents holds no thousand listening connections.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SessionEvents, TSessionChange, TSessionEnd } from '@rooms/api';
 import { BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, RUN_CHANGED_CHANNEL } from '@rooms/db';
-import pg from 'pg';
 import { z } from 'zod';
+import type { TNotice, TNoticeSource } from './notice-sources';
 
 export const SESSION_END_CHANNEL = 'rooms_session_ended';
-const RECONNECT_MS = 5000;
 
 const ZNotice = z.object({
   /** The sending process, which has already told its own listeners. */
@@ -47,11 +49,19 @@ export interface TSessionEventBus extends SessionEvents {
    * an owner's id or '*' for room lists), what a cache forgets; `missed`: anything may have changed.
    */
   subscribeTable(channel: TTriggerChannel, listener: (change: TTableChange) => void): () => void;
+  /** Every notice as it came (the control plane relays them to agents and gateways: control-routes.ts). */
+  subscribeNotices(listener: (notice: TNotice) => void): () => void;
   close(): Promise<void>;
 }
 
 /** The channels the database's own triggers announce on. */
-const TRIGGER_CHANNELS = [BALANCE_CHANGED_CHANNEL, ROOM_LIST_CHANGED_CHANNEL, RUN_CHANGED_CHANNEL] as const;
+export const TRIGGER_CHANNELS = [
+  BALANCE_CHANGED_CHANNEL,
+  ROOM_LIST_CHANGED_CHANNEL,
+  RUN_CHANGED_CHANNEL,
+] as const;
+/** Everything the bus listens to. */
+export const SESSION_EVENT_CHANNELS = [SESSION_END_CHANNEL, ...TRIGGER_CHANNELS] as const;
 export type TTriggerChannel = (typeof TRIGGER_CHANNELS)[number];
 export type TTableChange = { key: string } | { missed: true };
 
@@ -59,15 +69,13 @@ interface TLog {
   warn(object: object, message: string): void;
 }
 
-export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
+export function startSessionEvents(orm: MikroORM, log: TLog, source: TNoticeSource): TSessionEventBus {
   const self = randomUUID();
   const listeners = new Set<(change: TSessionChange) => void>();
   const tableListeners = new Map<string, Set<(change: TTableChange) => void>>(
     TRIGGER_CHANNELS.map((channel) => [channel, new Set()]),
   );
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let closed = false;
+  const noticeListeners = new Set<(notice: TNotice) => void>();
 
   const deliverTo = <T>(to: Set<(change: T) => void>, change: T) => {
     for (const listener of to) {
@@ -80,49 +88,29 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
   };
   const deliver = (change: TSessionChange) => deliverTo(listeners, change);
 
-  const listen = async () => {
-    const next = new pg.Client({ connectionString: orm.config.get('clientUrl') });
-    const reconnect = (error?: unknown) => {
-      if (client !== next) return;
-      client = undefined;
-      quiet(next);
-      void next.end().catch(() => {});
-      if (error) log.warn({ err: error }, 'session-end listener lost its connection; reconnecting');
-      if (closed) return;
-      retry = setTimeout(() => void listen(), RECONNECT_MS);
-      retry.unref();
-    };
-    client = next;
-    next.on('error', reconnect);
-    next.on('end', () => reconnect(new Error('connection ended')));
-    next.on('notification', (message) => {
-      const table = tableListeners.get(message.channel);
+  const stopSource = source.start({
+    notice(notice) {
+      deliverTo(noticeListeners, notice);
+      const table = tableListeners.get(notice.channel);
       if (table) {
-        if (message.payload) deliverTo(table, { key: message.payload });
+        if (notice.payload) deliverTo(table, { key: notice.payload });
         return;
       }
-      if (message.channel !== SESSION_END_CHANNEL || !message.payload) return;
-      let notice: z.infer<typeof ZNotice>;
+      if (notice.channel !== SESSION_END_CHANNEL || !notice.payload) return;
+      let parsed: z.infer<typeof ZNotice>;
       try {
-        notice = ZNotice.parse(JSON.parse(message.payload));
+        parsed = ZNotice.parse(JSON.parse(notice.payload));
       } catch {
         return;
       }
-      if (notice.from !== self) deliver(notice.change);
-    });
-    try {
-      await next.connect();
-      await next.query(
-        [SESSION_END_CHANNEL, ...TRIGGER_CHANNELS].map((channel) => `LISTEN ${channel}`).join('; '),
-      );
-      // Whatever was announced while no connection listened is unknown: caches start afresh.
+      if (parsed.from !== self) deliver(parsed.change);
+    },
+    // Whatever was announced while nothing listened is unknown: caches start afresh.
+    missed() {
       deliver({ missed: true });
       for (const table of tableListeners.values()) deliverTo(table, { missed: true });
-    } catch (error) {
-      reconnect(error);
-    }
-  };
-  void listen();
+    },
+  });
 
   const announce = async (change: TAnnouncedChange) => {
     deliver(change);
@@ -152,20 +140,10 @@ export function startSessionEvents(orm: MikroORM, log: TLog): TSessionEventBus {
       table?.add(listener);
       return () => table?.delete(listener);
     },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const last = client;
-      client = undefined;
-      if (!last) return;
-      quiet(last);
-      await last.end().catch(() => {});
+    subscribeNotices(listener) {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
     },
+    close: stopSource,
   };
-}
-
-/** A client being let go still may emit 'error', which must not be left unhandled. */
-function quiet(client: pg.Client): void {
-  client.removeAllListeners();
-  client.on('error', () => {});
 }

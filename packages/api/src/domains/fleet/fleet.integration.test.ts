@@ -19,7 +19,9 @@ import {
   markLostAgents,
   markRunRunning,
   placeRun,
+  pruneFleet,
   registerAgent,
+  retireAgent,
   setAgentDraining,
   type TAgent,
   type TRun,
@@ -494,5 +496,47 @@ describe('heartbeats and the lost sweep', () => {
     const later = new Date(now.getTime() + 1000);
     expect(await heartbeat(em(), inFirst.id, later)).toMatchObject({ ok: true, runs: [{ id: run.id }] });
     expect(await heartbeat(em(), inSecond.agent.id, later)).toMatchObject({ ok: true, runs: [] });
+  });
+});
+
+describe('pruning', () => {
+  it('deletes ended runs and lost agents older than a day, but never what a room or a rule still reads', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const t0 = new Date(Date.now() - 3 * day);
+    const region = await newRegion();
+    const [room] = (await newRooms(region.id, 1)) as [string];
+    // Three runs of the room on an agent that then retired, all three days ago; the third is the room's newest.
+    const old = await newAgent(region.code, 1, t0);
+    const runs: TRun[] = [];
+    for (let index = 0; index < 3; index++) {
+      const { run } = await placeRun(em(), room, t0);
+      runs.push(run);
+      if (index < 2) await endRun(em(), run.id, run.epoch, t0);
+    }
+    await retireAgent(em(), old.id, t0);
+    // An agent lost three days ago that no run names.
+    const idle = await newAgent(region.code, 1, t0);
+    await retireAgent(em(), idle.id, t0);
+    // One lost just now: kept for the day.
+    const recent = await newAgent(region.code, 1, new Date());
+    await retireAgent(em(), recent.id, new Date());
+
+    let pruned = { runs: 0, agents: 0 };
+    // In slices of one: what is left after each slice is pruned by the next.
+    for (let slice = 0; slice < 50; slice++) {
+      const step = await pruneFleet(em(), new Date(), 1);
+      pruned = { runs: pruned.runs + step.runs, agents: pruned.agents + step.agents };
+      if (step.runs === 0 && step.agents === 0) break;
+    }
+    const left = await em().execute<{ id: string }[]>('select id from room_runs where room_id = ?', [room]);
+    expect(left.map((row) => row.id)).toEqual([runs[2]!.id]);
+    expect(await agentById(em(), idle.id)).toBeNull();
+    // The room's newest run names the old agent; the recent one is within the day.
+    expect(await agentById(em(), old.id)).toMatchObject({ state: 'lost' });
+    expect(await agentById(em(), recent.id)).toMatchObject({ state: 'lost' });
+    expect(pruned.runs).toBeGreaterThanOrEqual(2);
+    // The room's next start still counts on from its newest run.
+    await newAgent(region.code, 1, new Date());
+    expect((await placeRun(em(), room, new Date())).run.epoch).toBe(4);
   });
 });
