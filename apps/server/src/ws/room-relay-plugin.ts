@@ -61,8 +61,8 @@ export const roomRelayPlugin = fp(
     });
 
     if (role === 'gateway') {
-      // The control plane, at the install's address.
-      const controlUrl = options.config.publicUrl;
+      // The control plane on the private network when given (CONTROL_URL), else at the install's address.
+      const controlUrl = options.config.controlUrl ?? options.config.publicUrl;
       registerGateway(app, {
         orm: app.orm,
         auth: auth(new TicketBook(appSecret, spentTickets)),
