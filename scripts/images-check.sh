@@ -10,7 +10,7 @@
 #   sudo npm run images:check
 # Environment: DATABASE_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), IMAGES_CHECK_REF (build from this
 # commit instead of the working tree), IMAGES_CHECK_WORKDIR (/var/tmp/rooms-images-check), IMAGES_CHECK_KEEP=1
-# (leave the containers running).
+# (leave the containers running), IMAGES_CHECK_REUSE=1 (run the images built last time instead of building).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -137,16 +137,24 @@ fi
 
 # --- The images ---------------------------------------------------------------------------------------------------
 say "images (podman build, BASE=$BASE_IMAGE)"
-CONTEXT="$ROOT"
+# One copy of the sources for the three builds, so that all three are of the same tree even while it is edited:
+# a commit's (IMAGES_CHECK_REF), or the working tree's as it is now (what .dockerignore leaves out left out here too).
+CONTEXT="$WORK/context"
+rm -rf "$CONTEXT" && mkdir -p "$CONTEXT"
 if [ -n "${IMAGES_CHECK_REF:-}" ]; then
-  # A commit's tree, without what is being edited in the working tree.
-  CONTEXT="$WORK/context"
-  rm -rf "$CONTEXT" && mkdir -p "$CONTEXT"
   git -C "$ROOT" archive "$IMAGES_CHECK_REF" | tar -x -C "$CONTEXT"
+else
+  tar -C "$ROOT" -c --exclude=node_modules --exclude=.git --exclude=dist --exclude=.turbo --exclude=.data . |
+    tar -x -C "$CONTEXT"
 fi
 declare -A BUILT=()
 if podman image exists "$BASE_IMAGE"; then
   for role in "${ROLES[@]}"; do
+    if [ "${IMAGES_CHECK_REUSE:-}" = 1 ] && podman image exists "localhost/cloud-browser-rooms/$role:$TAG"; then
+      BUILT[$role]=1
+      result "ok      $role: the image built before, $(podman image inspect -f '{{.Size}}' "localhost/cloud-browser-rooms/$role:$TAG" | numfmt --to=iec)"
+      continue
+    fi
     started=$(date +%s)
     # Host network for the build's RUN steps: npm's registry and Debian's mirror are reached as this machine does.
     if podman build "${RUNTIME[@]}" "${LIMITS[@]}" --network host --layers \
@@ -181,11 +189,14 @@ COMMON_ENV=(-e "DATABASE_URL=$DATABASE_URL" -e "APP_SECRET=$SECRET" -e "PUBLIC_U
   -e HOST=127.0.0.1 -e SMTP_URL=smtp://127.0.0.1:2525 -e BILLING_JOBS=off -e LOG_LEVEL=info)
 # The control plane's and gateway's pods: user 10001, no capabilities, no privilege escalation, read-only root
 # with /tmp and the data directory writable (emptyDir volumes in the manifests).
-RESTRICTED=(--user 10001:10001 --read-only --tmpfs /tmp:rw,mode=1777 --tmpfs /var/lib/rooms:rw,uid=10001,gid=10001,mode=0700
+RESTRICTED=(--user 10001:10001 --read-only --tmpfs /tmp:rw,mode=1777 --tmpfs /var/lib/rooms:rw,mode=1777
   --cap-drop ALL --security-opt no-new-privileges)
 # The agent's: root in its container with exactly the room sandbox's capabilities (room-agents.yaml).
-AGENT_CAPS=SYS_ADMIN,NET_ADMIN,SYS_PTRACE,SYS_CHROOT,SETUID,SETGID,SETPCAP,CHOWN,DAC_OVERRIDE,KILL
-AGENT_SECURITY=(--user 0:0 --cap-drop ALL --cap-add "$AGENT_CAPS" --tmpfs /tmp:rw,mode=1777)
+AGENT_CAPS=SYS_ADMIN,NET_ADMIN,SYS_PTRACE,SYS_CHROOT,SETUID,SETGID,SETPCAP,CHOWN,DAC_OVERRIDE,FOWNER,KILL
+# Its data directory is a volume, as the pod's emptyDir is: the rooms' files are not copied on the image's overlay.
+rm -rf "$WORK/agent-data" && mkdir -p "$WORK/agent-data"
+AGENT_SECURITY=(--user 0:0 --cap-drop ALL --cap-add "$AGENT_CAPS" --tmpfs /tmp:rw,mode=1777
+  -v "$WORK/agent-data:/var/lib/rooms")
 [ "$(podman info --format '{{.Host.Security.AppArmorEnabled}}' 2>/dev/null)" = true ] &&
   AGENT_SECURITY+=(--security-opt apparmor=unconfined)
 

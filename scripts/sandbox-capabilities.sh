@@ -10,7 +10,7 @@
 set -u
 SANDBOX=$(cd "$(dirname "$0")/../apps/server/src/rooms/sandbox" && pwd)
 USER_NAME=${ROOM_SANDBOX_USER:-room-sandbox}
-CAPS="sys_admin net_admin sys_ptrace sys_chroot setuid setgid setpcap chown dac_override kill"
+CAPS="sys_admin net_admin sys_ptrace sys_chroot setuid setgid setpcap chown dac_override fowner kill"
 WORK=$(mktemp -d /tmp/sandbox-capabilities-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
