@@ -21,8 +21,10 @@ if [ -z "$program" ]; then
   shift
 fi
 # nsenter forks into the PID namespace and waits; the program stays in this process group, so signals the server
-# sends to the group (Playwright's kill, a helper's stop) reach it. nsenter dies with the server (pdeathsig, as the
-# helpers' own launcher sets it): Playwright starts the browser through this file without one, and an nsenter that
-# had stopped itself over a checkpoint's freeze (profile-archive.ts) outlived a server killed hard.
-exec setpriv --pdeathsig KILL -- nsenter --target "$target" --net --mount --pid --ipc --wd -- \
+# sends to the group (Playwright's kill, a helper's stop) reach it. nsenter outlives a server killed hard only as
+# long as its program, which the namespace's end (room-sandbox.sh) takes at once: it collects the program, which
+# would otherwise be handed to the machine's init, and the namespace's PID 1 would wait in its exit until that init
+# collected it. Its parent-death signal continues an nsenter that had stopped itself over a checkpoint's freeze
+# (profile-archive.ts), which would otherwise never collect anything.
+exec setpriv --pdeathsig CONT -- nsenter --target "$target" --net --mount --pid --ipc --wd -- \
   setpriv --reuid "$user" --regid "$user" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- "$program" "$@"

@@ -3,8 +3,9 @@
 # root and reads "ready" on stdout). Two stages in one file so the whole set-up reads top to bottom:
 #
 # outer  (the server's namespaces, root): joins the room's cgroups and limits, then re-runs this file as
-#        `inner` in new network, mount, PID and IPC namespaces. --kill-child ties the namespace to this process,
-#        which the server started with a parent-death signal, so a server killed hard takes every room with it.
+#        `inner` in new network, mount, PID and IPC namespaces. --kill-child ties the namespace to this process.
+#        unshare waits for the namespace to end and collects its PID 1, so nothing of the room is left for the
+#        machine's init to collect (an init that collects late kept a dead room's PID 1 in sight for minutes).
 # inner  (PID 1 of the new namespaces, root in them): the loopback interface as the only network, a private /tmp,
 #        /var/tmp, /run, /dev/shm and terminals, the server's data and code directories covered (only this room's own directories are
 #        put back), the Chromium policy, and the one way out: a forwarder from 127.0.0.1:3128 to the egress
@@ -148,10 +149,11 @@ inner() {
   echo ready
   # Programs entering the sandbox start here (nsenter --wd takes PID 1's directory).
   cd /tmp/home
-  # PID 1 of the namespace: when it ends, the kernel ends every process of the room.
+  # PID 1 of the namespace: when it ends, the kernel ends every process of the room. It reads the pipe only the
+  # server holds open (stdin), so it ends when the server does, however the server ends (kill -9 included).
   # Changing user clears the parent-death signal unshare --kill-child set, so it is set again after the change.
   exec setpriv --reuid "$ROOM_SANDBOX_USER" --regid "$ROOM_SANDBOX_USER" --clear-groups --inh-caps=-all \
-    --bounding-set=-all --no-new-privs --pdeathsig KILL -- sleep infinity
+    --bounding-set=-all --no-new-privs --pdeathsig KILL -- cat >/dev/null
 }
 
 case "${1:-}" in

@@ -90,7 +90,9 @@ export class RoomSandbox implements RoomProcessLauncher {
       options.limits,
     );
     try {
-      const holder = spawn('setpriv', ['--pdeathsig', 'KILL', '--', '/bin/sh', SANDBOX_SCRIPT, 'outer'], {
+      // No parent-death signal: the namespace's PID 1 ends when the pipe on its stdin closes (this process ends),
+      // and unshare, left alive, collects it and ends too.
+      const holder = spawn('/bin/sh', [SANDBOX_SCRIPT, 'outer'], {
         env: {
           PATH: SANDBOX_PATH,
           ROOM_SANDBOX_USER: support.user,
@@ -105,9 +107,11 @@ export class RoomSandbox implements RoomProcessLauncher {
           ROOM_SANDBOX_EGRESS: options.egress.socketPath,
           ROOM_SANDBOX_POLICY: roomBrowserPolicyJson(),
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
+      // Never written: only its end matters.
+      holder.stdin?.on('error', () => {});
       const pid = await waitUntilReady(holder);
       return new RoomSandbox(
         SANDBOX_PROXY,
