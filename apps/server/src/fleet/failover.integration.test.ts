@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unmountUnder } from '../rooms/profiles/testing/room-volume-files';
 import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
 import { PageParticipant } from '../testing/page-participant';
-import { processTree, stillThere, type TProcessInfo } from '../testing/process-tree';
+import { processTree, stillThere, type TProcessInfo, uidOf } from '../testing/process-tree';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';
@@ -237,9 +237,12 @@ interface TFailover {
   /** Tickets each participant asked for on the way back, and refusals for asking too often. */
   asks: number[];
   refusals: number;
-  /** The killed agent's processes still running a while after the kill, and the dead ones nobody collected yet. */
+  /** The killed agent's processes still running a few seconds after the kill (none may be). */
   left: TProcessInfo[];
-  zombies: TProcessInfo[];
+  /** Any process of the room user from its tree, even one that ended but was not collected (`ps -u room-sandbox`). */
+  roomUser: TProcessInfo[];
+  /** Its own launchers (root, outside the rooms) that ended and wait for the machine's init to collect them. */
+  uncollected: number;
 }
 
 /** The agent running the room (as its live run says), among the agents started. */
@@ -255,11 +258,15 @@ async function agentOf(
   return { agent, run };
 }
 
-/** kill -9 of the room's agent (its process group), with every participant rejoining as the page does. */
+/**
+ * kill -9 of the room's agent, with every participant rejoining as the page does: of its process group (the machine
+ * lost), or of the agent's process alone (`kill -9 <pid>`: what it started must go by its parent-death signals).
+ */
 async function killAndRejoin(
   victim: TServerProcess,
   run: fleet.TRun,
   pages: PageParticipant[],
+  what: 'group' | 'process' = 'group',
 ): Promise<TFailover> {
   const before = await processTree(victim.child.pid as number);
   for (const page of pages) {
@@ -267,7 +274,8 @@ async function killAndRejoin(
     page.refusals = 0;
   }
   const killedAt = Date.now();
-  victim.kill();
+  if (what === 'group') victim.kill();
+  else victim.child.kill('SIGKILL');
   const back = Promise.all(
     pages.map(async (page) => {
       expect(await page.closed()).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
@@ -288,16 +296,23 @@ async function killAndRejoin(
   });
   const runningAfterMs = Date.now() - killedAt;
   const backAfterMs = await back;
-  // Whatever of the agent's rooms dies by the parent-death signals has had ample time by now.
-  const there = await stillThere(before);
+  const roomUid = await uidOf('room-sandbox');
+  const running = (found: TProcessInfo) => found.state !== 'Z' && !found.exiting;
+  let there = await stillThere(before);
+  for (let waited = 0; waited < 5_000; waited += 250) {
+    if (!there.some((found) => running(found) || found.uid === roomUid)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    there = await stillThere(before);
+  }
   return {
     lostAfterMs,
     runningAfterMs,
     backAfterMs,
     asks: pages.map((page) => page.asks),
     refusals: pages.reduce((sum, page) => sum + page.refusals, 0),
-    left: there.filter((process) => process.state !== 'Z'),
-    zombies: there.filter((process) => process.state === 'Z'),
+    left: there.filter(running),
+    roomUser: there.filter((found) => found.uid === roomUid),
+    uncollected: there.filter((found) => !running(found) && found.uid !== roomUid).length,
   };
 }
 
@@ -363,6 +378,7 @@ describe('rooms on a fleet of agents', () => {
     // Every participant back, each within its own budget of tickets; nothing of the killed agent's rooms runs.
     expect(failover.refusals).toBe(0);
     expect(failover.left).toEqual([]);
+    expect(failover.roomUser).toEqual([]);
     // The page on the new agent found the mark it had stored before the loss.
     const secondVisit = await eventually(
       'the kept page’s visit on the new agent',
@@ -465,7 +481,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
         // The standing agent's warm browser is up before the kill, as on a fleet that has been running a while.
         await new Promise((resolve) => setTimeout(resolve, 5_000));
         const { agent, run } = await agentOf(roomId, agents);
-        const result = await killAndRejoin(agent, run, pages);
+        const result = await killAndRejoin(agent, run, pages, 'process');
         console.log(`round ${round}: ${JSON.stringify(result)}`);
         rounds.push(result);
         // A machine takes the lost one's place, so the next round has an agent to move to.
@@ -476,7 +492,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
         `p50 ${percentile(values, 50)} ms, p95 ${percentile(values, 95)} ms, max ${Math.max(...values)} ms`;
       const total = (count: (result: TFailover) => number) => rounds.reduce((sum, r) => sum + count(r), 0);
       const lines = [
-        `failover over ${ROUNDS} rounds (kill -9 of the room's agent; owner + 4 guests behind one address):`,
+        `failover over ${ROUNDS} rounds (kill -9 of the room's agent process; owner + 4 guests behind one address):`,
         `  room lost after: ${summary(rounds.map((r) => r.lostAfterMs))}`,
         `  room running again after: ${summary(rounds.map((r) => r.runningAfterMs))}`,
         ...pages.map((page, index) => {
@@ -484,11 +500,12 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
           return `  ${page.nickname.padEnd(6)} pictures again after: ${back}; tickets per failover ${rounds.map((r) => r.asks[index]).join(' ')}`;
         }),
         `  every participant: ${summary(rounds.flatMap((r) => r.backAfterMs))}`,
-        `  refused for asking too often: ${total((r) => r.refusals)}; processes of the killed agents left running: ${total((r) => r.left.length)}, dead and not yet collected: ${total((r) => r.zombies.length)}`,
+        `  refused for asking too often: ${total((r) => r.refusals)}; processes of the killed agents left running: ${total((r) => r.left.length)}, of the room user in any state: ${total((r) => r.roomUser.length)}, their root launchers ended and not yet collected by init: ${total((r) => r.uncollected)}`,
       ];
       console.log(lines.join('\n'));
       for (const result of rounds) {
         expect(result.left).toEqual([]);
+        expect(result.roomUser).toEqual([]);
         expect(result.refusals).toBe(0);
       }
       for (const page of pages) page.close();

@@ -2,11 +2,23 @@
 // (Chromium, the display, the encoders, the sandbox's namespace holder, wherever they were re-parented to).
 import { readdir, readFile } from 'node:fs/promises';
 
+/** A user's uid from /etc/passwd; undefined when there is no such user. */
+export async function uidOf(user: string): Promise<number | undefined> {
+  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  const line = passwd.split('\n').find((entry) => entry.startsWith(`${user}:`));
+  return line ? Number(line.split(':')[2]) : undefined;
+}
+
 export interface TProcessInfo {
   pid: number;
   ppid: number;
   /** The state letter of /proc/<pid>/stat: Z for a zombie (dead, not yet collected by its parent). */
   state: string;
+  /**
+   * Past its program's end, in the kernel's exit (PF_EXITING): a namespace's PID 1 waits there, its memory gone,
+   * until every process of its namespace has been collected, by whichever init they were handed to.
+   */
+  exiting: boolean;
   uid: number;
   /** Its name (comm), which a zombie keeps. */
   name: string;
@@ -27,6 +39,8 @@ async function info(pid: number): Promise<TProcessInfo | null> {
       pid,
       ppid: Number(after[1]),
       state: after[0] ?? '?',
+      // PF_EXITING, in the flags field (the ninth of the line).
+      exiting: (Number(after[6]) & 0x4) !== 0,
       uid,
       name,
       command: cmdline.replaceAll('\0', ' ').trim() || `[${name}]`,
