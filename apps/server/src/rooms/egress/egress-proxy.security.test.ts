@@ -180,3 +180,43 @@ describe('limits on what a room can hold open', () => {
     expect(allowed.hits.some((hit) => hit.url === '/slow-head')).toBe(false);
   });
 });
+
+describe('the log of refused requests (issue 29, finding 20)', () => {
+  it('sums each room’s refusals into one line per interval instead of a line each', async () => {
+    const lines: { obj: Record<string, unknown>; msg: string }[] = [];
+    const own = await startEgressProxy({
+      logger: { warn: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) },
+      blockedLogMs: 300,
+    });
+    const [loud, quiet] = await Promise.all([
+      own.openDoor(join(dir, 'loud.sock'), () => 'room-loud'),
+      own.openDoor(join(dir, 'quiet.sock'), () => 'room-quiet'),
+    ]);
+    try {
+      // A page retrying addresses of the server's own network in a loop: every try is refused…
+      for (let i = 0; i < 30; i++) {
+        const refused = await openTunnel({ path: loud.socketPath }, `127.0.0.1:${1000 + (i % 7)}`);
+        expect(refused.status).toBe(403);
+        refused.socket.destroy();
+      }
+      const other = await openTunnel({ path: quiet.socketPath }, '10.0.0.1:80');
+      expect(other.status).toBe(403);
+      other.socket.destroy();
+      // …and the log has one line per room for the interval, with the count and what it reached for.
+      await expect.poll(() => lines.length).toBeGreaterThanOrEqual(2);
+      await delay(400);
+      const blocked = lines.filter((line) => line.msg === 'room browser egress blocked');
+      expect(blocked).toHaveLength(2);
+      expect(blocked.find((line) => line.obj.room === 'room-loud')?.obj).toMatchObject({
+        blocked: 30,
+        targets: expect.arrayContaining([expect.objectContaining({ target: '127.0.0.1:1000' })]),
+      });
+      const loudLine = blocked.find((line) => line.obj.room === 'room-loud');
+      expect(loudLine?.obj.targets).toHaveLength(5);
+      expect(blocked.find((line) => line.obj.room === 'room-quiet')?.obj).toMatchObject({ blocked: 1 });
+    } finally {
+      await Promise.all([loud.close(), quiet.close()]);
+      await own.close();
+    }
+  });
+});

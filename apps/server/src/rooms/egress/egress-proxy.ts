@@ -6,6 +6,7 @@ import { chmod, lstat, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type ServerResponse, STATUS_CODES } from 'node:http';
 import { type AddressInfo, createServer as createSocketServer, type Server, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { BlockedLog } from './blocked-log';
 import {
   createEgressPolicy,
   type TEgressDecision,
@@ -43,6 +44,8 @@ export interface TEgressProxyOptions {
   idleTimeoutMs?: number;
   /** A client must send a complete request line and headers within this long (15 s by default), or get 408. */
   headersTimeoutMs?: number;
+  /** Refusals are summed per room over this long into one warning line (a minute by default). */
+  blockedLogMs?: number;
 }
 
 /**
@@ -60,8 +63,11 @@ export interface TEgressProxy {
   /** For Chromium's --proxy-server, e.g. http://127.0.0.1:41234. */
   url: string;
   port: number;
-  /** A door of its own for one sandboxed room run (its network namespace sees only this socket). */
-  openDoor(socketPath: string): Promise<TEgressDoor>;
+  /**
+   * A door of its own for one sandboxed room run (its network namespace sees only this socket). `room` names the
+   * run in the log of refusals, read when the line is written (a warm run takes a room's id later).
+   */
+  openDoor(socketPath: string, room?: () => string): Promise<TEgressDoor>;
   close(): Promise<void>;
   /** Targets refused so far. */
   readonly blocked: number;
@@ -90,6 +96,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
   const headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
   const logger = options.logger ?? { warn: () => {} };
+  const blockedLog = new BlockedLog({ logger, intervalMs: options.blockedLogMs });
   let port: number | undefined;
   let blocked = 0;
   let closed = false;
@@ -113,7 +120,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   let clients = 0;
   let atCapLogged = false;
   const overCap = new WeakSet<Duplex>();
-  const doorOf = new WeakMap<Socket, { clients: number }>();
+  const doorOf = new WeakMap<Socket, { clients: number; room: () => string }>();
   const onClientConnection = (socket: Socket) => {
     track(socket);
     const door = doorOf.get(socket);
@@ -142,10 +149,11 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   };
 
   /**
-   * Resolves and checks one target; a refusal is counted and logged (host and port only: paths and queries can
-   * carry the user's tokens). Unresolvable names are not refusals; the callers answer those with 502.
+   * Resolves and checks one target; a refusal is counted, and summed in the log by the room whose door the
+   * client came through. Unresolvable names are not refusals; the callers answer those with 502.
    */
   async function admit(
+    client: Duplex,
     target: TTarget,
     via: 'http' | 'connect' | 'upgrade',
     raw?: string,
@@ -153,15 +161,12 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     const decision = await policy.check(target.host, target.port);
     if (!decision.allowed && decision.reason !== 'unresolvable') {
       blocked++;
-      logger.warn(
-        {
-          target: target.host === '' ? String(raw).slice(0, 200) : `${target.host}:${target.port}`,
-          via,
-          reason: decision.reason,
-          addresses: decision.addresses,
-        },
-        'room browser egress blocked',
-      );
+      const door = client instanceof Socket ? doorOf.get(client) : undefined;
+      blockedLog.record(door?.room() ?? 'unsandboxed', {
+        target: target.host === '' ? String(raw).slice(0, 200) : `${target.host}:${target.port}`,
+        via,
+        reason: decision.reason,
+      });
     }
     return decision;
   }
@@ -181,7 +186,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       res.writeHead(400, { 'content-type': 'text/plain' }).end('This is a forward proxy for http:// URLs.\n');
       return;
     }
-    const decision = await admit(target, 'http');
+    const decision = await admit(req.socket, target, 'http');
     if (!decision.allowed) {
       if (decision.reason === 'unresolvable') res.writeHead(502, { 'content-type': 'text/plain' }).end();
       else res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(BLOCK_PAGE);
@@ -244,7 +249,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       refuseRaw(client, 503);
       return null;
     }
-    const decision = await admit(target, via, raw);
+    const decision = await admit(client, target, via, raw);
     if (!decision.allowed) {
       refuseRaw(client, decision.reason === 'unresolvable' ? 502 : 403);
       return null;
@@ -336,9 +341,9 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     get blocked() {
       return blocked;
     },
-    async openDoor(socketPath) {
+    async openDoor(socketPath, room = () => socketPath) {
       // Its connections are handed to the same HTTP server: one proxy, every door under the overall cap too.
-      const door = { clients: 0 };
+      const door = { clients: 0, room };
       const listener = await listenOnSocket(socketPath, (socket) => {
         doorOf.set(socket, door);
         server.emit('connection', socket);
@@ -356,6 +361,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     },
     close: async () => {
       closed = true;
+      blockedLog.flush();
       // Closing the unix servers also unlinks their socket files.
       const listeners: Server[] = [server, ...doors];
       const done = Promise.all(

@@ -570,7 +570,8 @@ export class ChromiumRoomEngine implements RoomEngine {
     };
     try {
       const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
-      if (support.kind !== 'unconfined') run.egressDoor = await this.egressDoor(proxy);
+      if (support.kind !== 'unconfined')
+        run.egressDoor = await this.egressDoor(proxy, () => run.spec?.roomId ?? run.id);
       const limits = this.options.sandbox?.limits ?? DEFAULT_LIMITS;
       run.sandbox = await RoomSandbox.open({
         roomId: id,
@@ -791,7 +792,7 @@ export class ChromiumRoomEngine implements RoomEngine {
    * A sandboxed run's own door to the proxy, in a directory of its own: its namespace sees that directory only,
    * so one room cannot use another's door, and one room at its door's cap leaves the proxy to the others.
    */
-  private async egressDoor(proxy: Pick<TEgressProxy, 'openDoor'>): Promise<TEgressDoor> {
+  private async egressDoor(proxy: Pick<TEgressProxy, 'openDoor'>, room: () => string): Promise<TEgressDoor> {
     const root = join(this.options.roomsDataDir, '.egress');
     // Doors left by a server that was killed hard belong to no running room: cleared once per engine.
     this.egressSwept ??= rm(root, { recursive: true, force: true });
@@ -801,7 +802,7 @@ export class ChromiumRoomEngine implements RoomEngine {
     // The room user passes through to the socket (mkdtemp makes the directory the server's alone).
     await chmod(dir, 0o755);
     try {
-      return await proxy.openDoor(join(dir, 'proxy.sock'));
+      return await proxy.openDoor(join(dir, 'proxy.sock'), room);
     } catch (error) {
       await rm(dir, { recursive: true, force: true });
       throw error;
