@@ -332,7 +332,8 @@ async function startRoomServer(engine: ChromiumRoomEngine, addresses: string[]) 
       tickets: relay.tickets,
       sessionOfToken: async () => null,
       liveSessions: async (ids) => new Set(ids),
-      publicUrl: PUBLIC_URL,
+      originAllowed: (origin) => origin === PUBLIC_URL,
+      tokenEntry: async () => null,
       now: Date.now,
     },
   });

@@ -11,13 +11,15 @@ import { registerAgentRoutes } from '../fleet/agent-routes';
 import { fleetToken } from '../fleet/fleet-token';
 import { registerGateway } from '../fleet/gateway';
 import { createPostgresOnceStore } from '../services/once-store';
+import { allowedOrigins } from './allowed-origins';
 import { databaseLiveSessions, databaseRoomDirectory, engineLink } from './default-ports';
 import { registerSocketHandlers } from './registry';
-import type { RoomDirectory, RoomLink } from './relay-ports';
+import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
 import { RoomRelay } from './room-relay';
 import type { TSocketAuthDeps } from './socket-auth';
 import { TicketBook } from './ticket';
 import { registerTicketRoute } from './ticket-route';
+import { tokenEntry } from './token-entry';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,9 +46,14 @@ export const roomRelayPlugin = fp(
     const { role, appSecret } = options.config;
     const spentTickets = createPostgresOnceStore(app.orm);
     const liveSessions = databaseLiveSessions(app.orm, app.services.now);
-    const auth = (tickets: TicketBook): TSocketAuthDeps => ({
+    const originAllowed = allowedOrigins(options.config);
+    const auth = (
+      tickets: TicketBook,
+      findRoom: (roomId: string) => Promise<TRelayRoom | null>,
+    ): TSocketAuthDeps => ({
       tickets,
-      publicUrl: options.config.publicUrl,
+      originAllowed,
+      tokenEntry: tokenEntry(findRoom, app.services.rateLimiter),
       now: Date.now,
       async sessionOfToken(token) {
         const session = await resolveSession(
@@ -65,7 +72,10 @@ export const roomRelayPlugin = fp(
       const controlUrl = options.config.controlUrl ?? options.config.publicUrl;
       registerGateway(app, {
         orm: app.orm,
-        auth: auth(new TicketBook(appSecret, spentTickets)),
+        auth: auth(
+          new TicketBook(appSecret, spentTickets),
+          databaseRoomDirectory(app.orm, app.services.now).find,
+        ),
         token: fleetToken(appSecret),
         reportAgent: agentReporter(controlUrl, fleetToken(appSecret), app.log),
       });
@@ -87,7 +97,13 @@ export const roomRelayPlugin = fp(
     if (role === 'control') return;
     if (role === 'agent')
       registerAgentRoutes(app, { runs: app.agentRuns, relay, token: fleetToken(appSecret) });
-    else registerSocketHandlers(app, { relay, log: app.log, auth: auth(relay.tickets) });
+    else
+      registerSocketHandlers(app, {
+        relay,
+        log: app.log,
+        // Through the relay: a test that points it at other room data is answered from that data.
+        auth: auth(relay.tickets, (roomId) => relay.findRoom(roomId)),
+      });
     dropDeadSockets(app);
 
     const stopListening = app.sessionEvents.subscribe((end) => relay.connections.endSessions(end));

@@ -175,9 +175,8 @@ describe('tickets and the handshake', () => {
     expect((await script.next('member/list')).members[0]?.isOwner).toBe(true);
     script.close();
 
-    const outsider = await RoomClient.connect(socketUrl(roomId, { token: member.token }));
-    expect(await outsider.next('system/error')).toMatchObject({ code: 'WRONG_PASSWORD' });
-    expect((await outsider.closedWith()).code).toBe(ROOM_CLOSE_CODES.WRONG_PASSWORD);
+    // Without the password the upgrade itself is refused, as a ticket would be.
+    expect(await refusal(RoomClient.connect(socketUrl(roomId, { token: member.token })))).toBe(403);
     const invited = await RoomClient.connect(socketUrl(roomId, { token: member.token }), {
       'x-room-password': 'sesame',
     });
@@ -250,13 +249,18 @@ describe('a room with two participants', () => {
     gus.send({ type: 'control/request' });
     await olga.next('control/state', (state) => state.queue.includes(gusId));
     olga.send({ type: 'control/grant', memberId: gusId });
-    await gus.next('control/state', (state) => state.controllerId === gusId);
+    // Each change says what made it and who, so the driver who lost control can be told why.
+    expect(await olga.next('control/state', (state) => state.controllerId === gusId)).toMatchObject({
+      change: { action: 'grant', byId: olgaId },
+    });
     gus.send(click);
     await olga.until(() => clicksIn(olga) === 2, 'the granted click in the picture');
 
-    // The owner takes it back; Gus's input is ignored again.
+    // The owner takes it back; Gus is told it was taken, and his input is ignored again.
     olga.send({ type: 'control/take' });
-    await gus.next('control/state', (state) => state.controllerId === olgaId);
+    expect(await gus.next('control/state', (state) => state.controllerId === olgaId)).toMatchObject({
+      change: { action: 'take', byId: olgaId },
+    });
     gus.send(click);
     // Messages are handled in order, so the pong says the click was seen (its refusal is rate-limited to one
     // a second, so it may not be repeated).

@@ -1,4 +1,4 @@
-// The room socket's findings of the security review (issue 10), against the real server: real PostgreSQL, real
+// The room socket's findings of the security reviews (issues 10 and 29), against the real server: real PostgreSQL, real
 // sockets, the real account calls and the operator CLI. Each room's browser is a LocalRoomSession.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Plan, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createAdmin, impersonate } from '../admin/admin-testing';
 import { REPO_ROOT } from '../env';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
@@ -478,5 +479,80 @@ describe('sockets that never join', () => {
     tenth.send({ type: 'member/join', nickname: 'Olga' });
     await tenth.next('member/list');
     for (const client of [...waiting, tenth]) client.close();
+  });
+});
+
+/** The HTTP answer to an upgrade the server refuses, with the text a person is shown. */
+function refusalOf(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; message: string }>((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => {
+      socket.terminate();
+      reject(new Error('the upgrade was accepted'));
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, message: (JSON.parse(body) as { data: string }).data });
+        socket.terminate();
+      });
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('a script with a session token on someone else’s private room (issue 29, finding 13)', () => {
+  it('is refused before the upgrade, as a ticket would be, unless it brings the share password', async () => {
+    const olga = await createUser('Olga');
+    const max = await createUser('Max');
+    const withPassword = await createRoom(olga.id);
+    const withoutPassword = await createRoom(olga.id, null);
+
+    // No socket at all: the room answers as a missing one, or asks for its password.
+    expect(await refusalOf(socketUrl(withoutPassword, { token: max.token }))).toEqual({
+      status: 404,
+      message: 'This room does not exist',
+    });
+    expect(await refusalOf(socketUrl(withPassword, { token: max.token }))).toEqual({
+      status: 403,
+      message: 'This room needs a password',
+    });
+    expect(
+      await refusalOf(socketUrl(withPassword, { token: max.token }), { 'x-room-password': 'wrong' }),
+    ).toMatchObject({ status: 403, message: 'The room password is incorrect' });
+
+    // With the password, and the owner with her own token, the socket opens and joins.
+    const guest = await enterWithToken(withPassword, 'Max', max.token, 'sesame');
+    const owner = await enterWithToken(withoutPassword, 'Olga', olga.token);
+    guest.close();
+    owner.close();
+  });
+});
+
+describe('the Origin of a room socket (issue 29, finding 19)', () => {
+  it('must be one of the install’s own addresses, not merely the Host the page addressed', async () => {
+    const olga = await createUser('Olga');
+    const roomId = await createRoom(olga.id);
+    const port = new URL(server.url).port;
+    const issued = await ticket(roomId, { token: olga.token });
+    // A DNS-rebinding page: its name now resolves to this server, so its Origin and the Host agree.
+    const rebound = `rebind-${randomBytes(3).toString('hex')}.evil.example:${port}`;
+    expect(
+      await refusalOf(socketUrl(roomId, { ticket: issued.body.ticket }), {
+        origin: `http://${rebound}`,
+        host: rebound,
+      }),
+    ).toEqual({
+      status: 403,
+      message: 'This page is not on this site’s address, so it may not open a room connection',
+    });
+    // The same ticket from the site's own page still opens the room (the refusal did not spend it).
+    const client = await RoomClient.connect(socketUrl(roomId, { ticket: issued.body.ticket }), { origin });
+    client.send({ type: 'member/join', nickname: 'Olga' });
+    await client.next('member/list');
+    client.close();
   });
 });

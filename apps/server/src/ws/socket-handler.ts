@@ -14,7 +14,7 @@ export interface TSocketDeps {
 
 export type TAuthResult<TContext> =
   | { ok: true; context: TContext }
-  | { ok: false; status: 400 | 401 | 403 | 404; message: string };
+  | { ok: false; status: 400 | 401 | 403 | 404 | 429; message: string };
 
 export interface TSocketHandler<TContext, TDeps = TSocketDeps> {
   /** A Fastify route path, e.g. `/ws/room/:roomId`. */
