@@ -13,7 +13,7 @@ export {
   type TPublicRoom,
   type TSharedRoomInfo,
 } from './routers/room/share.types';
-export type { TServerNode, TServerState } from './routers/server/get-server-state.types';
+export type { TServerNode, TServerState, TServerView } from './routers/server/get-server-state.types';
 export * from './schemas/captcha';
 export * from './schemas/common';
 export * from './schemas/self-hosted-captcha';

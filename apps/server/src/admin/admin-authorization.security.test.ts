@@ -1,9 +1,11 @@
 // Every admin procedure and REST path, walked as anonymous, a user, an impersonated session (of an administrator's
 // account, even) and an administrator: only the administrator gets through, and every other caller gets exactly
 // the answer of a path that does not exist, whatever the input, so probing reveals nothing.
-import { appRouter, restRoutes } from '@rooms/api';
+import { hostname } from 'node:os';
+import { appRouter, restRoutes, type TServerState } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../rooms/room-test-users';
+import { rest } from '../testing/rest-client';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { createAdmin, impersonate } from './admin-testing';
 
@@ -118,5 +120,34 @@ describe('the admin area refuses everyone but an administrator as if it did not 
       paths: Record<string, unknown>;
     };
     for (const route of adminRestRoutes) expect(Object.keys(document.paths)).toContain(route.path);
+  });
+});
+
+describe('the server state page (issue 29, finding 14)', () => {
+  it('tells a user the zones, rooms and start times, and only an administrator the host’s name, CPU and memory', async () => {
+    const host = hostname();
+    for (const caller of callers.slice(1, 3)) {
+      const reply = await rest<TServerState>(server.app, 'GET', '/api/server/getServerState', {
+        token: caller.token,
+      });
+      expect(reply.msg, caller.name).toBe('success');
+      const node = reply.data.regions.find((region) => region.code === 'local')?.nodes[0];
+      expect(node?.rooms.max, caller.name).toBeGreaterThan(0);
+      expect(node?.startLatency.windowMinutes, caller.name).toBe(60);
+      expect(node?.host, caller.name).toBeNull();
+      // Nowhere in the answer either, over REST or the web app's tRPC.
+      expect(JSON.stringify(reply.data), caller.name).not.toContain(host);
+      const trpc = await server.app.inject({
+        url: '/trpc/server.getServerState',
+        headers: { authorization: caller.token ?? '' },
+      });
+      expect(trpc.statusCode, caller.name).toBe(200);
+      expect(trpc.body, caller.name).not.toMatch(new RegExp(`${host}|"cpu"|"memory"|totalBytes`));
+    }
+    const forAdmin = await rest<TServerState>(server.app, 'GET', '/api/server/getServerState', {
+      token: adminToken,
+    });
+    const node = forAdmin.data.regions.find((region) => region.code === 'local')?.nodes[0];
+    expect(node?.host).toMatchObject({ name: host, cpu: { cores: expect.any(Number) } });
   });
 });

@@ -2,7 +2,7 @@
 // and how long rooms took to start over the last hour. Polled every few seconds while the page is open.
 import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import type { TServerNode, TServerState } from '@rooms/api/client';
+import type { TServerState, TServerView } from '@rooms/api/client';
 import { Badge } from '@rooms/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Progress } from '@rooms/ui/progress';
@@ -58,8 +58,9 @@ function ServerStatePage() {
                 </p>
               ) : (
                 <div className="grid gap-4 md:grid-cols-2">
-                  {region.nodes.map((node) => (
-                    <NodeCard key={node.name} node={node} />
+                  {region.nodes.map((node, index) => (
+                    // Servers have no name outside the admin view (their host stays private): listed in order.
+                    <NodeCard key={node.host?.name ?? index} node={node} />
                   ))}
                 </div>
               )}
@@ -72,15 +73,13 @@ function ServerStatePage() {
   );
 }
 
-function NodeCard({ node }: { node: TServerNode }) {
+/** A server's rooms and start times; its host's name, uptime, CPU and memory when the viewer is an administrator. */
+function NodeCard({ node }: { node: TServerView }) {
   const { i18n } = useLingui();
+  const { host } = node;
   const roomShare = node.rooms.max === 0 ? 0 : (node.rooms.running / node.rooms.max) * 100;
-  const memoryShare =
-    node.memory.totalBytes === 0 ? 0 : (node.memory.usedBytes / node.memory.totalBytes) * 100;
   const full = node.rooms.running >= node.rooms.max;
   const latency = node.startLatency;
-  const upSince = formatDateTime(node.startedAt);
-  const cores = node.cpu.cores;
   const windowMinutes = latency.windowMinutes;
   const seconds = (ms: number | null) =>
     ms === null ? '–' : `${i18n.number(ms / 1000, { maximumFractionDigits: 1 })} s`;
@@ -90,14 +89,12 @@ function NodeCard({ node }: { node: TServerNode }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <ServerIcon className="size-4" />
-          <span className="truncate">{node.name}</span>
+          {host && <span className="truncate">{host.name}</span>}
           <Badge variant={full ? 'warning' : 'secondary'} className="ml-auto">
             {full ? <Trans>Full</Trans> : <Trans>Accepting rooms</Trans>}
           </Badge>
         </CardTitle>
-        <CardDescription>
-          <Trans>Up since {upSince}</Trans>
-        </CardDescription>
+        {host && <HostUptime startedAt={host.startedAt} />}
       </CardHeader>
       <CardContent className="grid gap-4">
         <Meter
@@ -106,18 +103,7 @@ function NodeCard({ node }: { node: TServerNode }) {
           text={`${node.rooms.running} / ${node.rooms.max}`}
           testId="node-rooms"
         />
-        <Meter
-          label={<Trans>CPU ({cores} cores)</Trans>}
-          value={node.cpu.percent}
-          text={`${i18n.number(node.cpu.percent, { maximumFractionDigits: 0 })} %`}
-          testId="node-cpu"
-        />
-        <Meter
-          label={<Trans>Memory</Trans>}
-          value={memoryShare}
-          text={`${gigabytes(node.memory.usedBytes)} / ${gigabytes(node.memory.totalBytes)} GB`}
-          testId="node-memory"
-        />
+        {host && <HostLoad host={host} />}
         <div className="grid gap-1" data-testid="node-start-latency">
           <p className="font-medium text-sm">
             <Trans>Room start time, last {windowMinutes} minutes</Trans>
@@ -137,6 +123,40 @@ function NodeCard({ node }: { node: TServerNode }) {
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+type THost = NonNullable<TServerView['host']>;
+
+function HostUptime({ startedAt }: { startedAt: string }) {
+  const upSince = formatDateTime(startedAt);
+  return (
+    <CardDescription>
+      <Trans>Up since {upSince}</Trans>
+    </CardDescription>
+  );
+}
+
+function HostLoad({ host }: { host: THost }) {
+  const { i18n } = useLingui();
+  const memoryShare =
+    host.memory.totalBytes === 0 ? 0 : (host.memory.usedBytes / host.memory.totalBytes) * 100;
+  const cores = host.cpu.cores;
+  return (
+    <>
+      <Meter
+        label={<Trans>CPU ({cores} cores)</Trans>}
+        value={host.cpu.percent}
+        text={`${i18n.number(host.cpu.percent, { maximumFractionDigits: 0 })} %`}
+        testId="node-cpu"
+      />
+      <Meter
+        label={<Trans>Memory</Trans>}
+        value={memoryShare}
+        text={`${gigabytes(host.memory.usedBytes)} / ${gigabytes(host.memory.totalBytes)} GB`}
+        testId="node-memory"
+      />
+    </>
   );
 }
 

@@ -5,7 +5,7 @@ import { liveRoomViews } from '../../domains/admin';
 import { AGENT_LOST_AFTER_MS, liveAgents } from '../../domains/fleet';
 import type { TNodeState } from '../../services/node-monitor';
 import { isAdministrator, protectedProcedure } from '../../trpc';
-import { type TServerNode, ZServerNode, ZServerState } from './get-server-state.types';
+import { type TServerNode, type TServerView, ZServerNode, ZServerState } from './get-server-state.types';
 
 /** A server's state as /serverstate shows it, and as its fleet heartbeat reports it. */
 export function toServerNode(state: TNodeState): TServerNode {
@@ -15,21 +15,27 @@ export function toServerNode(state: TNodeState): TServerNode {
 export const getServerState = protectedProcedure
   .meta({
     summary:
-      'The zones, the servers serving them with their capacity and load, and room start times of the last hour.',
+      'The zones, the servers serving them with their rooms against capacity and room start times of the last hour; each server’s host (name, CPU, memory) for administrators only.',
   })
   .input(z.object({}).optional())
   .output(ZServerState)
   .query(async ({ ctx }) => {
-    const [regions, running, agents] = await Promise.all([
+    const [regions, running, agents, admin] = await Promise.all([
       ctx.em.find(Region, { enabled: true }, { orderBy: { sortOrder: 'asc', code: 'asc' } }),
       ctx.em.find(Room, { state: 'running' }, { fields: ['id', 'region'] }),
       liveAgents(ctx.em),
+      isAdministrator(ctx.em, ctx.session),
     ]);
     // Every server of a zone as its last heartbeat described it (this one as it is now); one silent past the
     // threshold is left out (the sweep is about to mark it lost). A zone no server has registered in yet shows
     // this one, which serves it.
     const heardSince = ctx.services.now().getTime() - AGENT_LOST_AFTER_MS;
     const here = toServerNode(ctx.services.node.state());
+    const view = ({ rooms, startLatency, ...host }: TServerNode): TServerView => ({
+      rooms,
+      startLatency,
+      host: admin ? host : null,
+    });
     const own = ctx.services.ownAgents();
     const nodesOf = (regionId: string) =>
       agents.flatMap((agent) => {
@@ -47,11 +53,11 @@ export const getServerState = protectedProcedure
           name: region.name,
           description: region.description,
           runningRooms: running.filter((room) => room.region.id === region.id).length,
-          nodes: nodes.length > 0 ? nodes : [here],
+          nodes: (nodes.length > 0 ? nodes : [here]).map(view),
         };
       }),
       updatedAt: ctx.services.now().toISOString(),
-      details: (await isAdministrator(ctx.em, ctx.session)) ? await serverDetails(ctx) : null,
+      details: admin ? await serverDetails(ctx) : null,
     };
   });
 

@@ -10,13 +10,24 @@ export const ZStartLatency = z.object({
   maxMs: z.number().nullable(),
 });
 
-export const ZServerNode = z.object({
+/** What a server tells of the machine it runs on: for administrators only, it helps an attacker aim. */
+export const ZServerHost = z.object({
   name: z.string(),
   startedAt: z.string().describe('ISO time this server started.'),
-  rooms: z.object({ running: z.number().int(), max: z.number().int() }),
   cpu: z.object({ cores: z.number().int(), percent: z.number() }),
   memory: z.object({ totalBytes: z.number(), usedBytes: z.number() }),
+});
+
+const ZServerRooms = z.object({ running: z.number().int(), max: z.number().int() });
+
+/** A server as it describes itself in its fleet heartbeat. */
+export const ZServerNode = ZServerHost.extend({ rooms: ZServerRooms, startLatency: ZStartLatency });
+
+/** A server as /serverstate shows it: its rooms against capacity and start times to everyone, its host to admins. */
+export const ZServerView = z.object({
+  rooms: ZServerRooms,
   startLatency: ZStartLatency,
+  host: ZServerHost.nullable().describe('Administrators only; null for everyone else.'),
 });
 
 export const ZServerRegion = z.object({
@@ -25,7 +36,7 @@ export const ZServerRegion = z.object({
   description: z.string(),
   /** Rooms of this zone that are running now. */
   runningRooms: z.number().int(),
-  nodes: z.array(ZServerNode),
+  nodes: z.array(ZServerView),
 });
 
 /** What only an administrator sees on /serverstate: each live room and this server process. */
@@ -45,4 +56,5 @@ export const ZServerState = z.object({
 });
 
 export type TServerNode = z.infer<typeof ZServerNode>;
+export type TServerView = z.infer<typeof ZServerView>;
 export type TServerState = z.infer<typeof ZServerState>;
