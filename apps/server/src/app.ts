@@ -110,7 +110,11 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   await app.register(restPlugin, { config, version: APP_VERSION });
   await app.register(paymentsPlugin, { config });
   await app.register(roomThumbnailsPlugin);
-  if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxPlugin);
+  if (config.devMailbox) await app.register(devMailboxPlugin);
+  else if (config.nodeEnv !== 'production' && !config.smtpUrl)
+    app.log.info(
+      'no SMTP_URL: e-mail is kept and printed in this log; DEV_MAILBOX=on also shows it at /dev/mailbox',
+    );
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;
 }

@@ -64,6 +64,9 @@ const ZEnv = z
         .optional(),
     ),
     MAIL_FROM: z.string().default('Cloud-browser rooms <no-reply@localhost>'),
+    // Development without SMTP: `on` shows the kept mail (reset codes too) at /dev/mailbox to this machine. Off
+    // unless asked for: behind a same-host proxy every visitor looks like this machine.
+    DEV_MAILBOX: z.enum(['on', 'off']).default('off'),
     CAPTCHA_PROVIDER: z.enum(['self-hosted', 'geetest']).default('self-hosted'),
     // The self-hosted proof of work's difficulty: a client tries half this many hashes on average. Unset: 50,000,
     // about 0.2 s in a browser (self-hosted-captcha.ts).
@@ -74,7 +77,7 @@ const ZEnv = z
     APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // Rate limits and throttles shared by every process pointing at this Redis; unset: this process's memory.
     REDIS_URL: optionalString.pipe(z.url().optional()),
-    // Prometheus scrapes /metrics with `Authorization: Bearer <token>`; without a token only this machine may.
+    // Prometheus scrapes /metrics with `Authorization: Bearer <token>`; without a token /metrics is off.
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // How many proxies in front of this server to believe about the client's address (X-Forwarded-For):
@@ -304,6 +307,12 @@ const ZEnv = z
       }
       if (!env.APP_SECRET)
         ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+      if (env.DEV_MAILBOX === 'on')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DEV_MAILBOX'],
+          message: 'is for development only: the mailbox shows every reset code',
+        });
     }
     if (env.ROOM_ROLE === 'agent' && !env.AGENT_ADDRESS) {
       ctx.addIssue({
@@ -403,6 +412,8 @@ export interface TConfig {
   embeddedPgPort: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Development without SMTP, when asked for (DEV_MAILBOX=on): kept mail shown at /dev/mailbox. */
+  devMailbox: boolean;
   captcha: {
     provider: 'self-hosted' | 'geetest';
     /** The self-hosted proof of work's largest secret number; unset: the captcha's default. */
@@ -415,7 +426,7 @@ export interface TConfig {
   appSecret: string;
   /** Where rate limits are counted when several processes serve; undefined: in memory. */
   redisUrl: string | undefined;
-  /** The bearer token /metrics asks for; unset: /metrics answers only requests from this machine. */
+  /** The bearer token /metrics asks for; unset: /metrics is off (answers as a missing path). */
   metricsToken: string | undefined;
   logLevel: string;
   /** Proxy hops whose X-Forwarded-For is believed; 0 believes none. */
@@ -561,6 +572,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    devMailbox: env.DEV_MAILBOX === 'on' && env.NODE_ENV !== 'production' && !env.SMTP_URL,
     captcha: {
       provider: env.CAPTCHA_PROVIDER,
       maxNumber: env.CAPTCHA_MAX_NUMBER,

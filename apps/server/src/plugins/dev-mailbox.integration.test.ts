@@ -1,4 +1,5 @@
-// Without SMTP_URL (the embedded default) mail goes to the outbox and the development mailbox shows it.
+// Without SMTP_URL (the embedded default) mail goes to the outbox, and the development mailbox shows it when asked
+// for (DEV_MAILBOX=on, as `npm run dev` sets it).
 import { createTestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -16,6 +17,7 @@ beforeAll(async () => {
       DATABASE_URL: database.url,
       APP_SECRET: 'y'.repeat(40),
       LOG_LEVEL: 'silent',
+      DEV_MAILBOX: 'on',
     }),
   );
   await app.ready();
@@ -53,6 +55,7 @@ it('is not there when the server sends real mail', async () => {
       SMTP_URL: 'smtp://127.0.0.1:9',
       APP_SECRET: 'y'.repeat(40),
       LOG_LEVEL: 'silent',
+      DEV_MAILBOX: 'on',
     }),
   );
   try {

@@ -1,5 +1,7 @@
 // Security review, finding 4: the development mailbox shows every reset code, so only the machine itself may read
 // it: a request from any other address (whatever X-Forwarded-For it claims) is refused, and production never has it.
+// Issue 29, finding 15: a same-host proxy that adds no X-Forwarded-For (nginx by default) makes every visitor look
+// like this machine, so the mailbox is there only when asked for (DEV_MAILBOX=on) and /metrics only with a token.
 import { createTestDatabase } from '@rooms/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -36,7 +38,7 @@ afterAll(async () => {
 });
 
 it('shows a reset code to the machine itself and to nobody else, whatever X-Forwarded-For says', async () => {
-  const app = await startWithoutSmtp({ TRUST_PROXY: '1' });
+  const app = await startWithoutSmtp({ TRUST_PROXY: '1', DEV_MAILBOX: 'on' });
   const { email, ip } = uniqueCaller('mailbox-guard');
   const captcha = await solveCaptcha(app, ip);
   expect(
@@ -67,4 +69,25 @@ it('shows a reset code to the machine itself and to nobody else, whatever X-Forw
   // Production never serves it, from loopback either.
   const production = await startWithoutSmtp({ NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9' });
   expect((await production.inject({ url: '/dev/mailbox', remoteAddress: '127.0.0.1' })).statusCode).toBe(404);
+});
+
+it('keeps the mailbox and /metrics shut to a loopback request unless the operator turned them on', async () => {
+  // What a visitor looks like through nginx on the same machine: loopback, no X-Forwarded-For. (No rooms warmed
+  // up and no billing jobs: only the routes are looked at.)
+  const app = await startWithoutSmtp({ ROOM_WARM_POOL: '0', BILLING_JOBS: 'off' });
+  for (const url of ['/dev/mailbox', '/metrics']) {
+    const response = await app.inject({ url, remoteAddress: '127.0.0.1' });
+    expect(response.statusCode, url).toBe(404);
+    expect(response.body, url).not.toMatch(/Development mailbox|rooms_/);
+  }
+
+  // The mailbox cannot be asked for in production, where the configuration says why.
+  expect(() =>
+    parseEnv({
+      NODE_ENV: 'production',
+      APP_SECRET: 'm'.repeat(40),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      DEV_MAILBOX: 'on',
+    }),
+  ).toThrowError(/DEV_MAILBOX.*development only/);
 });

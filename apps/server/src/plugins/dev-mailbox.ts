@@ -1,5 +1,6 @@
-// Development only: without SMTP the codes stay in the outbox table; this page lets a new user read them. It
-// shows every reset code, so it answers only the machine itself (see local-request.ts).
+// Development only, and only when asked for (DEV_MAILBOX=on): without SMTP the codes stay in the outbox table;
+// this page lets a new user read them. It shows every reset code, so it also answers only the machine itself
+// (local-request.ts) — which a same-host proxy that adds no X-Forwarded-For defeats, hence the explicit switch.
 import { OutboxMail } from '@rooms/db';
 import fp from 'fastify-plugin';
 import { fromThisMachine } from './local-request';

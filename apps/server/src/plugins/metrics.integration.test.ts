@@ -121,11 +121,11 @@ describe('/metrics', () => {
     expect(after).toContain('rooms_job_queue_depth');
   });
 
-  it('lets this machine scrape when no token is configured, and nobody else', async () => {
+  it('is off without a token: this machine cannot scrape either (a same-host proxy would look like it)', async () => {
     const open = await startTestServer({ listen: false });
     try {
       const local = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
-      expect(local.statusCode).toBe(200);
+      expect(local.statusCode).toBe(404);
       const remote = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9' });
       expect(remote.statusCode).toBe(404);
       const forwarded = await open.app.inject({

@@ -1,6 +1,6 @@
 // Prometheus metrics for operators at GET /metrics (prom-client). A scrape needs `Authorization: Bearer
-// <METRICS_TOKEN>`; without a configured token only this machine may scrape. Anyone else gets the answer of a
-// missing path. Request latency is observed as requests end; everything else is read at scrape time from its
+// <METRICS_TOKEN>`; without a configured token nobody may scrape: "this machine" cannot be told from a visitor
+// behind a same-host proxy that adds no X-Forwarded-For. Anyone refused gets the answer of a missing path. Request latency is observed as requests end; everything else is read at scrape time from its
 // source (the room engine, the database), so nothing is counted twice and nothing drifts.
 import { timingSafeEqual } from 'node:crypto';
 import { appRouter } from '@rooms/api';
@@ -8,7 +8,6 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { TConfig } from '../env';
-import { fromThisMachine } from './local-request';
 
 const ROOM_STATES = ['starting', 'running', 'stopping', 'crashed'] as const;
 const MEDIA_PATHS = ['h264', 'screencast'] as const;
@@ -33,7 +32,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  if (!token) return fromThisMachine(request);
+  if (!token) return false;
   const header = request.headers.authorization ?? '';
   const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
   return given !== '' && sameSecret(given, token);
