@@ -103,4 +103,47 @@ describe('room sharing', () => {
     await guest.getByTestId('share-retry').waitFor();
     await guestContext.close();
   });
+
+  it('warns a guest before the last wrong passwords, then asks for the captcha, and lets the right password in with it', async () => {
+    const locked = await roomThroughApi(
+      kit,
+      owner,
+      {
+        name: uniqueRoomName('guess'),
+        password: 'sesame',
+        region: 'local',
+        image: 'chromium-url',
+        startUrl: 'https://example.com/',
+      },
+      { start: false },
+    );
+    const context = await kit.newContext();
+    const guest = await context.newPage();
+    await guest.goto(`/share/room/${locked.id}`);
+    const error = guest.getByTestId('share-password-error');
+    /** One try from the form, and the answer it shows (the form comes back empty after each). */
+    const answerTo = async (password: string, answer: string) => {
+      await guest.getByTestId('share-password-input').fill(password);
+      await guest.getByTestId('share-password-submit').click();
+      await expect.poll(() => error.textContent(), { timeout: 15_000 }).toBe(answer);
+    };
+    await answerTo('one', 'The room password is incorrect');
+    await answerTo('two', 'The room password is incorrect');
+    // The last free tries are counted out loud, so nobody is surprised by the captcha.
+    await answerTo('three', 'The room password is incorrect. Tries left before a verification is needed: 2');
+    await answerTo('four', 'The room password is incorrect. Tries left before a verification is needed: 1');
+    await answerTo(
+      'five',
+      'The room password is incorrect. Please complete the verification before you try again',
+    );
+    // Past them, the form asks for the captcha with the password; the right one then always opens the room.
+    await guest.getByTestId('share-password-input').fill('sesame');
+    expect(await guest.getByTestId('share-password-submit').isDisabled()).toBe(true);
+    await guest.getByTestId('captcha').click();
+    await guest.locator('[data-testid="captcha"][data-status="done"]').waitFor({ timeout: 30_000 });
+    await screenshots(guest, 'share-password-captcha');
+    await guest.getByTestId('share-password-submit').click();
+    await guest.getByTestId('share-retry').waitFor({ timeout: 15_000 });
+    await context.close();
+  });
 });

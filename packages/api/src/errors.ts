@@ -125,6 +125,24 @@ const catalogue = {
   // Sharing (spec §6). 403, never 401: a 401 makes the web client forget its own session.
   ROOM_PASSWORD_REQUIRED: { message: 'This room needs a password', status: 403, trpc: 'FORBIDDEN' },
   ROOM_PASSWORD_INCORRECT: { message: 'The room password is incorrect', status: 403, trpc: 'FORBIDDEN' },
+  // The budget of wrong share passwords (share-password-budget.ts): a warning while few tries are left, then the
+  // captcha before each further try. Never a lockout: the right password with a solved captcha always enters.
+  ROOM_PASSWORD_TRIES_LEFT: {
+    message: 'The room password is incorrect. Tries left before a verification is needed: {0}',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  ROOM_PASSWORD_INCORRECT_VERIFY: {
+    message: 'The room password is incorrect. Please complete the verification before you try again',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
+  ROOM_PASSWORD_VERIFY_REQUIRED: {
+    message:
+      'Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password',
+    status: 403,
+    trpc: 'FORBIDDEN',
+  },
   // Plan limits (spec §6); each text names the limit so the create dialog can show it as it is.
   PLAN_ZONE_NOT_ALLOWED: {
     message: 'Your plan does not include the zone {0}',

@@ -6,7 +6,7 @@ import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/r
 import { LOCAL_REGION_CODE, Region, Room, RoomReport, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
-import { rest, uniqueCaller } from '../testing/rest-client';
+import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { LocalRoomSession } from '../ws/local-room-session';
 import type { RoomLink } from '../ws/relay-ports';
@@ -265,35 +265,71 @@ describe('a room shared by link', () => {
     });
   });
 
-  it('refuses wrong passwords, then every try from that address, over the API and the ticket alike', async () => {
+  it('warns before the last free wrong passwords, then asks for the captcha, and never refuses the right one with it', async () => {
     const owner = await createOwner(server.app);
     const room = await createRoom(owner);
     const { ip } = uniqueCaller();
-    for (let i = 0; i < 6; i++) {
-      expect(
-        await api('GET', 'getRoomInfo_share', { query: { id: room.id, password: `guess-${i}` }, ip }),
-      ).toMatchObject({ status: 403, data: 'The room password is incorrect' });
-    }
-    for (let i = 0; i < 4; i++) {
-      expect(await ticket(room.id, { password: `guess-ticket-${i}`, ip })).toMatchObject({
-        status: 403,
-        body: { data: 'The room password is incorrect' },
-      });
-    }
-    // Ten wrong tries: now even the right password is refused, on every path, for a while.
-    const throttled = await api<string>('GET', 'getRoomInfo_share', {
-      query: { id: room.id, password: 'sesame' },
+    const lobby = (password: string, extra: Record<string, string> = {}) =>
+      api('GET', 'getRoomInfo_share', { query: { id: room.id, password, ...extra }, ip });
+    const incorrect = 'The room password is incorrect';
+    for (let i = 0; i < 2; i++)
+      expect(await lobby(`guess-${i}`)).toMatchObject({ status: 403, data: incorrect });
+    // Over the ticket too: one budget whichever path guesses.
+    expect(await ticket(room.id, { password: 'guess-ticket', ip })).toMatchObject({
+      status: 403,
+      body: { data: 'The room password is incorrect. Tries left before a verification is needed: 2' },
+    });
+    expect(await lobby('guess-3')).toMatchObject({
+      data: 'The room password is incorrect. Tries left before a verification is needed: 1',
+    });
+    const verifyNext =
+      'The room password is incorrect. Please complete the verification before you try again';
+    expect(await lobby('guess-4')).toMatchObject({ status: 403, data: verifyNext });
+    // Past the free tries, nothing is checked without a captcha, the right password included.
+    const needsCaptcha =
+      'Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password';
+    expect(await lobby('sesame')).toMatchObject({ status: 403, data: needsCaptcha });
+    expect(await ticket(room.id, { password: 'sesame', ip })).toMatchObject({
+      status: 403,
+      body: { data: needsCaptcha },
+    });
+    expect(await lobby('guess-5', await solveCaptcha(server.app, ip))).toMatchObject({ data: verifyNext });
+    // The right password with a solved captcha always enters; the page's later calls and its tickets on every
+    // rejoin carry no captcha, and the address that entered with this password keeps entering with it.
+    const config = await api('GET', 'getPublicRoomConfig', {
+      query: { id: room.id, password: 'sesame', ...(await solveCaptcha(server.app, ip)) },
       ip,
     });
-    expect(throttled.status).toBe(429);
-    expect(throttled.data).toMatch(/^Too many attempts, please try again in \d+ seconds$/);
+    expect(config.status).toBe(200);
+    expect((await lobby('sesame')).status).toBe(200);
+    expect((await ticket(room.id, { password: 'sesame', ip })).status).toBe(200);
+    // …but only that password: a guess from the same address still needs the captcha.
+    expect(await lobby('guess-6')).toMatchObject({ data: needsCaptcha });
+    // The budget is the room's: another room, another address and the owner are not held back.
+    const other = await createRoom(owner);
     expect(
-      (await api('GET', 'getPublicRoomConfig', { query: { id: room.id, password: 'sesame' }, ip })).status,
-    ).toBe(429);
-    expect((await ticket(room.id, { password: 'sesame', ip })).status).toBe(429);
-    // Another address, and the owner, are not held back.
+      await api('GET', 'getRoomInfo_share', { query: { id: other.id, password: 'x-1' }, ip }),
+    ).toMatchObject({
+      data: incorrect,
+    });
     expect((await ticket(room.id, { password: 'sesame', ip: uniqueCaller().ip })).status).toBe(200);
     expect((await ticket(room.id, { token: owner.token, ip })).status).toBe(200);
+  });
+
+  it('counts a network’s addresses together, so rotating them buys no more free guesses', async () => {
+    const owner = await createOwner(server.app);
+    const room = await createRoom(owner);
+    const network = uniqueCaller().ip.split('.').slice(0, 3).join('.');
+    for (let host = 1; host <= 4; host++) {
+      for (let i = 0; i < 4; i++) {
+        const answer = await ticket(room.id, { password: `spray-${host}-${i}`, ip: `${network}.${host}` });
+        expect(answer.status).toBe(403);
+      }
+    }
+    // Sixteen wrong tries from the /24: a fifth address is asked for the captcha at its first try.
+    expect(await ticket(room.id, { password: 'sesame', ip: `${network}.5` })).toMatchObject({
+      body: { data: expect.stringMatching(/^Several wrong passwords were tried/) },
+    });
   });
 });
 

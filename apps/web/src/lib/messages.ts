@@ -100,6 +100,8 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'This room does not exist': msg`This room does not exist`,
   'This room is not running': msg`This room is not running`,
   'The room password is incorrect': msg`The room password is incorrect`,
+  'The room password is incorrect. Please complete the verification before you try again': msg`The room password is incorrect. Please complete the verification before you try again`,
+  'Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password': msg`Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password`,
   'You are sending messages too fast': msg`You are sending messages too fast`,
   'The browser could not do that': msg`The browser could not do that`,
   'You were removed from the room by its owner': msg`You were removed from the room by its owner`,
@@ -180,6 +182,10 @@ const numberedTexts: [RegExp, (n: string, m: string) => MessageDescriptor][] = [
   [
     /^Too many attempts, please try again in (\d+) seconds$/,
     (seconds) => msg`Too many attempts, please try again in ${seconds} seconds`,
+  ],
+  [
+    /^The room password is incorrect\. Tries left before a verification is needed: (\d+)$/,
+    (count) => msg`The room password is incorrect. Tries left before a verification is needed: ${count}`,
   ],
   [/^Your plan does not include the zone (.+)$/, (zone) => msg`Your plan does not include the zone ${zone}`],
   [/^Your plan allows at most (\d+) rooms$/, (count) => msg`Your plan allows at most ${count} rooms`],

@@ -75,7 +75,7 @@ export function addressBudgets(name: string, ip: string, limit: TAddressLimit): 
  * lets many be in flight) are so counted one by one: a check made before any of them was counted would let them
  * all through, to one server or, with the Redis limiter, to several.
  */
-async function hold(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<number> {
+export async function hold(limiter: RateLimiter, budgets: readonly TBudget[]): Promise<number> {
   let wait = 0;
   for (const budget of budgets)
     wait = Math.max(wait, await limiter.hit(budget.key, budget.limit, budget.windowSeconds));

@@ -17,3 +17,14 @@ export const ZCaptchaFields = z.object({
 export type TCaptchaFields = z.infer<typeof ZCaptchaFields>;
 
 export const CAPTCHA_FIELD_NAMES = Object.keys(ZCaptchaFields.shape) as (keyof TCaptchaFields)[];
+
+/**
+ * The captcha fields where a captcha is needed only sometimes (a share password after several wrong tries): all
+ * optional, and taken as a captcha only when all five are sent.
+ */
+export const ZOptionalCaptchaFields = ZCaptchaFields.partial();
+
+export function captchaOf(input: Partial<TCaptchaFields>): TCaptchaFields | undefined {
+  const parsed = ZCaptchaFields.safeParse(input);
+  return parsed.success ? parsed.data : undefined;
+}

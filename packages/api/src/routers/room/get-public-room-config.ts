@@ -1,3 +1,4 @@
+import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZRoomConfig } from './get-room-config.types';
 import { roomConfigOf } from './room-config';
@@ -7,11 +8,13 @@ import { enterableRoom } from './share-room';
 export const getPublicRoomConfig = publicProcedure
   .meta({
     summary:
-      'The settings a participant needs to enter a public room, or a shared one with its password; no login needed. Wrong passwords are throttled.',
+      'The settings a participant needs to enter a public room, or a shared one with its password; no login needed. After several wrong passwords each try needs a solved captcha too.',
   })
   .input(ZGetPublicRoomConfigRequest)
   .output(ZRoomConfig)
   .query(async ({ ctx, input }) => {
-    const { room, access } = await enterableRoom(ctx, { id: input.id }, input.password);
+    const { room, access } = await enterableRoom(ctx, { id: input.id }, input.password, {
+      captcha: captchaOf(input),
+    });
     return roomConfigOf(ctx, room, access === 'owner');
   });

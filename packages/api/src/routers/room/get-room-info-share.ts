@@ -1,3 +1,4 @@
+import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZSharedRoomInfo, ZShareTarget } from './share.types';
 import { enterableRoom } from './share-room';
@@ -5,12 +6,15 @@ import { enterableRoom } from './share-room';
 export const getRoomInfoShare = publicProcedure
   .meta({
     summary:
-      'A shared room as its visitors see it before entering (name, remark, owner, state), by id or name with its password; no login needed. Wrong passwords are throttled; a missing room answers like a wrong password.',
+      'A shared room as its visitors see it before entering (name, remark, owner, state), by id or name with its password; no login needed. After several wrong passwords each try needs a solved captcha too; a missing room answers like a wrong password.',
   })
   .input(ZShareTarget)
   .output(ZSharedRoomInfo)
   .query(async ({ ctx, input }) => {
-    const { room } = await enterableRoom(ctx, input, input.password, { asPasswordRoom: true });
+    const { room } = await enterableRoom(ctx, input, input.password, {
+      asPasswordRoom: true,
+      captcha: captchaOf(input),
+    });
     return {
       id: room.id,
       name: room.name,

@@ -1,21 +1,18 @@
 // Who may enter a room that is not theirs (spec §6 room sharing): anyone when it is public, anyone with the share
-// password when it has one, nobody else (it then answers as a missing room). Wrong passwords are a budget per
-// address and per address group (/24, /64), shared by the API and POST /ws/ticket, so guessing through either
-// path, or from many addresses of one network, counts once. The budget is kept in the rate limiter, which is
-// Redis when several servers run (REDIS_URL): one budget whichever server is asked.
-import { addressBudgets, giveBack, holdOrRefuse } from '../../account/budgets';
+// password when it has one, nobody else (it then answers as a missing room). Wrong passwords spend a budget per
+// room and address (share-password-budget.ts), shared by the API and POST /ws/ticket, so guessing through either
+// path counts once; it is kept in the rate limiter, which is Redis when several servers run (REDIS_URL).
 import { AppError } from '../../errors';
 import type { PasswordHasher, RateLimiter } from '../../services/ports';
-import { matchesSharePassword } from './share-password';
+import { checkPasswordTry, type TVerifyCaptcha } from './share-password-budget';
 
-/**
- * Wrong passwords allowed in a window. Until an address (or its network) has spent its budget, the right
- * password lets it in whatever it guessed before; past it, every try is refused, the right one too. There is no
- * budget per room: one would lock the room's real guests out as soon as strangers guessed at it.
- */
-export const ROOM_PASSWORD_LIMITS = {
-  perAddress: { limit: 10, groupLimit: 30, windowSeconds: 15 * 60 },
-} as const;
+export { ROOM_PASSWORD_LIMITS } from './share-password-budget';
+
+/** What a password check may use besides the limiter: the hasher, and the caller's solved captcha if sent. */
+export interface TShareCheckOptions {
+  hasher?: PasswordHasher | undefined;
+  captcha?: TVerifyCaptcha | undefined;
+}
 
 export interface TShareableRoom {
   id: string;
@@ -29,20 +26,27 @@ export interface TShareableRoom {
 export type TShareAccess = 'owner' | 'public' | 'password';
 
 /**
- * Throws ROOM_NOT_FOUND (a private room without a password), ROOM_PASSWORD_REQUIRED (none given),
- * TOO_MANY_REQUESTS (the budget of wrong passwords is spent) or ROOM_PASSWORD_INCORRECT.
+ * Throws ROOM_NOT_FOUND (a private room without a password), ROOM_PASSWORD_REQUIRED (none given), one of the
+ * ROOM_PASSWORD_* refusals of a wrong password, or ROOM_PASSWORD_VERIFY_REQUIRED (the captcha is needed first).
  */
 export async function checkShareAccess(
   limiter: RateLimiter,
   caller: { ip: string; userId: string | null },
   room: TShareableRoom,
   password: string | null | undefined,
-  hasher?: PasswordHasher,
+  options: TShareCheckOptions = {},
 ): Promise<TShareAccess> {
   if (caller.userId !== null && caller.userId === room.ownerId) return 'owner';
   if (room.isPublic) return 'public';
   if (room.password === null) throw new AppError('ROOM_NOT_FOUND');
-  await checkPassword(limiter, caller.ip, room.password, password, hasher);
+  await checkPasswordTry({
+    limiter,
+    ip: caller.ip,
+    roomKey: room.id,
+    stored: room.password,
+    password,
+    ...options,
+  });
   return 'password';
 }
 
@@ -53,28 +57,10 @@ export async function checkShareAccess(
 export async function refuseAsPasswordRoom(
   limiter: RateLimiter,
   caller: { ip: string },
+  roomKey: string,
   password: string | null | undefined,
-  hasher?: PasswordHasher,
+  options: TShareCheckOptions = {},
 ): Promise<never> {
-  await checkPassword(limiter, caller.ip, null, password, hasher);
-  throw new AppError('ROOM_PASSWORD_INCORRECT');
-}
-
-async function checkPassword(
-  limiter: RateLimiter,
-  ip: string,
-  stored: string | null,
-  password: string | null | undefined,
-  hasher: PasswordHasher | undefined,
-): Promise<void> {
-  if (!password) throw new AppError('ROOM_PASSWORD_REQUIRED');
-  const budgets = addressBudgets('room-password', ip, ROOM_PASSWORD_LIMITS.perAddress);
-  // The try is counted before the hashing work and given back if the password is right: guesses sent at once
-  // (the hash takes a while) are counted one by one, so a burst, to one server or several, gets no more tries.
-  await holdOrRefuse(limiter, budgets);
-  if (await matchesSharePassword(stored, password, hasher)) {
-    await giveBack(limiter, budgets);
-    return;
-  }
+  await checkPasswordTry({ limiter, ip: caller.ip, roomKey, stored: null, password, ...options });
   throw new AppError('ROOM_PASSWORD_INCORRECT');
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Room } from '@rooms/db';
 import type { TContext } from '../../context';
 import { AppError, describeError } from '../../errors';
+import type { TCaptchaFields } from '../../schemas/captcha';
 import { findRoomById, findRoomByName } from './room-access';
 import { checkShareAccess, refuseAsPasswordRoom, type TShareAccess } from './share-access';
 
@@ -28,11 +29,15 @@ export async function enterableRoom(
   ctx: TContext,
   target: { id?: string | undefined; name?: string | undefined },
   password: string | undefined,
-  options: { asPasswordRoom?: boolean } = {},
+  options: { asPasswordRoom?: boolean; captcha?: TCaptchaFields | undefined } = {},
 ): Promise<{ room: Room; access: TShareAccess }> {
   const caller = { ip: ctx.request.ip, userId: ctx.session?.user.id ?? null };
   const limiter = ctx.services.rateLimiter;
-  const hasher = ctx.services.passwords;
+  const fields = options.captcha;
+  const check = {
+    hasher: ctx.services.passwords,
+    captcha: fields ? () => ctx.services.captcha.verify(fields) : undefined,
+  };
   try {
     const room = await findShareRoom(ctx.em, target);
     const access = await checkShareAccess(
@@ -40,12 +45,13 @@ export async function enterableRoom(
       caller,
       { id: room.id, ownerId: room.owner.id, isPublic: room.isPublic, password: room.password ?? null },
       password,
-      hasher,
+      check,
     );
     return { room, access };
   } catch (error) {
     if (options.asPasswordRoom && describeError(error).appCode === 'ROOM_NOT_FOUND') {
-      return refuseAsPasswordRoom(limiter, caller, password, hasher);
+      const asked = target.id !== undefined ? `id:${target.id}` : `name:${(target.name ?? '').toLowerCase()}`;
+      return refuseAsPasswordRoom(limiter, caller, asked, password, check);
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 // Schemas of the sharing calls (spec §6, §7): the shared room's lobby view, the public square, the owner's share
 // settings and reports.
 import { z } from 'zod';
+import { ZOptionalCaptchaFields } from '../../schemas/captcha';
 import { ZRoomState } from './room.types';
 
 /** An empty query parameter (`?password=`) counts as absent. */
@@ -19,6 +20,8 @@ export const ZShareTarget = z
     id: optionalText(64).describe('The room id; give this or the name.'),
     name: optionalText(64).describe('The room name; give this or the id.'),
     password: ZSharePassword,
+    // A solved captcha, needed with the password after several wrong ones (share-password-budget.ts).
+    ...ZOptionalCaptchaFields.shape,
   })
   .refine((target) => target.id !== undefined || target.name !== undefined, {
     error: 'Please choose a room',
@@ -28,6 +31,7 @@ export type TShareTarget = z.infer<typeof ZShareTarget>;
 export const ZGetPublicRoomConfigRequest = z.object({
   id: z.string({ error: 'Please choose a room' }).trim().min(1).max(64),
   password: ZSharePassword,
+  ...ZOptionalCaptchaFields.shape,
 });
 
 const ZRegionRef = z.object({ code: z.string(), name: z.string() });

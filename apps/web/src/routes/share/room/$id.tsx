@@ -4,6 +4,7 @@
 // joins with a guest ticket; someone logged in joins as themselves.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import type { TCaptchaFields } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Input } from '@rooms/ui/input';
@@ -13,9 +14,12 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { LockIcon, RefreshCwIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { CaptchaWidget } from '../../../components/captcha/captcha-widget';
+import { useCaptcha } from '../../../components/captcha/use-captcha';
 import { passwordFromHash } from '../../../components/layout/share-links';
 import { StandaloneLoading, StandalonePage } from '../../../components/standalone-page';
 import { describeError, translateServerText } from '../../../lib/messages';
+import { toastIssue } from '../../../lib/notify';
 import { rememberedSharePassword, rememberSharePassword } from '../../../lib/room/entry-memory';
 import { isLoggedIn } from '../../../lib/session';
 import { appCodeOf, trpc } from '../../../lib/trpc';
@@ -27,7 +31,25 @@ export const Route = createFileRoute('/share/room/$id')({
 });
 
 /** Answers that mean "ask for the password (again)"; anything else ends on a notice. */
-const PASSWORD_CODES = ['ROOM_PASSWORD_REQUIRED', 'ROOM_PASSWORD_INCORRECT', 'TOO_MANY_REQUESTS'];
+/**
+ * Answers after several wrong passwords from this network: the next try goes with a solved captcha (and a
+ * captcha that failed or was spent is solved again).
+ */
+const CAPTCHA_PASSWORD_CODES = [
+  'ROOM_PASSWORD_INCORRECT_VERIFY',
+  'ROOM_PASSWORD_VERIFY_REQUIRED',
+  'CAPTCHA_REQUIRED',
+  'CAPTCHA_FAILED',
+  'PASS_TOKEN_USED',
+];
+
+const PASSWORD_CODES = [
+  'ROOM_PASSWORD_REQUIRED',
+  'ROOM_PASSWORD_INCORRECT',
+  'ROOM_PASSWORD_TRIES_LEFT',
+  'TOO_MANY_REQUESTS',
+  ...CAPTCHA_PASSWORD_CODES,
+];
 
 function homeOf(): TRoomHome {
   return isLoggedIn()
@@ -48,8 +70,11 @@ function SharedRoomPage() {
       undefined,
   );
 
+  // The captcha that goes with a typed password once the room asks for one; later calls rely on the password.
+  const [captcha, setCaptcha] = useState<TCaptchaFields | undefined>();
+
   const config = useQuery({
-    ...trpc.room.getPublicRoomConfig.queryOptions({ id, password }),
+    ...trpc.room.getPublicRoomConfig.queryOptions({ id, password, ...captcha }),
     staleTime: 0,
     retry: false,
     // A room that is not running yet is watched, and entered as soon as it runs.
@@ -75,8 +100,12 @@ function SharedRoomPage() {
     return (
       <PasswordForm
         error={code === 'ROOM_PASSWORD_REQUIRED' ? null : describeError(i18n, config.error).text}
+        needsCaptcha={CAPTCHA_PASSWORD_CODES.includes(code)}
         pending={config.isFetching}
-        onSubmit={setPassword}
+        onSubmit={(typed, solved) => {
+          setPassword(typed);
+          setCaptcha(solved);
+        }}
       />
     );
   }
@@ -132,20 +161,28 @@ function SharedRoomPage() {
 
 function PasswordForm({
   error,
+  needsCaptcha,
   pending,
   onSubmit,
 }: {
   error: string | null;
+  /** Several wrong passwords came from this network: each try goes with a solved captcha. */
+  needsCaptcha: boolean;
   pending: boolean;
-  onSubmit: (password: string) => void;
+  onSubmit: (password: string, captcha: TCaptchaFields | undefined) => void;
 }) {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const id = useId();
   const [value, setValue] = useState('');
+  const captcha = useCaptcha();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (value) onSubmit(value);
+    if (!value) return;
+    if (!needsCaptcha) return onSubmit(value, undefined);
+    const fields = captcha.consume();
+    if (!fields) return toastIssue(i18n, 'captcha-required');
+    onSubmit(value, fields);
   }
 
   return (
@@ -181,9 +218,14 @@ function PasswordForm({
                 {error}
               </p>
             ) : null}
+            {needsCaptcha ? <CaptchaWidget captcha={captcha} /> : null}
           </CardContent>
           <CardFooter className="justify-end">
-            <Button type="submit" disabled={!value || pending} data-testid="share-password-submit">
+            <Button
+              type="submit"
+              disabled={!value || pending || (needsCaptcha && !captcha.done)}
+              data-testid="share-password-submit"
+            >
               {pending ? <Spinner /> : null}
               <Trans>Continue</Trans>
             </Button>
