@@ -1,11 +1,12 @@
 // The room page with the keyboard alone, in real Chromium against the real server: the driver's keys reach the
 // room's page (Tab included) and Escape then Tab leaves the picture for the rest of the page, as the hint on the
 // picture says; chat is a named live log; the tab strip holds only tabs; handing control over from a member's
-// row keeps the focus in the row; the phone's quality badge is named by what it shows.
+// row keeps the focus in the row; the first key after getting control reaches the page, and a driver who loses
+// control is told why; the phone's quality badge is named by what it shows.
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSharedRoom, type TSharedRoom } from './room-support';
-import { DESKTOP, type Page, PHONE, screenshots } from './support';
+import { DESKTOP, type Page, PHONE, screenshots, toast } from './support';
 
 /** A form for the room's browser that reports every key going down and up to /event/down/… and /event/up/…. */
 const KEYS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>keys page</title></head>
@@ -182,6 +183,24 @@ describe('the room with the keyboard', () => {
     expect(
       await row.getByTestId('member-actions').evaluate((button) => button === document.activeElement),
     ).toBe(true);
+  });
+
+  it('sends the first key of a guest who just got control to the page, and tells each driver who loses it why', async () => {
+    const page = await ownerInRoom();
+    const guest = await guestInRoom('Lee');
+    await guest.getByTestId('control-request').click();
+    const give = page.getByTestId('member').filter({ hasText: 'Lee' }).getByTestId('control-grant');
+    await give.click({ timeout: 15_000 });
+    await toast(page, 'You gave control to Lee.');
+    await guest.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+    // No click on the picture first: the keyboard is the picture's as soon as control arrives.
+    const before = count('/event/down/q');
+    await guest.keyboard.press('q');
+    await expect.poll(() => count('/event/down/q'), { timeout: 10_000 }).toBe(before + 1);
+    expect(await focused(guest)).toBe('room-keys');
+    // The owner takes it back: the guest is told by whom, not left wondering why the picture stopped answering.
+    await page.getByTestId('control-take').click();
+    await toast(guest, `${shared.owner.username} took control back.`);
   });
 
   it("names the phone's quality badge by the figure it shows", async () => {

@@ -16,12 +16,23 @@ export const ZControlTake = z.object({ type: z.literal('control/take') });
 
 // Server → client
 
-/** Sent to everyone on every change, and to each joiner. */
+/**
+ * What changed control and who did it, so a driver who lost it can be told why (the owner took it back, it was
+ * given to someone, they let go, or left). `left` names the member who left.
+ */
+export const ZControlChange = z.object({
+  action: z.enum(['joined', 'left', 'request', 'cancel', 'grant', 'release', 'take']),
+  byId: ZMemberId,
+});
+export type TControlChange = z.infer<typeof ZControlChange>;
+
+/** Sent to everyone on every change (with what changed it), and to each joiner (without). */
 export const ZControlState = z.object({
   type: z.literal('control/state'),
   controllerId: ZMemberId.nullable(),
   /** Members waiting for control, first come first. */
   queue: z.array(ZMemberId),
+  change: ZControlChange.optional(),
 });
 
 export type TControlState = z.infer<typeof ZControlState>;

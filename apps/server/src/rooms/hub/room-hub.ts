@@ -7,6 +7,7 @@ import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
+  type TControlChange,
   type TMediaCodecName,
   type TMember,
   type TRoomEnding,
@@ -153,10 +154,12 @@ export class RoomHub {
       chatLimit: new SlidingWindow(),
       lastRefusedAt: Number.NEGATIVE_INFINITY,
     });
-    const controlChanged = this.control.joined(info.id).ok;
+    const joinedControl = this.control.joined(info.id);
+    // Only a join that moved control is news to the others (the owner taking an empty seat).
+    const controlChanged = joinedControl.ok && joinedControl.changed;
 
     peer.send({ type: 'member/list', you: info.id, members: this.memberList() });
-    if (controlChanged) this.broadcastControl();
+    if (controlChanged) this.broadcastControl({ action: 'joined', byId: info.id });
     else peer.send({ type: 'control/state', ...this.control.state() });
     peer.send({ type: 'chat/history', messages: this.chat.history() });
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
@@ -179,7 +182,7 @@ export class RoomHub {
     this.media.remove(member.peer);
     const control = this.control.left(memberId);
     this.broadcast({ type: 'member/left', memberId, reason });
-    if (control.ok && control.changed) this.broadcastControl();
+    if (control.ok && control.changed) this.broadcastControl({ action: 'left', byId: memberId });
     if (this.members.size === 0) this.stopStats();
     this.options.participantsChanged(this.members.size);
   }
@@ -431,12 +434,17 @@ export class RoomHub {
     );
   }
 
-  private applyControl(member: TMemberState, about: string, outcome: TControlOutcome): void {
+  private applyControl(
+    member: TMemberState,
+    about: `control/${TControlChange['action']}`,
+    outcome: TControlOutcome,
+  ): void {
     if (!outcome.ok) {
       this.refuse(member, outcome.code, about);
       return;
     }
-    if (outcome.changed) this.broadcastControl();
+    const action = about.slice('control/'.length) as TControlChange['action'];
+    if (outcome.changed) this.broadcastControl({ action, byId: member.info.id });
   }
 
   private sendChat(member: TMemberState, text: string): void {
@@ -459,8 +467,8 @@ export class RoomHub {
     member.peer.send(errorMessage(code, about));
   }
 
-  private broadcastControl(): void {
-    this.broadcast({ type: 'control/state', ...this.control.state() });
+  private broadcastControl(change: TControlChange): void {
+    this.broadcast({ type: 'control/state', ...this.control.state(), change });
   }
 
   private broadcast(message: TServerMessage): void {

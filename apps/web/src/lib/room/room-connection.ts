@@ -12,6 +12,7 @@ import {
   type TBrowserTabInfo,
   type TChatEntry,
   type TClientMessageInput,
+  type TControlChange,
   type TMediaCodecName,
   type TMediaFrame,
   type TMember,
@@ -40,6 +41,8 @@ export interface TRoomSnapshot {
   members: TMember[];
   controllerId: string | null;
   queue: string[];
+  /** What made the last change of control and who (a driver who lost it is told why); null on joining. */
+  controlChange: TControlChange | null;
   chat: TChatEntry[];
   tabs: TBrowserTabInfo[];
   stream: TServerMessageOf<'stream/config'> | null;
@@ -81,6 +84,7 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   members: [],
   controllerId: null,
   queue: [],
+  controlChange: null,
   chat: [],
   tabs: [],
   stream: null,
@@ -314,7 +318,11 @@ export class RoomConnection {
       case 'member/kicked':
         return this.end('KICKED', 'You were removed from the room by its owner');
       case 'control/state':
-        return this.update({ controllerId: message.controllerId, queue: message.queue });
+        return this.update({
+          controllerId: message.controllerId,
+          queue: message.queue,
+          controlChange: message.change ?? null,
+        });
       case 'chat/history':
         return this.update({ chat: message.messages });
       case 'chat/message':
@@ -399,6 +407,7 @@ export class RoomConnection {
       members: [],
       controllerId: null,
       queue: [],
+      controlChange: null,
       tabs: [],
     });
     const restarting = away.reason === 'restarting' || away.reason === 'server-restart';

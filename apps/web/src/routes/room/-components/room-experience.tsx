@@ -11,6 +11,7 @@ import { Link } from '@tanstack/react-router';
 import { ArrowLeftIcon, MaximizeIcon, MinimizeIcon } from 'lucide-react';
 import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 'react';
 import { StandalonePage } from '../../../components/standalone-page';
+import { useControlNotices } from '../../../hooks/use-control-notices';
 import { useRoomConnection } from '../../../hooks/use-room-connection';
 import { translateServerText } from '../../../lib/messages';
 import {
@@ -156,6 +157,12 @@ function LiveRoom({
   const [finding, setFinding] = useState(false);
   const send = connection ? connection.send.bind(connection) : () => false;
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
+  useControlNotices({
+    members: snapshot.members,
+    you: snapshot.you,
+    controllerId: snapshot.controllerId,
+    change: snapshot.controlChange,
+  });
   const picture = snapshot.stream?.viewport ?? { width: room.width, height: room.height };
   const layer = findLayer(snapshot.stream?.layers ?? [], snapshot.layer?.layer) ?? null;
   // Whoever drives sees their input at once; watchers get picture and sound in step (lib/room/av-sync.ts).

@@ -71,6 +71,21 @@ export function RoomStage({
   const live = useRef({ controlling, send, player, picture });
   live.current = { controlling, send, player, picture };
 
+  // Control just arrived: the keyboard goes to the picture at once. The focus is then usually on the button that
+  // asked for control (gone now, so on the page's body): the first keys typed would reach nothing. Someone typing
+  // elsewhere (the chat, the address bar) keeps their field.
+  useEffect(() => {
+    if (!controlling) return;
+    const active = document.activeElement;
+    const typing =
+      active instanceof HTMLElement &&
+      active !== keys.current &&
+      (active.isContentEditable ||
+        active instanceof HTMLTextAreaElement ||
+        active instanceof HTMLInputElement);
+    if (!typing) keys.current?.focus({ preventScroll: true });
+  }, [controlling]);
+
   // The player reports its paints and this participant's measured inputs to the meter the indicator reads.
   useEffect(() => {
     player?.attach(meter);
