@@ -169,15 +169,17 @@ async function main(): Promise<void> {
     const rooms = await newRooms(agentCount * roomsPerAgent, 'room');
     // Kept alive until they beat by themselves (placement wants agents heard from within 10 s, and the sweep
     // would lose them while the control plane starts).
-    const keepAlive = setInterval(
-      () =>
-        void fleet.heartbeats(
+    let placing = true;
+    const keepAlive = (async () => {
+      while (placing) {
+        await fleet.heartbeats(
           em(),
           agents.map((agent) => ({ agentId: agent.id })),
           new Date(),
-        ),
-      3000,
-    );
+        );
+        await sleep(2000);
+      }
+    })();
     for (let from = 0; from < rooms.length; from += 8) {
       await Promise.all(
         rooms.slice(from, from + 8).map(async (roomId) => {
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
           PORT: String(port),
           HOST: '127.0.0.1',
           BILLING_JOBS: 'off',
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: 'error',
           PUBLIC_URL: controlUrl,
         },
         stdio: ['ignore', 'inherit', 'inherit'],
@@ -227,7 +229,8 @@ async function main(): Promise<void> {
       }
     }
 
-    clearInterval(keepAlive);
+    placing = false;
+    await keepAlive;
     // The agents: each heartbeats every 3 s (spread over the interval) and follows the notice relay.
     const token = fleetToken(APP_SECRET);
     const beatTimes: number[] = [];

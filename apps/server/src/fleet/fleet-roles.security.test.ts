@@ -55,7 +55,7 @@ describe('a control plane', () => {
       const refused = await beat(authorization, unknown);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({
-        message: 'Only the processes of this install may send heartbeats',
+        message: 'Only the processes of this install may call the fleet’s routes',
       });
     }
     const own = `Bearer ${fleetToken(control.config.appSecret)}`;

@@ -43,8 +43,10 @@ const RoomAgentSchema = defineEntity({
   indexes: [
     { properties: ['region', 'state'] },
     { properties: ['address'] },
-    // The lost sweep reads the live agents' heartbeats every 2 s, the pruning the lost ones' (fleet.pruneFleet).
-    { name: 'room_agents_live_heartbeat_index', properties: ['heartbeatAt'], where: "state <> 'lost'" },
+    // The lost sweep reads the live agents every 2 s, the pruning the lost ones (fleet.pruneFleet). The live ones
+    // by id, a column heartbeats never change, so a heartbeat's update stays in place (HOT) instead of adding
+    // index entries 330 times a second.
+    { name: 'room_agents_live_index', properties: ['id'], where: "state <> 'lost'" },
     { name: 'room_agents_lost_heartbeat_index', properties: ['heartbeatAt'], where: "state = 'lost'" },
   ],
   checks: [

@@ -179,18 +179,28 @@ export function heartbeats(
         .filter(isUuid)
         .map((runId) => ({ agent_id: agentId, run_id: runId })),
     );
-    const renewed =
-      whole.length === 0 && named.length === 0
+    // Two statements, each led by an index (the runs' agent, the runs' key): one that ORs them reads every run.
+    const lease = new Date(now.getTime() + RUN_LEASE_MS);
+    const renewed = [
+      ...(whole.length === 0
         ? []
         : await tx.execute<TRunRow[]>(
             `update room_runs set lease_expires_at = greatest(lease_expires_at, ?)
-             where state in ('starting', 'running')
-               and (agent_id = any(?::uuid[])
-                    or (agent_id, id) in (select agent_id, run_id from jsonb_to_recordset(?::jsonb)
-                                          as held(agent_id uuid, run_id uuid)))
-             returning ${RUN_COLUMNS}`,
-            [new Date(now.getTime() + RUN_LEASE_MS), uuidArray(whole), JSON.stringify(named)],
-          );
+             where agent_id = any(?::uuid[]) and state in ('starting', 'running') returning ${RUN_COLUMNS}`,
+            [lease, uuidArray(whole)],
+          )),
+      ...(named.length === 0
+        ? []
+        : await tx.execute<TRunRow[]>(
+            `update room_runs r set lease_expires_at = greatest(r.lease_expires_at, ?)
+             from jsonb_to_recordset(?::jsonb) as held(agent_id uuid, run_id uuid)
+             where r.id = held.run_id and r.agent_id = held.agent_id and r.state in ('starting', 'running')
+             returning ${RUN_COLUMNS.split(', ')
+               .map((column) => `r.${column}`)
+               .join(', ')}`,
+            [lease, JSON.stringify(named)],
+          )),
+    ];
     const runsOf = new Map<string, TRun[]>(liveIds.map((id) => [id, []]));
     for (const row of renewed) runsOf.get(row.agent_id)?.push(toRun(row));
     const stateOf = new Map(live.map((row) => [row.id, row.state]));
@@ -259,10 +269,13 @@ export function markLostAgents(em: EntityManager, now: Date): Promise<TLostSweep
   const silentSince = new Date(now.getTime() - AGENT_LOST_AFTER_MS);
   return em.transactional(async (tx) => {
     // The agents of lapsed runs are locked too: a run is always locked after its agent (see runs.ts).
+    // The two ways in as a union, each read through its own partial index (live agents, live runs' leases): an OR
+    // of them would read every agent, lost ones included, each sweep.
     const locked = await tx.execute<{ id: string; silent: boolean }[]>(
       `select id, (state <> 'lost' and heartbeat_at <= ?) as silent from room_agents
-       where (state <> 'lost' and heartbeat_at <= ?)
-          or id in (select agent_id from room_runs where state in ('starting', 'running') and lease_expires_at <= ?)
+       where id in (select id from room_agents where state <> 'lost' and heartbeat_at <= ?
+                    union
+                    select agent_id from room_runs where state in ('starting', 'running') and lease_expires_at <= ?)
        order by id for no key update`,
       [silentSince, silentSince, now],
     );

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** How long ended runs and lost agents are kept (an operator looking back at yesterday's failover finds them). */
 export const FLEET_HISTORY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per statement: a slice takes milliseconds however much has piled up. */
-const PRUNE_SLICE = 5000;
+const PRUNE_SLICE = 2000;
 
 export interface TPruned {
   runs: number;
