@@ -5,6 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@rooms/db';
 import { COOKIES } from '@rooms/i18n';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,10 +42,15 @@ describe.runIf(await canOpenViewerNamespace())('a room over HTTPS on an address 
     const certificate = await makeTestCertificate([viewer.hostAddress]);
     await writeFile(join(dir, 'cert.pem'), certificate.cert);
     await writeFile(join(dir, 'key.pem'), certificate.key);
+    // The page's origin is the server's public one: room sockets accept no other (a non-loopback address must be
+    // named by PUBLIC_URL).
+    const securePort = await freePort();
     [secure, plain, browser] = await Promise.all([
       startTestServer({
         host: viewer.hostAddress,
         env: {
+          PORT: String(securePort),
+          PUBLIC_URL: `https://${viewer.hostAddress}:${securePort}`,
           TLS_CERT_FILE: join(dir, 'cert.pem'),
           TLS_KEY_FILE: join(dir, 'key.pem'),
           ROOM_EGRESS_ALLOW: pages.hostPort,
