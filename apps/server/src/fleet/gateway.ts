@@ -16,7 +16,7 @@ import {
 } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
-import { errorMessage } from '../rooms/hub/room-hub';
+import { errorMessage } from '../rooms/hub/error-message';
 import { holdWritesForTurn } from '../rooms/hub/turn-writes';
 import type { ViewerPeer } from '../rooms/hub/viewer-stream';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';

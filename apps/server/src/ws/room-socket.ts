@@ -13,7 +13,8 @@ import {
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { SlidingWindow } from '../rooms/hub/chat-log';
-import { errorMessage, type RoomHub, type TJoinIdentity } from '../rooms/hub/room-hub';
+import { errorMessage } from '../rooms/hub/error-message';
+import type { RoomHub, TJoinIdentity } from '../rooms/hub/room-hub';
 import { SocketPeer } from '../rooms/hub/socket-peer';
 import type { TBookedConnection } from './connection-book';
 import type { RoomRelay } from './room-relay';

@@ -1,5 +1,6 @@
 // One running room's participants: members, control, chat, the shared picture and the way input reaches the
 // browser. Transport-free (members are HubPeers), so its rules are unit-tested without sockets.
+
 import { randomUUID } from 'node:crypto';
 import {
   isControllerOnly,
@@ -18,6 +19,7 @@ import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
 import type { RoomSession } from '../room-session';
 import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
+import { errorMessage } from './error-message';
 import type { MediaPeer, TBackpressure } from './media-fanout';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { BanList, banMarksOf } from './room-bans';
@@ -154,12 +156,11 @@ export class RoomHub {
       chatLimit: new SlidingWindow(),
       lastRefusedAt: Number.NEGATIVE_INFINITY,
     });
-    const joinedControl = this.control.joined(info.id);
     // Only a join that moved control is news to the others (the owner taking an empty seat).
-    const controlChanged = joinedControl.ok && joinedControl.changed;
+    const joined = this.control.joined(info.id);
 
     peer.send({ type: 'member/list', you: info.id, members: this.memberList() });
-    if (controlChanged) this.broadcastControl({ action: 'joined', byId: info.id });
+    if (joined.ok && joined.changed) this.broadcastControl({ action: 'joined', byId: info.id });
     else peer.send({ type: 'control/state', ...this.control.state() });
     peer.send({ type: 'chat/history', messages: this.chat.history() });
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
@@ -207,19 +208,19 @@ export class RoomHub {
         this.kick(member, message.memberId, true);
         return;
       case 'control/request':
-        this.applyControl(member, message.type, this.control.request(memberId));
+        this.applyControl(member, 'request', this.control.request(memberId));
         return;
       case 'control/cancel':
-        this.applyControl(member, message.type, this.control.cancel(memberId));
+        this.applyControl(member, 'cancel', this.control.cancel(memberId));
         return;
       case 'control/grant':
-        this.applyControl(member, message.type, this.control.grant(memberId, message.memberId));
+        this.applyControl(member, 'grant', this.control.grant(memberId, message.memberId));
         return;
       case 'control/release':
-        this.applyControl(member, message.type, this.control.release(memberId));
+        this.applyControl(member, 'release', this.control.release(memberId));
         return;
       case 'control/take':
-        this.applyControl(member, message.type, this.control.take(memberId));
+        this.applyControl(member, 'take', this.control.take(memberId));
         return;
       case 'chat/send':
         this.sendChat(member, message.text);
@@ -436,15 +437,11 @@ export class RoomHub {
 
   private applyControl(
     member: TMemberState,
-    about: `control/${TControlChange['action']}`,
+    action: TControlChange['action'],
     outcome: TControlOutcome,
   ): void {
-    if (!outcome.ok) {
-      this.refuse(member, outcome.code, about);
-      return;
-    }
-    const action = about.slice('control/'.length) as TControlChange['action'];
-    if (outcome.changed) this.broadcastControl({ action, byId: member.info.id });
+    if (!outcome.ok) this.refuse(member, outcome.code, `control/${action}`);
+    else if (outcome.changed) this.broadcastControl({ action, byId: member.info.id });
   }
 
   private sendChat(member: TMemberState, text: string): void {
@@ -496,13 +493,4 @@ export class RoomHub {
     clearInterval(this.statsTimer);
     this.statsTimer = undefined;
   }
-}
-
-export function errorMessage(code: TRoomErrorCode, about?: string, message?: string): TServerMessage {
-  return {
-    type: 'system/error',
-    code,
-    message: message ?? ROOM_ERROR_MESSAGES[code],
-    ...(about ? { about } : {}),
-  };
 }

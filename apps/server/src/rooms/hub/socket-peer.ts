@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { TServerMessage } from '@rooms/api/room-protocol';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import type { WebSocket } from 'ws';
-import { errorMessage, type HubPeer } from './room-hub';
+import { errorMessage } from './error-message';
+import type { HubPeer } from './room-hub';
 import { holdWritesForTurn } from './turn-writes';
 
 /**
