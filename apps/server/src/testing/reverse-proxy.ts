@@ -106,16 +106,7 @@ http {
     '-e',
     join(dir, 'error.log'),
   ]);
-  const url = `https://localhost:${tlsPort}`;
-  await started('nginx', child, `${url}/healthz`, output);
-  return {
-    url,
-    async close() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return running('nginx', child, output, tlsPort, dir);
 }
 
 /** deploy/proxy/Caddyfile in front of the app on 127.0.0.1:`appPort`, for `localhost` with Caddy's own local CA. */
@@ -147,8 +138,19 @@ ${site}`;
       XDG_CONFIG_HOME: join(dir, 'config'),
     },
   );
+  return running('caddy', child, output, tlsPort, dir);
+}
+
+/** The proxy once it answers on its HTTPS port; closing it stops it and removes its directory. */
+async function running(
+  name: string,
+  child: ReturnType<typeof spawnLogged>['child'],
+  output: ReturnType<typeof spawnLogged>['output'],
+  tlsPort: number,
+  dir: string,
+): Promise<TRunningProxy> {
   const url = `https://localhost:${tlsPort}`;
-  await started('caddy', child, `${url}/healthz`, output);
+  await started(name, child, `${url}/healthz`, output);
   return {
     url,
     async close() {
