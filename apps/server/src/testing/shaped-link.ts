@@ -4,6 +4,7 @@
 // server's bytes through the shaped direction, as a viewer at home would. Needs root (ip, tc) and socat.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
+import { openVethNamespace } from './veth-namespace';
 
 const run = promisify(execFile);
 
@@ -14,8 +15,6 @@ export interface TShapedLink {
   setRate(kbps: number): Promise<void>;
   close(): Promise<void>;
 }
-
-let links = 0;
 
 /** Whether this process may build links (root, with ip, tc and socat). */
 export async function canShapeLinks(): Promise<boolean> {
@@ -37,16 +36,8 @@ export async function openShapedLink(options: {
   serverPort: number;
   queueMs?: number;
 }): Promise<TShapedLink> {
-  const id = `${process.pid % 10_000}${links++}`;
-  const namespace = `rooms-link-${id}`;
-  const hostSide = `rlh${id}`;
-  const viewerSide = `rlv${id}`;
-  // A /30 of 10.232.0.0/16 per link, from the id.
-  const subnet = (Number(id) % 16_000) * 4;
-  const octets = (offset: number) =>
-    `10.232.${Math.floor((subnet + offset) / 256)}.${(subnet + offset) % 256}`;
-  const hostAddress = octets(1);
-  const viewerAddress = octets(2);
+  const link = await openVethNamespace({ namespace: 'rooms-link', ends: 'rl', net: 232 });
+  const { namespace, hostSide, hostAddress, viewerAddress } = link;
   const queueMs = options.queueMs ?? 100;
   const tbf = (verb: 'add' | 'change', kbps: number) =>
     run('tc', [
@@ -64,22 +55,8 @@ export async function openShapedLink(options: {
       'latency',
       `${queueMs}ms`,
     ]);
-  const steps: string[][] = [
-    ['ip', 'netns', 'add', namespace],
-    ['ip', 'link', 'add', hostSide, 'type', 'veth', 'peer', 'name', viewerSide],
-    ['ip', 'link', 'set', viewerSide, 'netns', namespace],
-    ['ip', 'addr', 'add', `${hostAddress}/30`, 'dev', hostSide],
-    ['ip', 'link', 'set', hostSide, 'up'],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'addr', 'add', `${viewerAddress}/30`, 'dev', viewerSide],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'link', 'set', viewerSide, 'up'],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up'],
-  ];
-  const remove = async () => {
-    await run('ip', ['link', 'del', hostSide]).catch(() => {});
-    await run('ip', ['netns', 'del', namespace]).catch(() => {});
-  };
+  const remove = () => link.close();
   try {
-    for (const [command, ...args] of steps) await run(command!, args);
     await tbf('add', options.kbps);
   } catch (error) {
     await remove();
@@ -117,11 +94,6 @@ export async function openShapedLink(options: {
     },
     async close() {
       forwarder.kill('SIGKILL');
-      await run('ip', ['netns', 'pids', namespace])
-        .then(({ stdout }) => {
-          for (const pid of stdout.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
-        })
-        .catch(() => {});
       await remove();
     },
   };

@@ -7,6 +7,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { openVethNamespace } from './veth-namespace';
 
 const run = promisify(execFile);
 
@@ -18,8 +19,6 @@ export interface TViewerNamespace {
   close(): Promise<void>;
 }
 
-let opened = 0;
-
 export async function canOpenViewerNamespace(): Promise<boolean> {
   if (process.getuid?.() !== 0) return false;
   return run('ip', ['-V']).then(
@@ -29,45 +28,20 @@ export async function canOpenViewerNamespace(): Promise<boolean> {
 }
 
 export async function openViewerNamespace(chromiumPath: string): Promise<TViewerNamespace> {
-  const id = `${process.pid % 10_000}${opened++}`;
-  const namespace = `rooms-viewer-${id}`;
-  const hostSide = `rvh${id}`;
-  const viewerSide = `rvv${id}`;
-  const subnet = (Number(id) % 16_000) * 4;
-  const octets = (offset: number) =>
-    `10.233.${Math.floor((subnet + offset) / 256)}.${(subnet + offset) % 256}`;
-  const hostAddress = octets(1);
-  const viewerAddress = octets(2);
+  const link = await openVethNamespace({ namespace: 'rooms-viewer', ends: 'rv', net: 233 });
   const dir = await mkdtemp(join(tmpdir(), 'rooms-viewer-'));
-  const remove = async () => {
-    await run('ip', ['link', 'del', hostSide]).catch(() => {});
-    await run('ip', ['netns', 'pids', namespace])
-      .then(({ stdout }) => {
-        for (const pid of stdout.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
-      })
-      .catch(() => {});
-    await run('ip', ['netns', 'del', namespace]).catch(() => {});
+  const close = async () => {
+    await link.close();
     await rm(dir, { recursive: true, force: true });
   };
-  const steps: string[][] = [
-    ['ip', 'netns', 'add', namespace],
-    ['ip', 'link', 'add', hostSide, 'type', 'veth', 'peer', 'name', viewerSide],
-    ['ip', 'link', 'set', viewerSide, 'netns', namespace],
-    ['ip', 'addr', 'add', `${hostAddress}/30`, 'dev', hostSide],
-    ['ip', 'link', 'set', hostSide, 'up'],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'addr', 'add', `${viewerAddress}/30`, 'dev', viewerSide],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'link', 'set', viewerSide, 'up'],
-    ['ip', 'netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up'],
-  ];
   try {
-    for (const [command, ...args] of steps) await run(command!, args);
     const chromium = join(dir, 'chromium-in-namespace');
     // exec keeps the pipes playwright-core drives Chromium through (--remote-debugging-pipe on fds 3 and 4).
-    await writeFile(chromium, `#!/bin/sh\nexec ip netns exec ${namespace} ${chromiumPath} "$@"\n`);
+    await writeFile(chromium, `#!/bin/sh\nexec ip netns exec ${link.namespace} ${chromiumPath} "$@"\n`);
     await chmod(chromium, 0o755);
-    return { hostAddress, chromium, close: remove };
+    return { hostAddress: link.hostAddress, chromium, close };
   } catch (error) {
-    await remove();
+    await close();
     throw error;
   }
 }
