@@ -97,6 +97,23 @@ afterAll(async () => {
   }
 });
 
+const METRICS_TOKEN = 'failover-metrics-token';
+
+/** A process's /metrics as series → value. */
+async function scrape(port: number): Promise<Map<string, number>> {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  const series = new Map<string, number>();
+  for (const line of (await response.text()).split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    series.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return series;
+}
+
 /** One process of the fleet on this test's database and data directory. */
 function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
   return startServerProcess(
@@ -322,6 +339,7 @@ describe('rooms on a fleet of agents', () => {
     const controlEnv = {
       ROOM_ROLE: 'control',
       PUBLIC_URL: `http://127.0.0.1:${controlPort}`,
+      METRICS_TOKEN: METRICS_TOKEN,
       ...bucketEnv(),
     };
     let control = await startProcess('control', controlEnv, controlPort);
@@ -386,6 +404,13 @@ describe('rooms on a fleet of agents', () => {
       async () => visits[1],
     );
     expect(secondVisit.found).toBe(firstVisit.stored);
+    // The control plane counted the failover, and sees the agents left beating on time.
+    const metrics = await scrape(control.port);
+    expect(metrics.get('rooms_failovers_total{outcome="restarted"}')).toBe(1);
+    expect(metrics.get('rooms_failovers_total{outcome="given_up"}')).toBe(0);
+    const lag = metrics.get('rooms_fleet_heartbeat_lag_seconds');
+    expect(lag).toBeGreaterThan(0);
+    expect(lag).toBeLessThan(fleet.AGENT_LOST_AFTER_MS / 1000);
 
     // A gateway dies: its participants come back through the other one within 3 s.
     const others = participants as RoomClient[];

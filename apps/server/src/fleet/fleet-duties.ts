@@ -36,9 +36,18 @@ const RETRY_SECONDS = 5;
 /** How often ended runs and lost agents older than fleet.FLEET_HISTORY_MS are pruned. */
 const PRUNE_EVERY_MS = 60_000;
 
+/** Lost rooms this control plane has dealt with since it started, for the metrics. */
+export interface TFailoverCounts {
+  /** Started again on another agent. */
+  restarted: number;
+  /** Left for their owner: they may not run, or no agent could take them in time. */
+  givenUp: number;
+}
+
 export interface TFleetDuties {
   /** Queues every lost room's restart now and wakes this process's worker, instead of at the next sweep. */
   restartLost(): Promise<void>;
+  failovers(): TFailoverCounts;
   close(): Promise<void>;
 }
 
@@ -47,6 +56,7 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<TF
   const now = options.now ?? (() => new Date());
   let closed = false;
   let busy: Promise<void> = Promise.resolve();
+  const failovers: TFailoverCounts = { restarted: 0, givenUp: 0 };
 
   /** Throws to have the queue try again later. */
   const restart = async ({ roomId, runId }: TRestartJob) => {
@@ -61,6 +71,7 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<TF
       const live = await fleet.liveRunOf(orm.em.fork(), roomId);
       if (live) {
         log.info({ roomId, lostEpoch: lost.run.epoch, epoch: live.epoch }, 'lost room started again');
+        failovers.restarted++;
         return;
       }
       outcome = 'ROOM_NOT_FOUND';
@@ -70,6 +81,7 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<TF
     if (FINAL.has(outcome) || now().getTime() - lost.lostAt.getTime() > fleet.RESTART_GIVE_UP_MS) {
       log.warn({ roomId, why: outcome }, 'lost room given up: it waits for its owner');
       await fleet.giveUpRun(orm.em.fork(), lost.run);
+      failovers.givenUp++;
       return;
     }
     throw new Error(`the lost room could not start yet (${outcome}); trying again`);
@@ -126,6 +138,7 @@ export async function startFleetDuties(options: TFleetDutiesOptions): Promise<TF
       // The worker would find the jobs at its next poll, up to 2 s later.
       jobs.notifyWorker(worker);
     },
+    failovers: () => ({ ...failovers }),
     async close() {
       closed = true;
       clearInterval(timer);

@@ -1,7 +1,7 @@
 // /metrics scraped from the real server while it works: HTTP latency by route, a real room starting, streaming to
-// a participant and stopping, each series moving with it; and only a holder of the token (or, without one, this
-// machine) may scrape.
-import { mkdtemp, rm } from 'node:fs/promises';
+// a participant, freezing once and stopping, each series moving with it; and only a holder of the token may scrape.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
@@ -34,6 +34,20 @@ async function scrape(): Promise<string> {
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toContain('text/plain');
   return response.body;
+}
+
+/** Every process below `pid` (the encoder may run behind the sandbox's launcher). */
+function descendants(pid: number): number[] {
+  let children: number[];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
 }
 
 /** The value of one series, e.g. `rooms_rooms{state="running"}`; 0 when absent. */
@@ -111,6 +125,18 @@ describe('/metrics', () => {
       expect(fps).toBeGreaterThan(0);
       expect(kbps).toBeGreaterThan(0);
       console.log(`a live room: ${fps} fps, ${kbps} kbit/s`);
+
+      // The encoder stalls for 1.5 s (as on a starved machine): viewers saw the picture freeze, and it counts.
+      const encoder = (server.app.roomEngine.session(roomId)?.video as { pid?: number } | undefined)?.pid;
+      expect(encoder).toBeDefined();
+      const stalled = [encoder as number, ...descendants(encoder as number)];
+      for (const pid of stalled) process.kill(pid, 'SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      for (const pid of stalled) process.kill(pid, 'SIGCONT');
+      const seen = client.frames.length;
+      await client.until(() => client.frames.length >= seen + 10, 'frames after the stall', 30_000);
+      const thawed = await scrape();
+      expect(value(thawed, 'rooms_stream_freezes_total') - value(live, 'rooms_stream_freezes_total')).toBe(1);
     } finally {
       client.socket.close();
     }
@@ -119,6 +145,26 @@ describe('/metrics', () => {
     expect(value(after, 'rooms_rooms{state="running"}')).toBe(0);
     expect(after).toContain('rooms_process_resident_memory_bytes');
     expect(after).toContain('rooms_job_queue_depth');
+  });
+
+  it('exports every series the dashboard and the alert rules name (a server of every role: role all)', async () => {
+    const exported = new Set(
+      (await scrape())
+        .split('\n')
+        .filter((line) => line.startsWith('# TYPE '))
+        .map((line) => line.split(' ')[2]),
+    );
+    const monitoring = join(import.meta.dirname, '../../../../deploy/monitoring');
+    const named = new Set<string>();
+    for (const file of ['prometheus-rules.yaml', 'grafana-dashboard.json']) {
+      const text = await readFile(join(monitoring, file), 'utf8');
+      for (const [series] of text.matchAll(/\brooms_[a-z0-9_]+/g)) {
+        // A histogram's series are named after it.
+        named.add(series.replace(/_(bucket|count|sum)$/, ''));
+      }
+    }
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((series) => !exported.has(series))).toEqual([]);
   });
 
   it('is off without a token: this machine cannot scrape either (a same-host proxy would look like it)', async () => {

@@ -134,6 +134,25 @@ export const metricsPlugin = fp(
         help: 'Rooms that came up running on this server (a failover start on its new agent included)',
         registers: [registry],
       });
+      // Each run's count read at scrape time, added as it grows; a room's next run starts again from 0.
+      const freezesSeen = new Map<string, number>();
+      new Counter({
+        name: 'rooms_stream_freezes_total',
+        help: 'Times a room picture stalled for a second or more while viewers watched (H.264 path)',
+        registers: [registry],
+        collect() {
+          const rooms = new Set<string>();
+          for (const room of engine.roomList()) {
+            const freezes = engine.mediaStats(room.roomId)?.freezes;
+            if (freezes === undefined) continue;
+            rooms.add(room.roomId);
+            const seen = freezesSeen.get(room.roomId) ?? 0;
+            this.inc(freezes >= seen ? freezes - seen : freezes);
+            freezesSeen.set(room.roomId, freezes);
+          }
+          for (const roomId of freezesSeen.keys()) if (!rooms.has(roomId)) freezesSeen.delete(roomId);
+        },
+      });
       const unsubscribe = engine.onStateChange((change) => {
         if (change.state === 'crashed') crashes.inc();
         if (change.state === 'running') starts.inc();
@@ -149,6 +168,38 @@ export const metricsPlugin = fp(
         return undefined;
       }
     };
+
+    // The fleet as its control plane sees it: failovers it carried out, and how late the agents' heartbeats are.
+    const duties = app.fleetDuties;
+    if (duties) {
+      // The duties count since the process started; the counter catches up to them at each scrape.
+      const reported = { restarted: 0, givenUp: 0 };
+      new Counter({
+        name: 'rooms_failovers_total',
+        help: 'Rooms lost with their agent, by outcome: started again on another agent, or given up',
+        labelNames: ['outcome'] as const,
+        registers: [registry],
+        collect() {
+          const counts = duties.failovers();
+          this.inc({ outcome: 'restarted' }, counts.restarted - reported.restarted);
+          this.inc({ outcome: 'given_up' }, counts.givenUp - reported.givenUp);
+          Object.assign(reported, counts);
+        },
+      });
+      new Gauge({
+        name: 'rooms_fleet_heartbeat_lag_seconds',
+        help: 'Time since the oldest heartbeat among agents not lost; an agent is lost once it passes 10 s',
+        registers: [registry],
+        async collect() {
+          const rows = await query<{ lag: number }>(
+            `select coalesce(extract(epoch from now() - min(heartbeat_at)), 0)::float8 as lag
+               from room_agents where state <> 'lost'`,
+          );
+          this.set(rows?.[0]?.lag ?? 0);
+        },
+      });
+    }
+
     new Gauge({
       name: 'rooms_job_queue_depth',
       help: 'Jobs waiting in the PostgreSQL job queue (billing: expiry, renewals, metering)',

@@ -24,7 +24,7 @@ import { registerAgentReports } from '../fleet/agent-reports';
 import { agonesAllocator } from '../fleet/agones/agones-placement';
 import { AgonesRuntime } from '../fleet/agones/agones-runtime';
 import { NOTICES_PATH } from '../fleet/control-routes';
-import { startFleetDuties } from '../fleet/fleet-duties';
+import { startFleetDuties, type TFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
 import { fleetToken } from '../fleet/fleet-token';
@@ -62,6 +62,8 @@ declare module 'fastify' {
     billingJobs: BillingJobs;
     /** Agents' heartbeats, written in batches: the control plane's, and an agent's own without CONTROL_URL. */
     fleetHeartbeats: HeartbeatBatcher;
+    /** The control plane's sweep and restarts of lost rooms; absent where no fleet is controlled (agents, gateways). */
+    fleetDuties?: TFleetDuties;
   }
 }
 
@@ -143,6 +145,7 @@ export const servicesPlugin = fp(
     if (jobs) {
       const duties = await startFleetDuties({ orm: app.orm, rooms, jobs, log: app.log });
       app.addHook('onClose', async () => duties.close());
+      app.decorate('fleetDuties', duties);
       const { restartLost } = duties;
       registerAgentReports(app, {
         orm: app.orm,

@@ -36,6 +36,11 @@ export interface MediaSource {
   rate?(): number;
   /** Kilobits per second emitted over the last seconds. */
   kbps?(): number;
+  /**
+   * Times the picture stalled for its viewers (a second or more without a frame while capturing), for sources that
+   * emit at a constant rate; a source that sends only changes (the screencast) cannot tell and leaves it out.
+   */
+  freezes?(): number;
 }
 
 /** One rung of the picture's ladder: the same display, encoded at another size and bitrate. */

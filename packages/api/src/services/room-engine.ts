@@ -44,6 +44,8 @@ export interface TRoomMediaStats {
   fps: number;
   /** The picture's bitrate over the last seconds, kbit/s. */
   kbps: number;
+  /** Times this run's picture stalled for a second or more while it was captured (0 where it cannot tell). */
+  freezes: number;
 }
 
 export interface RoomEngine {

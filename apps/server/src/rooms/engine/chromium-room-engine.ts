@@ -272,6 +272,7 @@ export class ChromiumRoomEngine implements RoomEngine {
       path: video.codec === 'h264' ? 'h264' : 'screencast',
       fps: video.rate?.() ?? 0,
       kbps: video.kbps?.() ?? 0,
+      freezes: video.freezes?.() ?? 0,
     };
   }
 

@@ -85,6 +85,10 @@ export class EncoderSource implements MediaSource {
     return this.frameRate.kbps();
   }
 
+  freezes(): number {
+    return this.frameRate.freezes();
+  }
+
   latestKeyframe(): TMediaChunk | undefined {
     return this.group[0];
   }
@@ -152,6 +156,7 @@ export class EncoderSource implements MediaSource {
     this.restartTimer = undefined;
     const encoder = this.process;
     this.process = undefined;
+    this.frameRate.pause();
     // Frames of a stopped run must not reach the next joiner: the next run starts a new stream.
     this.group = [];
     await encoder?.stop();
