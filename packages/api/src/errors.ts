@@ -186,6 +186,13 @@ const catalogue = {
     status: 402,
     trpc: 'BAD_REQUEST',
   },
+  // Changing plans credits the unused part of the plan held (proration), so the balance needed is the difference.
+  INSUFFICIENT_BALANCE_AFTER_CREDIT: {
+    message:
+      'Insufficient balance: the plan costs {0} USD less {1} USD for the unused part of your current plan, and your balance is {2} USD; please recharge first',
+    status: 402,
+    trpc: 'BAD_REQUEST',
+  },
   FREE_PLAN_CLAIMED: { message: 'The free plan has already been claimed', status: 409, trpc: 'CONFLICT' },
   FREE_PLAN_WHILE_PAID: {
     message: 'You hold a paid plan; the free plan takes over when it ends',

@@ -168,6 +168,27 @@ describe('stripe', () => {
     expect(paid.data.status).toBe('paid');
     expect(await balance(owner)).toBe(7.5);
   });
+
+  it('refresh says unknown while Stripe cannot tell, and unpaid again once it can', async () => {
+    const owner = await createOwner(server.app);
+    const payment = await recharge(owner, 'stripe', 6);
+    const refresh = () =>
+      rest<TPayment>(server.app, 'GET', '/api/pay/refresh', {
+        token: owner.token,
+        query: { out_trade_no: payment.out_trade_no },
+      });
+    const entry = [...stripe.sessions.entries()].find(
+      ([, session]) => session.metadata.out_trade_no === payment.out_trade_no,
+    );
+    if (!entry) throw new Error('no session at the local Stripe');
+    // Stripe no longer answers for the session: it may have been paid, so the bill does not claim otherwise.
+    stripe.sessions.delete(entry[0]);
+    const unknown = await refresh();
+    expect(unknown.data).toMatchObject({ status: 'unknown', paymentUrl: null });
+    expect((await bill(owner, payment.id)).status).toBe('unknown');
+    stripe.sessions.set(entry[0], entry[1]);
+    expect((await refresh()).data).toMatchObject({ status: 'unpaid', paymentUrl: payment.paymentUrl });
+  });
 });
 
 describe('alipay', () => {

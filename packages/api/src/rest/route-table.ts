@@ -137,8 +137,11 @@ export const restRoutes = [
   { method: 'GET', path: '/api/pay/getPlanList', procedure: 'pay.getPlanList', auth: true, tag: 'Pay' },
   { method: 'GET', path: '/api/pay/switchRenew', procedure: 'pay.switchRenew', auth: true, tag: 'Pay' },
   { method: 'GET', path: '/api/pay/refresh', procedure: 'pay.refresh', auth: true, tag: 'Pay' },
-  // Not in spec §7: claiming the free plan, and the notices billing leaves (rooms stopped, plans renewed or lapsed).
+  // Not in spec §7: claiming the free plan, a purchase's quote, and the notices billing leaves (rooms stopped,
+  // plans renewed or lapsed).
   { method: 'POST', path: '/api/pay/claimFreePlan', procedure: 'pay.claimFreePlan', auth: true, tag: 'Pay' },
+  // What a purchase would cost now (price, credit for the plan held, net), for the confirmation before payPlan.
+  { method: 'GET', path: '/api/pay/quotePlan', procedure: 'pay.quotePlan', auth: true, tag: 'Pay' },
   { method: 'GET', path: '/api/pay/getNotices', procedure: 'pay.getNotices', auth: true, tag: 'Pay' },
   { method: 'POST', path: '/api/pay/readNotices', procedure: 'pay.readNotices', auth: true, tag: 'Pay' },
   // Not in spec §7: opening an administrator's sign-in link (spec §2 /admintologinuser/{token}).

@@ -9,13 +9,15 @@ export interface TCheckoutRequest {
   currency: string;
   /** What the payer sees on the provider's page. */
   subject: string;
-  /** Where the provider sends the payer back afterwards. */
+  /** Where the provider sends the payer back afterwards (absolute). */
   returnUrl: string;
+  /** This site's address as the payer reached it (no trailing slash): our own checkout page (the sandbox) is there. */
+  siteUrl: string;
   expiresAt: Date;
 }
 
 export interface TCheckout {
-  /** The page the payer is sent to. */
+  /** The page the payer is sent to: an absolute address, whoever shows it and wherever. */
   paymentUrl: string;
   /** The provider's own id for the order, when it has one beside out_trade_no (a Stripe Checkout Session id). */
   providerRef: string | null;

@@ -19,6 +19,11 @@ const UserSchema = defineEntity({
     passwordHash: p.string(),
     avatar: p.string().default(''),
     level: p.integer().default(1),
+    /**
+     * The level an administrator set, kept apart from `level` so the plans a user buys, renews or lets lapse never
+     * take it away: their level is the higher of this and their plan's. Null: never set by an administrator.
+     */
+    adminLevel: p.integer().nullable(),
     role: p.enum(userRoles).default('user'),
     disabled: p.boolean().default(false),
     lastLoginIp: p.string().length(64).nullable(),

@@ -1,8 +1,9 @@
 // The sandbox's checkout page: what a provider's hosted page does, with test money. It shows the bill and offers
-// Pay (settles it as a provider notification would) and Cancel (back to the bill, still unpaid).
+// Pay (settles it as a provider notification would) and Cancel (closes the bill, which can then no longer be paid);
+// either way the payer goes back where the recharge said (the bill, and from there the purchase it was for).
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billing } from '@rooms/api';
+import { billing, isReturnPath } from '@rooms/api';
 import { Payment } from '@rooms/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_CHECKOUT_PATH } from './sandbox-provider';
@@ -65,10 +66,14 @@ async function payableBill(em: EntityManager, outTradeNo: unknown, now: Date): P
   return payment;
 }
 
-/** Redirects and links stay on the address the payer used (relative), like the payment link itself. */
-export function registerSandboxCheckout(app: FastifyInstance): void {
-  const billUrl = (outTradeNo: string) => `/bill?out_trade_no=${encodeURIComponent(outTradeNo)}`;
+/** The way back the payment link carries, when it is a path of this site; else the bill (or the bill list). */
+function returnPath(value: unknown, outTradeNo: string | null): string {
+  if (isReturnPath(value)) return value;
+  return outTradeNo ? `/bill?out_trade_no=${encodeURIComponent(outTradeNo)}` : '/bill';
+}
 
+/** Redirects stay on the address the payer used (a path), which is where the payment link sent them. */
+export function registerSandboxCheckout(app: FastifyInstance): void {
   const gone = (request: FastifyRequest, reply: FastifyReply) => {
     const lang = localeOf(request);
     const t = texts[lang];
@@ -90,6 +95,7 @@ export function registerSandboxCheckout(app: FastifyInstance): void {
     const lang = localeOf(request);
     const t = texts[lang];
     const no = escapeHtml(payment.outTradeNo);
+    const back = `<input type="hidden" name="return" value="${escapeHtml(returnPath(query.return, payment.outTradeNo))}">`;
     const amount = `${(payment.amountCents / 100).toFixed(2)} ${payment.currency.toUpperCase()}`;
     return sendPage(
       reply,
@@ -99,8 +105,8 @@ export function registerSandboxCheckout(app: FastifyInstance): void {
         t.title,
         `<h1>${t.title}</h1><p class="note">${t.note}</p>
 <dl><dt>${t.order}</dt><dd>${no}</dd><dt>${t.amount}</dt><dd>${escapeHtml(amount)}</dd></dl>
-<div class="actions"><form method="post" action="${SANDBOX_CHECKOUT_PATH}/pay"><input type="hidden" name="out_trade_no" value="${no}"><button class="pay" type="submit">${t.pay}</button></form>
-<form method="post" action="${SANDBOX_CHECKOUT_PATH}/cancel"><input type="hidden" name="out_trade_no" value="${no}"><button class="cancel" type="submit">${t.cancel}</button></form></div>`,
+<div class="actions"><form method="post" action="${SANDBOX_CHECKOUT_PATH}/pay"><input type="hidden" name="out_trade_no" value="${no}">${back}<button class="pay" type="submit">${t.pay}</button></form>
+<form method="post" action="${SANDBOX_CHECKOUT_PATH}/cancel"><input type="hidden" name="out_trade_no" value="${no}">${back}<button class="cancel" type="submit">${t.cancel}</button></form></div>`,
       ),
     );
   });
@@ -124,12 +130,21 @@ export function registerSandboxCheckout(app: FastifyInstance): void {
       now,
     );
     request.log.info({ outTradeNo: payment.outTradeNo, outcome: result.outcome }, 'sandbox payment');
-    return reply.redirect(billUrl(payment.outTradeNo), 303);
+    return reply.redirect(returnPath(form?.return, payment.outTradeNo), 303);
   });
 
+  // The payer gave up: the bill is closed (the sandbox's own bills only), and they go back to see it so.
   app.post(`${SANDBOX_CHECKOUT_PATH}/cancel`, async (request, reply) => {
     const form = request.body as Record<string, unknown> | undefined;
     const outTradeNo = typeof form?.out_trade_no === 'string' ? form.out_trade_no.slice(0, 64) : '';
-    return reply.redirect(outTradeNo ? billUrl(outTradeNo) : '/bill', 303);
+    if (outTradeNo) {
+      const closed = await billing.closeUnpaidBill(
+        app.orm.em.fork(),
+        { outTradeNo, method: 'sandbox' },
+        app.services.now(),
+      );
+      if (closed) request.log.info({ outTradeNo }, 'sandbox payment cancelled');
+    }
+    return reply.redirect(returnPath(form?.return, outTradeNo || null), 303);
   });
 }

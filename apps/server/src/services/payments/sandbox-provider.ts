@@ -4,17 +4,26 @@ import type { PaymentProvider } from '@rooms/api';
 
 export const SANDBOX_CHECKOUT_PATH = '/api/pay/sandbox/checkout';
 
-/** The payment link is a path on this server: the checkout page is ours, on whatever address the payer uses. */
+/**
+ * The payment link is an absolute address on this site, as the payer reached it, like any provider's: it is shown,
+ * copied and opened from wherever. It carries the way back (the return URL's path), which the checkout page follows
+ * only as a path of this site.
+ */
 export function createSandboxProvider(): PaymentProvider {
   return {
     method: 'sandbox',
     name: 'Sandbox (test money)',
     currency: 'usd',
     async createCheckout(request) {
-      const query = new URLSearchParams({ out_trade_no: request.outTradeNo });
-      return { paymentUrl: `${SANDBOX_CHECKOUT_PATH}?${query}`, providerRef: null };
+      const back = new URL(request.returnUrl);
+      const query = new URLSearchParams({
+        out_trade_no: request.outTradeNo,
+        return: `${back.pathname}${back.search}`,
+      });
+      return { paymentUrl: `${request.siteUrl}${SANDBOX_CHECKOUT_PATH}?${query}`, providerRef: null };
     },
-    // The checkout page settles at once when Pay is pressed; an order still open is simply unpaid.
+    // The checkout page settles at once when Pay is pressed and closes the bill on Cancel; an order still open is
+    // simply unpaid.
     async query() {
       return { status: 'unpaid' };
     },

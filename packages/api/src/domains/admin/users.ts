@@ -119,6 +119,8 @@ export async function setUserLevel(deps: TAdminDeps, userId: string, level: numb
     after: { level },
   });
   user.level = level;
+  // Kept apart too: the plans the user buys or lets lapse later never take this level away (billing levelFor).
+  user.adminLevel = level;
   await deps.em.flush();
   return user;
 }

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
 import { appendEntry, balanceCents } from './ledger';
 import { expireUnpaidPayments, settlePayment } from './payments';
-import { claimFreePlan, currentSubscription, purchasePlan, settleExpiry, switchRenew } from './subscriptions';
+import {
+  claimFreePlan,
+  currentSubscription,
+  purchasePlan,
+  quotePurchase,
+  settleExpiry,
+  switchRenew,
+} from './subscriptions';
 
 let db: TestDatabase;
 const em = () => db.orm.em.fork() as unknown as EntityManager;
@@ -115,14 +122,19 @@ describe('buying plans', () => {
   it('refuses a purchase the balance does not cover, and ends the previous subscription at once on a purchase', async () => {
     const pro = await plan('pro');
     const yearly = await plan('pro-yearly');
-    const userId = await newUser(pro.priceCents + yearly.priceCents);
-    await claimFreePlan(em(), userId, new Date());
-    await expect(claimFreePlan(em(), userId, new Date())).rejects.toMatchObject({
+    const start = new Date();
+    const switched = new Date(start.getTime() + 1000);
+    // Pro's month, one second of it used, is worth 998 cents back when the year replaces it.
+    const credit = Math.floor((pro.priceCents * (30 * 86_400_000 - 1000)) / (30 * 86_400_000));
+    expect(credit).toBe(998);
+    const userId = await newUser(pro.priceCents + yearly.priceCents - credit);
+    await claimFreePlan(em(), userId, start);
+    await expect(claimFreePlan(em(), userId, start)).rejects.toMatchObject({
       appCode: 'FREE_PLAN_CLAIMED',
     });
-    await purchasePlan(em(), userId, pro.id, new Date());
-    const now = new Date(Date.now() + 1000);
-    await purchasePlan(em(), userId, yearly.id, now);
+    await purchasePlan(em(), userId, pro.id, start);
+    const bought = await purchasePlan(em(), userId, yearly.id, switched);
+    expect(bought).toMatchObject({ creditCents: credit, balanceCents: 0, renewed: false });
     const subscriptions = await em().find(
       Subscription,
       { user: userId },
@@ -133,11 +145,44 @@ describe('buying plans', () => {
       'pro',
       'pro-yearly',
     ]);
-    expect(subscriptions[1]?.expiresAt?.getTime()).toBe(now.getTime());
+    expect(subscriptions[1]?.expiresAt?.getTime()).toBe(switched.getTime());
     expect(await balanceCents(em(), userId)).toBe(0);
-    await expect(purchasePlan(em(), userId, pro.id, new Date(Date.now() + 2000))).rejects.toMatchObject({
+    const pricier = await newPlan({ priceCents: yearly.priceCents * 2 });
+    await expect(purchasePlan(em(), userId, pricier.id, switched)).rejects.toMatchObject({
+      appCode: 'INSUFFICIENT_BALANCE_AFTER_CREDIT',
+    });
+    const broke = await newUser(pro.priceCents - 1);
+    await expect(purchasePlan(em(), broke, pro.id, start)).rejects.toMatchObject({
       appCode: 'INSUFFICIENT_BALANCE',
     });
+  });
+
+  it('credits the unused part of a stacked period pro rata when the plan changes, once, and quotes it first', async () => {
+    const pro = await plan('pro');
+    const yearly = await plan('pro-yearly');
+    const start = new Date(Date.now() - 45 * 86_400_000);
+    const userId = await newUser(pro.priceCents * 2 + yearly.priceCents);
+    // Two months bought (the second extends the first): 60 days for 1998 cents, switched after 45.
+    await purchasePlan(em(), userId, pro.id, start);
+    const held = await purchasePlan(em(), userId, pro.id, start);
+    expect(held.renewed).toBe(true);
+    const now = new Date(start.getTime() + 45 * 86_400_000);
+    const quote = await quotePurchase(em(), userId, yearly.id, now);
+    expect(quote).toMatchObject({
+      renews: false,
+      priceCents: yearly.priceCents,
+      creditCents: 499, // 1998 × 15 / 60 = 499.5, rounded down
+      netCents: yearly.priceCents - 499,
+      balanceCents: yearly.priceCents,
+      balanceAfterCents: 499,
+    });
+    const bought = await purchasePlan(em(), userId, yearly.id, now);
+    expect(bought.creditCents).toBe(499);
+    expect(await balanceCents(em(), userId)).toBe(499);
+    const refunds = await em().find(BalanceEntry, { user: userId, kind: 'refund' });
+    expect(refunds.map((entry) => [entry.externalKey, entry.amountCents])).toEqual([
+      [`proration:${held.subscription.id}`, 499],
+    ]);
   });
 });
 

@@ -7,5 +7,6 @@ export * from './ledger';
 export * from './money';
 export * from './notices';
 export * from './payments';
+export * from './proration';
 export * from './subscriptions';
 export * from './usage';

@@ -5,7 +5,12 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Payment, type PaymentEventOutcome, type PaymentStatus } from '@rooms/db';
 import { AppError } from '../../errors';
-import type { PaymentGateway, PaymentProvider, TPaymentMethod } from '../../services/payments';
+import type {
+  PaymentGateway,
+  PaymentProvider,
+  TPaymentMethod,
+  TProviderStatus,
+} from '../../services/payments';
 import { appendEntry, lockAccount } from './ledger';
 import { toDollars } from './money';
 
@@ -38,19 +43,24 @@ export interface TPaymentView {
   transactionNo: string | null;
 }
 
-export function paymentView(payment: Payment): TPaymentView {
+/**
+ * The bill as clients see it. An unpaid bill past its time reads expired at once, before the expiry job stores it
+ * (and its link is withheld like any bill that can no longer be paid).
+ */
+export function paymentView(payment: Payment, now: Date = new Date()): TPaymentView {
+  const status: PaymentStatus =
+    payment.status === 'unpaid' && payment.expiresAt <= now ? 'expired' : payment.status;
   return {
     id: payment.id,
     out_trade_no: payment.outTradeNo,
     amount: toDollars(payment.amountCents),
     currency: payment.currency,
     method: payment.method,
-    status: payment.status,
+    status,
     createdAt: payment.createdAt,
     paidAt: payment.paidAt ?? null,
     expiresAt: payment.expiresAt,
-    // A bill that can no longer be paid does not offer its link.
-    paymentUrl: payment.status === 'unpaid' ? (payment.paymentUrl ?? null) : null,
+    paymentUrl: status === 'unpaid' ? (payment.paymentUrl ?? null) : null,
     transactionNo: payment.transactionNo ?? null,
   };
 }
@@ -65,8 +75,10 @@ export interface TRechargeRequest {
   userId: string;
   method: TPaymentMethod | string;
   amountCents: number;
-  /** Where the provider returns the payer (the bill screen). */
+  /** Where the provider returns the payer (the bill screen), absolute; `{out_trade_no}` is filled in. */
   returnUrl: string;
+  /** This site's address as the payer reached it, no trailing slash. */
+  siteUrl: string;
   subject: string;
 }
 
@@ -95,6 +107,7 @@ export async function createRecharge(
     currency: provider.currency,
     subject: request.subject,
     returnUrl: request.returnUrl.replace('{out_trade_no}', outTradeNo),
+    siteUrl: request.siteUrl,
     expiresAt,
   });
   const payment = em.create(Payment, {
@@ -223,7 +236,11 @@ async function decideSettlement(
   return { outcome: 'credited', reason: '', payment };
 }
 
-/** Asks the provider about an unpaid (or unknown) bill and stores what it says (spec §4: refresh). */
+/**
+ * Asks the provider about a bill that is not paid yet and stores what it says (spec §4: refresh). When the provider
+ * cannot tell (unreachable, an order it does not know), the bill says 'unknown' rather than 'unpaid': it may have
+ * been paid. A later answer that can tell moves it on.
+ */
 export async function refreshPayment(
   em: EntityManager,
   gateway: PaymentGateway,
@@ -232,12 +249,11 @@ export async function refreshPayment(
 ): Promise<Payment> {
   if (payment.status === 'paid') return payment;
   const provider = gateway.providers.find((candidate) => candidate.method === payment.method);
-  if (!provider) return payment;
-  const answer = await provider.query({
-    outTradeNo: payment.outTradeNo,
-    providerRef: payment.providerRef ?? null,
-  });
-  if (answer.status === 'paid') {
+  const answer: TProviderStatus = provider
+    ? await provider.query({ outTradeNo: payment.outTradeNo, providerRef: payment.providerRef ?? null })
+    : { status: 'unknown' };
+  const open = { id: payment.id, status: { $in: ['unpaid', 'unknown'] as PaymentStatus[] } };
+  if (answer.status === 'paid' && provider) {
     await settlePayment(
       em,
       {
@@ -251,15 +267,31 @@ export async function refreshPayment(
       now,
     );
   } else if (answer.status === 'expired' || (answer.status === 'unpaid' && payment.expiresAt <= now)) {
-    await em.nativeUpdate(
-      Payment,
-      { id: payment.id, status: { $in: ['unpaid', 'unknown'] } },
-      { status: 'expired' },
-    );
-  } else if (answer.status === 'unknown' && payment.status === 'unpaid' && payment.expiresAt <= now) {
+    await em.nativeUpdate(Payment, open, { status: 'expired' });
+  } else if (answer.status === 'unpaid') {
+    await em.nativeUpdate(Payment, { id: payment.id, status: 'unknown' }, { status: 'unpaid' });
+  } else if (answer.status === 'unknown') {
     await em.nativeUpdate(Payment, { id: payment.id, status: 'unpaid' }, { status: 'unknown' });
   }
   return em.findOneOrFail(Payment, payment.id, { refresh: true });
+}
+
+/**
+ * The payer gave up on the provider's page (the sandbox's Cancel): the bill is closed at once and can no longer be
+ * paid. The spec's statuses have no 'cancelled': a closed bill reads expired, as of now. Returns false when the
+ * bill was not open (paid already, expired, or not this method's).
+ */
+export async function closeUnpaidBill(
+  em: EntityManager,
+  bill: { outTradeNo: string; method: TPaymentMethod },
+  now: Date,
+): Promise<boolean> {
+  const closed = await em.nativeUpdate(
+    Payment,
+    { outTradeNo: bill.outTradeNo, method: bill.method, status: 'unpaid' },
+    { status: 'expired', expiresAt: now },
+  );
+  return closed > 0;
 }
 
 /** Unpaid bills past their time become expired; returns how many. */

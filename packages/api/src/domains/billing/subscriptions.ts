@@ -1,6 +1,6 @@
-// Holding a plan: buying (debits the balance, ends the previous subscription at once, takes one copy of the
-// inventory), renewing the plan one holds (extends it), claiming the free plan once, the auto-renew switch, and the
-// account level that follows the plan held.
+// Holding a plan: buying (debits the balance less the unused part of the plan it replaces, ends the previous
+// subscription at once, takes one copy of the inventory), renewing the plan one holds (extends it), claiming the
+// free plan once, the auto-renew switch, and the account level that follows the plan held.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plan, Subscription, type User } from '@rooms/db';
@@ -9,8 +9,14 @@ import { isUuid } from '../../schemas/common';
 import { defaultPlan } from './catalog';
 import { appendEntry, balanceCents, lockAccount } from './ledger';
 import { formatDollars } from './money';
+import { planChange, type TPlanChange } from './proration';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The account level while holding `plan`: the plan's, or the level an administrator set when that is higher. */
+export function levelFor(user: Pick<User, 'adminLevel'>, plan: Pick<Plan, 'level'>): number {
+  return Math.max(plan.level, user.adminLevel ?? 0);
+}
 
 /** The user's newest live subscription, the one `planOf` reads the plan from; null: the default plan applies. */
 export function currentSubscription(
@@ -71,12 +77,63 @@ export interface TPurchase {
   balanceCents: number;
   /** True when the plan already held was extended rather than replaced. */
   renewed: boolean;
+  /** The unused part of the plan replaced, credited to the balance (integer cents; 0 on a renewal). */
+  creditCents: number;
+  /** The account level now (the plan's, or an administrator's when higher). */
+  level: number;
+}
+
+export interface TPurchaseQuote extends TPlanChange {
+  plan: Plan;
+  balanceCents: number;
+  /** The balance after the purchase; negative when it does not cover it. */
+  balanceAfterCents: number;
+}
+
+type TPlanForSale = Plan & { durationDays: number };
+
+async function offeredForSale(em: EntityManager, planId: string): Promise<TPlanForSale> {
+  if (!isUuid(planId)) throw new AppError('PLAN_NOT_FOUND');
+  const plan = await em.findOne(Plan, { id: planId, enabled: true });
+  if (!plan) throw new AppError('PLAN_NOT_FOUND');
+  if (plan.isDefault || plan.durationDays == null) throw new AppError('FREE_PLAN_NOT_FOR_SALE');
+  return plan as TPlanForSale;
+}
+
+function insufficient(change: TPlanChange, balance: number): AppError {
+  return change.creditCents > 0
+    ? new AppError('INSUFFICIENT_BALANCE_AFTER_CREDIT', {
+        args: [formatDollars(change.priceCents), formatDollars(change.creditCents), formatDollars(balance)],
+      })
+    : new AppError('INSUFFICIENT_BALANCE', {
+        args: [formatDollars(change.priceCents), formatDollars(balance)],
+      });
 }
 
 /**
- * Buys a plan with the balance, all in one transaction under the account lock: the debit, the copy of the
- * inventory, the end of the previous subscription and the new one commit together or not at all. Buying the
- * paid plan one already holds renews it: the period and its time quota are added to the current one.
+ * What buying a plan would cost now, as the confirmation shows it: the price, the credit for the unused part of the
+ * plan held, and the balance before and after. The purchase itself computes the same under the account lock.
+ */
+export async function quotePurchase(
+  em: EntityManager,
+  userId: string,
+  planId: string,
+  now: Date,
+): Promise<TPurchaseQuote> {
+  const plan = await offeredForSale(em, planId);
+  const [current, balance] = await Promise.all([
+    currentSubscription(em, userId, now),
+    balanceCents(em, userId),
+  ]);
+  const change = planChange(current, plan, now);
+  return { ...change, plan, balanceCents: balance, balanceAfterCents: balance - change.netCents };
+}
+
+/**
+ * Buys a plan with the balance, all in one transaction under the account lock: the credit for the unused part of
+ * the plan replaced, the debit, the copy of the inventory, the end of the previous subscription and the new one
+ * commit together or not at all. Buying the paid plan one already holds renews it: the period and its time quota
+ * are added to the current one.
  */
 export function purchasePlan(
   em: EntityManager,
@@ -87,29 +144,54 @@ export function purchasePlan(
   if (!isUuid(planId)) return Promise.reject(new AppError('PLAN_NOT_FOUND'));
   return em.transactional(async (tx) => {
     const user = await lockAccount(tx, userId);
-    const plan = await tx.findOne(Plan, { id: planId, enabled: true });
-    if (!plan) throw new AppError('PLAN_NOT_FOUND');
-    if (plan.isDefault || plan.durationDays == null) throw new AppError('FREE_PLAN_NOT_FOR_SALE');
-
+    const plan = await offeredForSale(tx, planId);
     const current = await currentSubscription(tx, userId, now);
     if (!(await takeCopy(tx, plan))) throw new AppError('PLAN_SOLD_OUT');
-    const balance = await debit(tx, user, plan, current?.plan.id === plan.id ? 'renewal' : 'purchase');
+    const change = planChange(current, plan, now);
+    const balance = await balanceCents(tx, user.id);
+    if (balance < change.netCents) throw insufficient(change, balance);
     const period = plan.durationDays * DAY_MS;
     const quota = plan.timeQuotaMinutes * 60;
 
-    if (current && current.plan.id === plan.id && current.expiresAt) {
+    if (change.renews && current?.expiresAt) {
+      await debit(tx, user, plan, 'renewal');
       current.expiresAt = new Date(current.expiresAt.getTime() + period);
       current.timeQuotaSeconds += quota;
       current.priceCents += plan.priceCents;
-      user.level = plan.level;
+      user.level = levelFor(user, plan);
       await tx.flush();
-      return { subscription: current, balanceCents: balance, renewed: true };
+      return {
+        subscription: current,
+        balanceCents: balance - plan.priceCents,
+        renewed: true,
+        creditCents: 0,
+        level: user.level,
+      };
     }
 
-    // spec §4: buying a plan makes the original subscription expire at once.
+    // spec §4: buying a plan makes the original subscription expire at once; what was paid for the time it had
+    // left comes back to the balance (once per subscription: the key is its id).
     if (current) {
+      if (change.creditCents > 0) {
+        await appendEntry(tx, {
+          userId: user.id,
+          amountCents: change.creditCents,
+          kind: 'refund',
+          externalKey: `proration:${current.id}`,
+          note: `Unused part of ${current.plan.name}`,
+        });
+      }
       current.expiresAt = now;
       current.closedAt = now;
+    }
+    if (plan.priceCents > 0) {
+      await appendEntry(tx, {
+        userId: user.id,
+        amountCents: -plan.priceCents,
+        kind: 'purchase',
+        externalKey: `purchase:${randomUUID()}`,
+        note: `Purchase: ${plan.name}`,
+      });
     }
     const subscription = tx.create(Subscription, {
       user,
@@ -121,9 +203,15 @@ export function purchasePlan(
       priceCents: plan.priceCents,
       closedAt: null,
     });
-    user.level = plan.level;
+    user.level = levelFor(user, plan);
     await tx.flush();
-    return { subscription, balanceCents: balance, renewed: false };
+    return {
+      subscription,
+      balanceCents: balance - change.netCents,
+      renewed: false,
+      creditCents: change.creditCents,
+      level: user.level,
+    };
   });
 }
 
@@ -156,7 +244,7 @@ export function grantPlan(
       priceCents: 0,
       closedAt: null,
     });
-    user.level = plan.level;
+    user.level = levelFor(user, plan);
     await tx.flush();
     return { subscription, previous };
   });
@@ -180,19 +268,32 @@ export function claimFreePlan(em: EntityManager, userId: string, now: Date): Pro
       priceCents: 0,
       closedAt: null,
     });
-    user.level = plan.level;
+    user.level = levelFor(user, plan);
     await tx.flush();
     return subscription;
   });
 }
 
-/** Turns auto-renew on or off for the paid plan held now. */
+export interface TRenewSwitch {
+  subscription: Subscription;
+  /** What the next renewal will debit: the plan's price now, integer cents. */
+  renewalPriceCents: number;
+  balanceCents: number;
+  /** How much the balance lacks for that renewal; 0 when it covers it (or auto-renew is off). */
+  shortCents: number;
+}
+
+/**
+ * Turns auto-renew on or off for the paid plan held now. Switching it on with a balance below the next renewal's
+ * price is allowed (there is time to recharge before the period ends), but the answer says how much is missing, so
+ * nobody believes their plan will renew when it would lapse.
+ */
 export function switchRenew(
   em: EntityManager,
   userId: string,
   flag: boolean,
   now: Date,
-): Promise<Subscription> {
+): Promise<TRenewSwitch> {
   return em.transactional(async (tx) => {
     await lockAccount(tx, userId);
     const current = await currentSubscription(tx, userId, now);
@@ -200,7 +301,14 @@ export function switchRenew(
       throw new AppError('RENEW_NEEDS_PAID_PLAN');
     current.autoRenew = flag;
     await tx.flush();
-    return current;
+    const balance = await balanceCents(tx, userId);
+    const renewalPriceCents = current.plan.priceCents;
+    return {
+      subscription: current,
+      renewalPriceCents,
+      balanceCents: balance,
+      shortCents: flag ? Math.max(0, renewalPriceCents - balance) : 0,
+    };
   });
 }
 
@@ -252,14 +360,14 @@ export function settleExpiry(
           priceCents: plan.priceCents,
           closedAt: null,
         });
-        user.level = plan.level;
+        user.level = levelFor(user, plan);
         await tx.flush();
         return { kind: 'renewed', userId: user.id, planName: plan.name };
       }
     }
 
     const fallback = await defaultPlan(tx);
-    user.level = fallback.level;
+    user.level = levelFor(user, fallback);
     await tx.flush();
     return { kind: 'lapsed', userId: user.id, planName: plan.name };
   });

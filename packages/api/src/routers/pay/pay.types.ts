@@ -58,9 +58,26 @@ export const ZPayPlanReply = z.object({
   plan: ZPlanView,
   expiresAt: z.date().nullable(),
   renewed: z.boolean().describe('The plan held was extended rather than replaced.'),
+  credit: z
+    .number()
+    .describe('Dollars credited for the unused part of the plan replaced (0 on a renewal or from Free).'),
   balance: z.number().describe('Dollars left.'),
   level: z.number().int(),
 });
+
+export const ZQuotePlanReply = z.object({
+  plan: ZPlanView,
+  renews: z.boolean().describe('The plan held: buying it extends its period instead of replacing it.'),
+  price: z.number().describe('Dollars.'),
+  credit: z.number().describe('Dollars credited for the unused part of the plan held now, pro rata by time.'),
+  net: z.number().describe('Price less credit, dollars; negative when the credit is larger.'),
+  balance: z.number().describe('Dollars now.'),
+  balanceAfter: z
+    .number()
+    .describe('Dollars after the purchase; negative when the balance does not cover it.'),
+  missing: z.number().describe('Dollars to recharge before the purchase can go through; 0 when covered.'),
+});
+export type TQuotePlan = z.infer<typeof ZQuotePlanReply>;
 
 /** Query strings carry text: 'true'/'false' and '1'/'0' are accepted beside JSON booleans. */
 export const ZFlag = z
@@ -68,7 +85,20 @@ export const ZFlag = z
   .transform((value) => value === true || value === 'true' || value === '1');
 
 export const ZSwitchRenewRequest = z.object({ flag: ZFlag });
-export const ZSwitchRenewReply = z.object({ autoRenew: z.boolean(), expiresAt: z.date().nullable() });
+export const ZSwitchRenewReply = z.object({
+  autoRenew: z.boolean(),
+  expiresAt: z.date().nullable().describe('When the plan renews (or lapses).'),
+  renewalPrice: z.number().describe('Dollars the next renewal debits.'),
+  balance: z.number().describe('Dollars now.'),
+  missing: z
+    .number()
+    .describe('Dollars the balance lacks for the next renewal while auto-renew is on; 0 when covered.'),
+  warning: z
+    .string()
+    .nullable()
+    .describe('Said when auto-renew is on but the balance does not cover the next renewal.'),
+});
+export type TSwitchRenewReply = z.infer<typeof ZSwitchRenewReply>;
 
 export const ZPaymentStatus = z.enum(['unpaid', 'paid', 'expired', 'unknown']);
 
@@ -117,12 +147,33 @@ export const ZPaymentMethods = z.object({
 
 export const RECHARGE_REQUIRED = 'Please choose a payment method and an amount';
 
+export const RETURN_PATH_INVALID = 'The page to return to must be a page of this site';
+const RETURN_PATH_MAX_LENGTH = 512;
+
+/**
+ * A page of this site to come back to after paying (the purchase a recharge was for): a path, never an address
+ * elsewhere (no scheme, no `//host`, no backslash a browser would read as a slash, no spaces or control characters).
+ */
+export function isReturnPath(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length <= RETURN_PATH_MAX_LENGTH && /^\/(?![/\\])[^\\\s]*$/.test(value)
+  );
+}
+
+export const ZReturnPath = z
+  .string({ error: RETURN_PATH_INVALID })
+  .refine(isReturnPath, { error: RETURN_PATH_INVALID })
+  .describe('A path of this site, e.g. /planlist?buy=pro');
+
 export const ZRechargeRequest = z.object({
   method: z.string({ error: RECHARGE_REQUIRED }).trim().min(1, { error: RECHARGE_REQUIRED }).max(16),
   amount: z.coerce
     .number<string | number>({ error: RECHARGE_REQUIRED })
     .positive({ error: RECHARGE_REQUIRED })
     .describe('Dollars, at most two decimals.'),
+  returnTo: ZReturnPath.optional().describe(
+    'Where the payer goes back to once the bill is paid (the purchase the recharge was for).',
+  ),
 });
 
 export const ZRefreshRequest = z.object({

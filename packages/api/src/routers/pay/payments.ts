@@ -13,6 +13,7 @@ import {
 } from '../../domains/billing';
 import { AppError } from '../../errors';
 import { isUuid } from '../../schemas/common';
+import { siteUrls } from '../../site-urls';
 import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
   ZPayInfoRequest,
@@ -27,7 +28,7 @@ import {
 export const recharge = ownSessionProcedure
   .meta({
     summary:
-      'Recharge the balance: creates an unpaid bill with its payment link (method from getPayment, amount in dollars).',
+      'Recharge the balance: creates an unpaid bill with its payment link, an absolute address (method from getPayment, amount in dollars). With returnTo, the payer comes back to that page of the site once the bill is paid.',
   })
   .input(ZRechargeRequest)
   .output(ZPayment)
@@ -38,6 +39,9 @@ export const recharge = ownSessionProcedure
         args: [toDollars(RECHARGE_LIMITS.minCents), toDollars(RECHARGE_LIMITS.maxCents)],
       });
     }
+    const { publicUrl } = siteUrls(ctx);
+    const back = input.returnTo ? `&returnTo=${encodeURIComponent(input.returnTo)}` : '';
+    const now = ctx.services.now();
     const payment = await createRecharge(
       ctx.em,
       ctx.services.payments,
@@ -45,12 +49,13 @@ export const recharge = ownSessionProcedure
         userId: ctx.session.user.id,
         method: input.method,
         amountCents,
-        returnUrl: `${ctx.services.config.publicUrl}/bill?out_trade_no={out_trade_no}`,
+        returnUrl: `${publicUrl}/bill?out_trade_no={out_trade_no}${back}`,
+        siteUrl: publicUrl,
         subject: `${ctx.services.config.siteName} balance recharge`,
       },
-      ctx.services.now(),
+      now,
     );
-    return paymentView(payment);
+    return paymentView(payment, now);
   });
 
 export const getPayList = protectedProcedure
@@ -67,7 +72,13 @@ export const getPayList = protectedProcedure
         offset: (input.page - 1) * input.pageSize,
       },
     );
-    return { items: items.map(paymentView), total, page: input.page, pageSize: input.pageSize };
+    const now = ctx.services.now();
+    return {
+      items: items.map((payment) => paymentView(payment, now)),
+      total,
+      page: input.page,
+      pageSize: input.pageSize,
+    };
   });
 
 async function ownBill(
@@ -85,7 +96,10 @@ export const getPayInfo = protectedProcedure
   .input(ZPayInfoRequest)
   .output(ZPayment)
   .query(async ({ ctx, input }) =>
-    paymentView(await ownBill({ em: ctx.em, userId: ctx.session.user.id }, { id: input.id })),
+    paymentView(
+      await ownBill({ em: ctx.em, userId: ctx.session.user.id }, { id: input.id }),
+      ctx.services.now(),
+    ),
   );
 
 export const getPayment = protectedProcedure
@@ -116,5 +130,6 @@ export const refresh = protectedProcedure
       { em: ctx.em, userId: ctx.session.user.id },
       { outTradeNo: input.out_trade_no },
     );
-    return paymentView(await refreshPayment(ctx.em, ctx.services.payments, payment, ctx.services.now()));
+    const now = ctx.services.now();
+    return paymentView(await refreshPayment(ctx.em, ctx.services.payments, payment, now), now);
   });

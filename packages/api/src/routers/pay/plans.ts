@@ -5,11 +5,13 @@ import {
   balanceCents,
   claimFreePlan as claimFree,
   currentSubscription,
+  formatDollars,
   hasClaimedFree,
   offeredPlans,
   planView,
   purchasePlan,
   quotaOf,
+  quotePurchase,
   switchRenew as setAutoRenew,
   toDollars,
 } from '../../domains/billing';
@@ -18,10 +20,13 @@ import {
   ZPayPlanReply,
   ZPayPlanRequest,
   ZPlanList,
+  ZQuotePlanReply,
   ZSwitchRenewReply,
   ZSwitchRenewRequest,
   ZUserPlan,
 } from './pay.types';
+
+const usd = (cents: number) => `${formatDollars(cents)} USD`;
 
 export const getPlanList = protectedProcedure
   .meta({
@@ -79,10 +84,31 @@ export const getUserPlan = protectedProcedure
     };
   });
 
+export const quotePlan = protectedProcedure
+  .meta({
+    summary:
+      'What buying a plan would cost now: its price, the credit for the unused part of the plan held (pro rata), the net price and the balance after.',
+  })
+  .input(ZPayPlanRequest)
+  .output(ZQuotePlanReply)
+  .query(async ({ ctx, input }) => {
+    const quote = await quotePurchase(ctx.em, ctx.session.user.id, input.id, ctx.services.now());
+    return {
+      plan: planView(quote.plan),
+      renews: quote.renews,
+      price: toDollars(quote.priceCents),
+      credit: toDollars(quote.creditCents),
+      net: toDollars(quote.netCents),
+      balance: toDollars(quote.balanceCents),
+      balanceAfter: toDollars(quote.balanceAfterCents),
+      missing: toDollars(Math.max(0, -quote.balanceAfterCents)),
+    };
+  });
+
 export const payPlan = ownSessionProcedure
   .meta({
     summary:
-      'Buy a plan with the balance: the previous plan ends at once; buying the plan held renews it. Refused when the balance is short or the plan is sold out.',
+      'Buy a plan with the balance: the previous plan ends at once and the unused part of it is credited (pro rata); buying the plan held renews it. Refused when the balance is short or the plan is sold out.',
   })
   .input(ZPayPlanRequest)
   .output(ZPayPlanReply)
@@ -93,8 +119,9 @@ export const payPlan = ownSessionProcedure
       plan: planView(plan),
       expiresAt: purchase.subscription.expiresAt ?? null,
       renewed: purchase.renewed,
+      credit: toDollars(purchase.creditCents),
       balance: toDollars(purchase.balanceCents),
-      level: plan.level,
+      level: purchase.level,
     };
   });
 
@@ -108,16 +135,31 @@ export const claimFreePlan = ownSessionProcedure
       plan: planView(subscription.plan),
       expiresAt: null,
       renewed: false,
+      credit: 0,
       balance: toDollars(await balanceCents(ctx.em, ctx.session.user.id)),
-      level: subscription.plan.level,
+      level: subscription.user.level,
     };
   });
 
 export const switchRenew = ownSessionProcedure
-  .meta({ summary: 'Turn auto-renew of the paid plan held on (flag=true) or off (flag=false).' })
+  .meta({
+    summary:
+      'Turn auto-renew of the paid plan held on (flag=true) or off (flag=false). Switching it on with a balance below the next renewal’s price is allowed, with a warning saying how much is missing.',
+  })
   .input(ZSwitchRenewRequest)
   .output(ZSwitchRenewReply)
   .mutation(async ({ ctx, input }) => {
-    const subscription = await setAutoRenew(ctx.em, ctx.session.user.id, input.flag, ctx.services.now());
-    return { autoRenew: subscription.autoRenew, expiresAt: subscription.expiresAt ?? null };
+    const renew = await setAutoRenew(ctx.em, ctx.session.user.id, input.flag, ctx.services.now());
+    const expiresAt = renew.subscription.expiresAt ?? null;
+    return {
+      autoRenew: renew.subscription.autoRenew,
+      expiresAt,
+      renewalPrice: toDollars(renew.renewalPriceCents),
+      balance: toDollars(renew.balanceCents),
+      missing: toDollars(renew.shortCents),
+      warning:
+        renew.shortCents > 0
+          ? `Your balance (${usd(renew.balanceCents)}) does not cover the next renewal (${usd(renew.renewalPriceCents)}) on ${expiresAt?.toISOString() ?? ''}: recharge ${usd(renew.shortCents)} more by then, or the plan will lapse instead of renewing`
+          : null,
+    };
   });

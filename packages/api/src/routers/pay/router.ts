@@ -1,11 +1,12 @@
 import { router } from '../../trpc';
 import { getNotices, readNotices } from './notices';
 import { getPayInfo, getPayList, getPayment, recharge, refresh } from './payments';
-import { claimFreePlan, getPlanList, getUserPlan, payPlan, switchRenew } from './plans';
+import { claimFreePlan, getPlanList, getUserPlan, payPlan, quotePlan, switchRenew } from './plans';
 
 export const payRouter = router({
   getPlanList,
   getUserPlan,
+  quotePlan,
   payPlan,
   switchRenew,
   claimFreePlan,
