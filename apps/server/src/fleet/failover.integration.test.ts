@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { fleet } from '@rooms/api';
-import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
+import { ROOM_CLOSE_CODES, roomSocketPath, type TMediaCodecName } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,10 +235,11 @@ function household(
   token: string,
   controlPort: number,
   gatewayPorts: number[],
+  decoders?: TMediaCodecName[],
 ): PageParticipant[] {
   const controlUrl = `http://127.0.0.1:${controlPort}`;
   const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
-  const page = { controlUrl, gatewayUrls, origin: controlUrl, roomId };
+  const page = { controlUrl, gatewayUrls, origin: controlUrl, roomId, decoders };
   return [
     new PageParticipant({ ...page, nickname: 'Owner', token }),
     ...['Ana', 'Ben', 'Cy', 'Dee'].map((nickname) => new PageParticipant({ ...page, nickname })),
@@ -459,8 +460,14 @@ describe('rooms on a fleet of agents', () => {
   }, 400_000);
 });
 
-/** FAILOVER_ROUNDS=n: the issue's measurement, the room's agent killed n times (CI runs the test above: one). */
+/**
+ * FAILOVER_ROUNDS=n: the issue's measurement, the room's agent killed n times (CI runs the test above: one).
+ * FAILOVER_KEEP_DATA=1 measures a keep-data room (a kept profile from the bucket, no warm browser can serve it);
+ * FAILOVER_MEDIA=h264 the picture path of a deployed agent (display, sound server and encoders) instead of frames.
+ */
 const ROUNDS = Number(process.env.FAILOVER_ROUNDS ?? 0);
+const ROUNDS_KEEP_DATA = process.env.FAILOVER_KEEP_DATA === '1';
+const ROUNDS_MEDIA = process.env.FAILOVER_MEDIA === 'h264' ? 'h264' : 'screencast';
 
 /** Nearest-rank percentile. */
 function percentile(values: readonly number[], p: number): number {
@@ -476,7 +483,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
       const publicUrl = `http://127.0.0.1:${controlPort}`;
       await startProcess('rounds-control', { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl }, controlPort);
       // As agents are deployed: each keeps its default warm browser, of the shape of the room started last.
-      const deployed = { ROOM_WARM_POOL: '' };
+      const deployed = { ROOM_WARM_POOL: '', ROOM_MEDIA: ROUNDS_MEDIA };
       const agents = [await startAgent('rounds-agent-1', deployed)];
       const gateways = [
         await startProcess('rounds-gateway-1', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl }),
@@ -485,7 +492,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
       const {
         token,
         roomIds: [roomId],
-      } = await ownerWithRooms(1, false);
+      } = await ownerWithRooms(1, ROUNDS_KEEP_DATA);
       if (!roomId) throw new Error('no room');
       const started = await fetch(`${publicUrl}/api/room/startRoom?id=${roomId}`, {
         method: 'POST',
@@ -498,6 +505,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
         token,
         controlPort,
         gateways.map((gateway) => gateway.port),
+        ROUNDS_MEDIA === 'h264' ? ['h264', 'opus', 'jpeg'] : undefined,
       );
       for (const page of pages) await page.enter();
 
@@ -517,7 +525,7 @@ describe.runIf(ROUNDS > 0)('failover time, measured', () => {
         `p50 ${percentile(values, 50)} ms, p95 ${percentile(values, 95)} ms, max ${Math.max(...values)} ms`;
       const total = (count: (result: TFailover) => number) => rounds.reduce((sum, r) => sum + count(r), 0);
       const lines = [
-        `failover over ${ROUNDS} rounds (kill -9 of the room's agent process; owner + 4 guests behind one address):`,
+        `failover over ${ROUNDS} rounds (${ROUNDS_KEEP_DATA ? 'a keep-data room' : 'a room'}, ${ROUNDS_MEDIA}; kill -9 of the room's agent process; owner + 4 guests behind one address):`,
         `  room lost after: ${summary(rounds.map((r) => r.lostAfterMs))}`,
         `  room running again after: ${summary(rounds.map((r) => r.runningAfterMs))}`,
         ...pages.map((page, index) => {

@@ -8,6 +8,7 @@ import {
   rejoinDelayMs,
   retryAfterMs,
   roomSocketPath,
+  type TMediaCodecName,
 } from '@rooms/api/room-protocol';
 import { RoomClient } from '../ws/room-client';
 
@@ -22,6 +23,8 @@ export interface TPageParticipantOptions {
   nickname: string;
   /** A signed-in page's session token; a guest without. */
   token?: string;
+  /** What the page can decode; without, the server's default for a page that says nothing (pictures as JPEG). */
+  decoders?: TMediaCodecName[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -105,7 +108,11 @@ export class PageParticipant {
     } catch {
       return 'not-running';
     }
-    client.send({ type: 'member/join', nickname: this.options.nickname });
+    client.send({
+      type: 'member/join',
+      nickname: this.options.nickname,
+      ...(this.options.decoders ? { decoders: this.options.decoders } : {}),
+    });
     try {
       await client.until(
         () => client.frames.length > 0 || client.closed !== undefined,
