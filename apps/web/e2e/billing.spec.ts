@@ -164,18 +164,54 @@ describe('billing', () => {
     await journey('zh-CN');
   });
 
-  it('with too little balance, says what is missing and offers the recharge instead of the payment', async () => {
+  it('with too little balance, recharges what is missing and comes back to the purchase; auto-renew and switching plans say what they cost', async () => {
     const { page } = await signedInPage('en-US');
     await page.goto('/planlist');
     await page.getByTestId('buy-pro').click();
     const confirm = page.getByTestId('buy-confirm');
     await confirm.waitFor();
-    const balance = await confirm.getByTestId('buy-confirm-balance').textContent();
-    expect(balance).toContain('You need $9.99 more');
-    expect(balance).not.toContain('-');
+    await expect
+      .poll(() => confirm.getByTestId('buy-confirm-balance').textContent())
+      .toContain('You need $9.99 more');
+    expect(await confirm.getByTestId('buy-confirm-balance').textContent()).not.toContain('-');
     expect(await confirm.getByTestId('confirm-yes').isDisabled()).toBe(true);
+
+    // The recharge carries the missing amount, and the payment goes back to the purchase.
     await confirm.getByTestId('buy-confirm-recharge').click();
-    await page.waitForURL('**/bill/pay');
+    await page.waitForURL('**/bill/pay?**');
+    await expect.poll(() => page.getByTestId('recharge-amount').inputValue()).toBe('9.99');
+    await page.getByTestId('recharge-for-purchase').waitFor();
+    await page.getByTestId('recharge-submit').click();
+    await page.waitForURL('**/api/pay/sandbox/checkout**');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL('**/planlist');
+    await confirm.waitFor();
+    await expect
+      .poll(() => confirm.getByTestId('buy-confirm-balance').textContent())
+      .toContain('Balance after purchase: $0.00');
+    await confirm.getByTestId('confirm-yes').click();
+    await toast(page, /You now hold Pro monthly/);
+    await expect.poll(() => page.getByTestId('current-plan-name').textContent()).toBe('Pro monthly');
+
+    // Auto-renew with $0.00 asks first, with what the renewal needs, and keeps saying it once on.
+    await page.getByTestId('auto-renew').click();
+    const renew = page.getByTestId('auto-renew-confirm');
+    await renew.waitFor();
+    expect(await renew.getByTestId('auto-renew-confirm-short').textContent()).toContain(
+      'You need $9.99 more',
+    );
+    await screenshots(page, 'billing-auto-renew-short');
+    await renew.getByTestId('confirm-yes').click();
+    await page.getByTestId('auto-renew-short').waitFor();
+    expect(await page.getByTestId('auto-renew').getAttribute('data-state')).toBe('checked');
+
+    // Going yearly credits the month just bought, shown before paying.
+    await page.getByTestId('buy-pro-yearly').click();
+    await confirm.getByTestId('buy-confirm-credit').waitFor();
+    expect(await confirm.getByTestId('buy-confirm-credit').textContent()).toMatch(
+      /Credit for the unused part of your current plan: −\$9\.9[89]/,
+    );
+    await screenshots(page, 'billing-switch-credit');
     await page.context().close();
   });
 

@@ -2,10 +2,13 @@
 
 export type { TAppErrorCode } from './errors';
 export type { AppRouter } from './root';
-export type {
-  TPayment,
-  TPlanView,
-  TUserPlan,
+export {
+  isReturnPath,
+  type TPayment,
+  type TPlanView,
+  type TQuotePlan,
+  type TSwitchRenewReply,
+  type TUserPlan,
 } from './routers/pay/pay.types';
 export { ROOM_NAME_MAX_LENGTH, ROOM_NAME_PATTERN } from './routers/room/room.types';
 export {

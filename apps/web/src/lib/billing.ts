@@ -1,7 +1,7 @@
 // How money, room time and bill states read on the billing screens. Amounts arrive in dollars (spec §3).
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { TPayment } from '@rooms/api/client';
+import { isReturnPath, type TPayment } from '@rooms/api/client';
 import { showToast } from '@rooms/ui/toaster';
 import { describeError } from './messages';
 
@@ -55,4 +55,24 @@ export function toastPlanFailure(i18n: I18n, kind: 'purchase' | 'switch', error:
       ? i18n._(msg`Purchase failed ${describeError(i18n, error).text}`)
       : i18n._(msg`Switching failed ${describeError(i18n, error).text}`);
   showToast({ severity: 'error', summary: i18n._(msg`Error`), detail });
+}
+
+/** The recharge page's search: the amount a purchase lacks (dollars) and the page to come back to once paid. */
+export interface TRechargeSearch {
+  amount?: number;
+  returnTo?: string;
+}
+
+/** Reads the recharge page's search params; anything else (an amount that is no amount, an address elsewhere) is dropped. */
+export function parseRechargeSearch(search: Record<string, unknown>): TRechargeSearch {
+  const amount = Number(search.amount);
+  return {
+    ...(Number.isFinite(amount) && amount > 0 ? { amount: Math.ceil(amount * 100 - 1e-6) / 100 } : {}),
+    ...(isReturnPath(search.returnTo) ? { returnTo: search.returnTo } : {}),
+  };
+}
+
+/** The page to come back to after paying, when it is a page of this site (never an address elsewhere). */
+export function parseReturnTo(value: unknown): string | undefined {
+  return isReturnPath(value) ? value : undefined;
 }

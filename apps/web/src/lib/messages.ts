@@ -169,12 +169,13 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The time quota must be a whole number from 0 to 1000000': msg`The time quota must be a whole number from 0 to 1000000`,
   'The monthly free time must be a whole number from 0 to 1000000': msg`The monthly free time must be a whole number from 0 to 1000000`,
   'The order must be a whole number from -1000 to 1000': msg`The order must be a whole number from -1000 to 1000`,
+  'The page to return to must be a page of this site': msg`The page to return to must be a page of this site`,
   // Signing in as a user (spec §2 /admintologinuser/{token})
   'This sign-in link is invalid or has expired': msg`This sign-in link is invalid or has expired`,
   'This is not available while an administrator is signed in as this user': msg`This is not available while an administrator is signed in as this user`,
 };
 
-const numberedTexts: [RegExp, (n: string, m: string) => MessageDescriptor][] = [
+const numberedTexts: [RegExp, (n: string, m: string, o: string) => MessageDescriptor][] = [
   [
     /^Please wait (\d+) seconds before requesting another code$/,
     (seconds) => msg`Please wait ${seconds} seconds before requesting another code`,
@@ -205,6 +206,11 @@ const numberedTexts: [RegExp, (n: string, m: string) => MessageDescriptor][] = [
       msg`Insufficient balance: the plan costs ${price} USD and your balance is ${balance} USD; please recharge first`,
   ],
   [
+    /^Insufficient balance: the plan costs ([\d.]+) USD less ([\d.]+) USD for the unused part of your current plan, and your balance is ([\d.]+) USD; please recharge first$/,
+    (price, credit, balance) =>
+      msg`Insufficient balance: the plan costs ${price} USD less ${credit} USD for the unused part of your current plan, and your balance is ${balance} USD; please recharge first`,
+  ],
+  [
     /^The amount must be from ([\d.]+) to ([\d.]+) USD, in whole cents$/,
     (min, max) => msg`The amount must be from ${min} to ${max} USD, in whole cents`,
   ],
@@ -232,7 +238,7 @@ export function translateServerText(i18n: I18n, text: string): string {
   if (known) return i18n._(known);
   for (const [pattern, descriptor] of numberedTexts) {
     const match = pattern.exec(text);
-    if (match) return i18n._(descriptor(match[1] ?? '', match[2] ?? ''));
+    if (match) return i18n._(descriptor(match[1] ?? '', match[2] ?? '', match[3] ?? ''));
   }
   return text;
 }

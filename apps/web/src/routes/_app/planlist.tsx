@@ -1,35 +1,47 @@
 // Subscription management (spec §2 /planlist): the plan held with its limits, room time left, expiry (or
-// 'permanent') and the auto-renew switch; then every plan on offer with its price, limits and stock, bought with
-// the balance after a confirmation that shows the balance left, renewed, or (the free plan) claimed once.
+// 'permanent') and the auto-renew switch (which warns when the balance will not cover the renewal); then every plan
+// on offer with its price, limits and stock, bought with the balance after a confirmation that shows the credit for
+// the unused part of the plan held, the net price and the balance left, renewed, or (the free plan) claimed once.
+// A purchase short of balance goes to the recharge with the missing amount and comes back here (?buy=<plan code>)
+// to the same confirmation.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { TPlanView, TUserPlan } from '@rooms/api/client';
+import type { TPlanView, TQuotePlan, TUserPlan } from '@rooms/api/client';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@rooms/ui/card';
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Label } from '@rooms/ui/label';
 import { Spinner } from '@rooms/ui/spinner';
+import { showToast } from '@rooms/ui/toaster';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { CheckIcon, CrownIcon, WalletIcon } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { CheckIcon, CrownIcon, TriangleAlertIcon, WalletIcon } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ImpersonationNote } from '../../components/impersonation-banner';
 import { QueryView } from '../../components/query-view';
 import { useImpersonation } from '../../hooks/use-current-user';
 import { useFailureToast } from '../../hooks/use-failure-toast';
-import { formatMoney, formatRoomTime, toastPlanFailure } from '../../lib/billing';
+import { formatMoney, formatRoomTime, type TRechargeSearch, toastPlanFailure } from '../../lib/billing';
 import { formatDateTime, formatDays } from '../../lib/format';
-import { translateServerText } from '../../lib/messages';
+import { describeError, translateServerText } from '../../lib/messages';
 import { toastSuccess } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { BillingNotices } from './-components/billing-notices';
 
 export const Route = createFileRoute('/_app/planlist')({
   staticData: { title: msg`Subscription` },
+  // ?buy=<plan code>: back from a recharge made for that purchase, whose confirmation opens again.
+  validateSearch: (search: Record<string, unknown>): { buy?: string } =>
+    typeof search.buy === 'string' && /^[\w-]{1,64}$/.test(search.buy) ? { buy: search.buy } : {},
   component: PlanListPage,
 });
+
+/** Where a purchase short of balance sends the payer: the missing amount, and this page to come back to. */
+function rechargeFor(missing: number, returnTo: string): TRechargeSearch {
+  return { amount: missing, returnTo };
+}
 
 type TPlanListItem = TPlanView & { current: boolean; claimable: boolean; claimed: boolean };
 
@@ -37,6 +49,15 @@ function PlanListPage() {
   const { t } = useLingui();
   const userPlan = useQuery(trpc.pay.getUserPlan.queryOptions());
   const plans = useQuery(trpc.pay.getPlanList.queryOptions());
+  const { buy } = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  // The purchase to resume, once: the search param is dropped so a reload or Back does not open it again.
+  const [resumed, setResumed] = useState<string | null>(null);
+  useEffect(() => {
+    if (!buy) return;
+    setResumed(buy);
+    void navigate({ search: {}, replace: true });
+  }, [buy, navigate]);
   useFailureToast(plans.error, t`Failed to retrieve the plan list`);
   const impersonated = useImpersonation() !== null;
 
@@ -64,7 +85,13 @@ function PlanListPage() {
         {(list) => (
           <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
             {list.map((plan) => (
-              <PlanCard key={plan.id} plan={plan} balance={userPlan.data?.balance} />
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                balance={userPlan.data?.balance}
+                resume={resumed === plan.code}
+                onResumed={() => setResumed(null)}
+              />
             ))}
           </div>
         )}
@@ -152,15 +179,32 @@ function PlanLimits({ plan }: { plan: TPlanView }) {
 function CurrentPlanCard({ held }: { held: TUserPlan }) {
   const { i18n, t } = useLingui();
   const refresh = useRefreshBilling();
+  // Switching auto-renew on with a balance short of the next renewal asks first, saying what is missing.
+  const [confirmingRenew, setConfirmingRenew] = useState(false);
   const switchRenew = useMutation(
     trpc.pay.switchRenew.mutationOptions({
       onSuccess: async (reply) => {
         await refresh();
-        toastSuccess(i18n, reply.autoRenew ? t`Auto-renew is on` : t`Auto-renew is off`);
+        if (reply.autoRenew && reply.missing > 0) {
+          showToast({
+            severity: 'warn',
+            summary: t`Warning`,
+            detail: t`Auto-renew is on, but your balance is ${formatMoney(i18n, reply.missing)} short of the next renewal`,
+          });
+        } else {
+          toastSuccess(i18n, reply.autoRenew ? t`Auto-renew is on` : t`Auto-renew is off`);
+        }
       },
       onError: (error) => toastPlanFailure(i18n, 'switch', error),
     }),
   );
+  const renewalPrice = held.plan.price;
+  const renewalMissing = Math.max(0, Math.round((renewalPrice - held.balance) * 100) / 100);
+  const renewsOn = held.expiresAt ? formatDateTime(held.expiresAt) : '';
+  const onRenewChange = (on: boolean) => {
+    if (on && renewalMissing > 0) setConfirmingRenew(true);
+    else switchRenew.mutate({ flag: on });
+  };
   const vip = held.plan.level > 1;
   const impersonated = useImpersonation() !== null;
   return (
@@ -236,23 +280,99 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
               <Checkbox
                 checked={held.autoRenew}
                 disabled={switchRenew.isPending || impersonated}
-                onCheckedChange={(checked) => switchRenew.mutate({ flag: checked === true })}
+                onCheckedChange={(checked) => onRenewChange(checked === true)}
                 data-testid="auto-renew"
               />
             </Label>
           ) : null}
+          {held.canAutoRenew && held.autoRenew && renewalMissing > 0 ? (
+            <p
+              className="flex items-start gap-2 rounded-md bg-warning/10 p-2 text-warning text-xs"
+              data-testid="auto-renew-short"
+            >
+              <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
+              <span>
+                <Trans>
+                  The renewal on {renewsOn} costs {formatMoney(i18n, renewalPrice)}: recharge{' '}
+                  {formatMoney(i18n, renewalMissing)} more by then, or the plan ends instead of renewing.
+                </Trans>{' '}
+                {impersonated ? null : (
+                  <Link
+                    to="/bill/pay"
+                    search={rechargeFor(renewalMissing, '/planlist')}
+                    className="underline"
+                    data-testid="auto-renew-recharge"
+                  >
+                    <Trans>Recharge</Trans>
+                  </Link>
+                )}
+              </span>
+            </p>
+          ) : null}
         </dl>
       </CardContent>
+      <ConfirmDialog
+        open={confirmingRenew}
+        title={<Trans>Turn on auto-renew?</Trans>}
+        confirmLabel={<Trans>Turn on anyway</Trans>}
+        onCancel={() => setConfirmingRenew(false)}
+        onConfirm={() => {
+          setConfirmingRenew(false);
+          switchRenew.mutate({ flag: true });
+        }}
+        testId="auto-renew-confirm"
+      >
+        <span className="grid gap-2">
+          <span data-testid="auto-renew-confirm-short">
+            <Trans>
+              Your balance is {formatMoney(i18n, held.balance)}, but the renewal on {renewsOn} costs{' '}
+              {formatMoney(i18n, renewalPrice)}. You need {formatMoney(i18n, renewalMissing)} more by then, or
+              the plan ends instead of renewing.
+            </Trans>
+          </span>
+          <Link
+            to="/bill/pay"
+            search={rechargeFor(renewalMissing, '/planlist')}
+            className="underline"
+            data-testid="auto-renew-confirm-recharge"
+          >
+            <Trans>Recharge {formatMoney(i18n, renewalMissing)}</Trans>
+          </Link>
+        </span>
+      </ConfirmDialog>
     </Card>
   );
 }
 
 /** `balance`: undefined until the user's plan has arrived; Buy waits for it rather than counting from $0.00. */
-function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | undefined }) {
+function PlanCard({
+  plan,
+  balance,
+  resume,
+  onResumed,
+}: {
+  plan: TPlanListItem;
+  balance: number | undefined;
+  /** Back from a recharge made for this purchase: open its confirmation again once the balance is known. */
+  resume: boolean;
+  onResumed: () => void;
+}) {
   const { i18n, t } = useLingui();
   const name = translateServerText(i18n, plan.name);
   const refresh = useRefreshBilling();
   const [confirming, setConfirming] = useState(false);
+  // The confirmation counts from the server's quote: the credit for the plan held depends on the moment.
+  const quote = useQuery({
+    ...trpc.pay.quotePlan.queryOptions({ id: plan.id }),
+    enabled: confirming,
+    staleTime: 0,
+  });
+  const buyable = !plan.isFree && !plan.soldOut;
+  useEffect(() => {
+    if (!resume || balance === undefined) return;
+    onResumed();
+    if (buyable) setConfirming(true);
+  }, [resume, balance, buyable, onResumed]);
   const onError = (error: unknown) => toastPlanFailure(i18n, 'purchase', error);
   const buy = useMutation(
     trpc.pay.payPlan.mutationOptions({
@@ -263,7 +383,9 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | un
           i18n,
           reply.renewed
             ? t`${bought} renewed; your balance is now ${formatMoney(i18n, reply.balance)}`
-            : t`You now hold ${bought}; your balance is now ${formatMoney(i18n, reply.balance)}`,
+            : reply.credit > 0
+              ? t`You now hold ${bought}; ${formatMoney(i18n, reply.credit)} was credited for your previous plan and your balance is now ${formatMoney(i18n, reply.balance)}`
+              : t`You now hold ${bought}; your balance is now ${formatMoney(i18n, reply.balance)}`,
         );
       },
       onError,
@@ -281,11 +403,6 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | un
   const pending = buy.isPending || claim.isPending;
   // An impersonated session may not spend the user's money: the buttons stay, disabled, so the page reads the same.
   const impersonated = useImpersonation() !== null;
-  // Only shown once the balance is known: Buy stays disabled until then.
-  const held = balance ?? 0;
-  const after = Math.round((held - plan.price) * 100) / 100;
-  // Paying with too little balance would only be refused: say what is missing and offer the recharge instead.
-  const missing = after < 0 ? -after : 0;
   const price = formatMoney(i18n, plan.price);
   const term = formatDays(i18n, plan.durationDays ?? 0);
 
@@ -376,8 +493,16 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | un
       <ConfirmDialog
         open={confirming}
         title={plan.current ? <Trans>Renew {name}?</Trans> : <Trans>Buy {name}?</Trans>}
-        confirmLabel={plan.current ? <Trans>Renew for {price}</Trans> : <Trans>Pay {price}</Trans>}
-        confirmDisabled={missing > 0}
+        confirmLabel={
+          quote.data && quote.data.credit > 0 ? (
+            <Trans>Pay {formatMoney(i18n, Math.max(0, quote.data.net))}</Trans>
+          ) : plan.current ? (
+            <Trans>Renew for {price}</Trans>
+          ) : (
+            <Trans>Pay {price}</Trans>
+          )
+        }
+        confirmDisabled={!quote.data || quote.data.missing > 0}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
@@ -391,25 +516,64 @@ function PlanCard({ plan, balance }: { plan: TPlanListItem; balance: number | un
           ) : (
             <Trans>Your current plan ends at once and {name} starts now.</Trans>
           )}
-          {missing > 0 ? (
-            <span className="text-destructive" data-testid="buy-confirm-balance">
-              <Trans>
-                Balance now: {formatMoney(i18n, held)}. You need {formatMoney(i18n, missing)} more; please
-                recharge first.
-              </Trans>{' '}
-              <Link to="/bill/pay" className="underline" data-testid="buy-confirm-recharge">
-                <Trans>Recharge</Trans>
-              </Link>
-            </span>
+          {quote.data ? (
+            <PurchaseSums quote={quote.data} planCode={plan.code} />
+          ) : quote.isError ? (
+            <span className="text-destructive">{describeError(i18n, quote.error).text}</span>
           ) : (
-            <span data-testid="buy-confirm-balance">
-              <Trans>
-                Balance now: {formatMoney(i18n, held)}. Balance after purchase: {formatMoney(i18n, after)}.
-              </Trans>
-            </span>
+            <Spinner />
           )}
         </span>
       </ConfirmDialog>
     </Card>
+  );
+}
+
+/** The confirmation's sums: price, the credit for the plan held, what is paid, and the balance before and after. */
+function PurchaseSums({ quote, planCode }: { quote: TQuotePlan; planCode: string }) {
+  const { i18n } = useLingui();
+  const money = (dollars: number) => formatMoney(i18n, dollars);
+  return (
+    <span className="grid gap-2">
+      {quote.credit > 0 ? (
+        <span className="grid gap-0.5" data-testid="buy-confirm-credit">
+          <span>
+            <Trans>Price: {money(quote.price)}</Trans>
+          </span>
+          <span>
+            <Trans>Credit for the unused part of your current plan: −{money(quote.credit)}</Trans>
+          </span>
+          <span className="font-medium" data-testid="buy-confirm-net">
+            {quote.net >= 0 ? (
+              <Trans>To pay: {money(quote.net)}</Trans>
+            ) : (
+              <Trans>Added to your balance: {money(-quote.net)}</Trans>
+            )}
+          </span>
+        </span>
+      ) : null}
+      {quote.missing > 0 ? (
+        // Paying with too little balance would only be refused: say what is missing and offer the recharge instead.
+        <span className="text-destructive" data-testid="buy-confirm-balance">
+          <Trans>
+            Balance now: {money(quote.balance)}. You need {money(quote.missing)} more; please recharge first.
+          </Trans>{' '}
+          <Link
+            to="/bill/pay"
+            search={rechargeFor(quote.missing, `/planlist?buy=${planCode}`)}
+            className="underline"
+            data-testid="buy-confirm-recharge"
+          >
+            <Trans>Recharge</Trans>
+          </Link>
+        </span>
+      ) : (
+        <span data-testid="buy-confirm-balance">
+          <Trans>
+            Balance now: {money(quote.balance)}. Balance after purchase: {money(quote.balanceAfter)}.
+          </Trans>
+        </span>
+      )}
+    </span>
   );
 }

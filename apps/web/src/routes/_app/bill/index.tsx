@@ -1,21 +1,22 @@
 // Bill management (spec §2 /bill): the caller's bills a page at a time with their status, details and refresh
 // (which asks the payment provider). Coming back from a payment page lands here with ?out_trade_no=…: that bill
-// is refreshed and shown.
+// is refreshed and shown, or, when the recharge was for a purchase (&returnTo=…) and the bill is paid, the payer
+// goes straight back to that purchase.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TPayment } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent } from '@rooms/ui/card';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
+import { createFileRoute, Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { ArrowLeftIcon, ChevronLeftIcon, ChevronRightIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { QueryView } from '../../../components/query-view';
 import { useImpersonation, useUserInfo } from '../../../hooks/use-current-user';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
-import { formatMoney, paymentMethodLabel } from '../../../lib/billing';
+import { formatMoney, parseReturnTo, paymentMethodLabel } from '../../../lib/billing';
 import { formatDateTime } from '../../../lib/format';
-import { toastError } from '../../../lib/notify';
+import { toastError, toastSuccess } from '../../../lib/notify';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { PaymentDetailsDialog } from './-components/payment-details-dialog';
 import { PaymentStatusBadge } from './-components/payment-status-badge';
@@ -24,18 +25,25 @@ const PAGE_SIZE = 10;
 
 export const Route = createFileRoute('/_app/bill/')({
   staticData: { title: msg`Bill management` },
-  validateSearch: (search: Record<string, unknown>): { page?: number; out_trade_no?: string } => ({
-    ...(Number(search.page) > 1 ? { page: Math.floor(Number(search.page)) } : {}),
-    ...(typeof search.out_trade_no === 'string' && search.out_trade_no
-      ? { out_trade_no: search.out_trade_no }
-      : {}),
-  }),
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { page?: number; out_trade_no?: string; returnTo?: string } => {
+    const returnTo = parseReturnTo(search.returnTo);
+    return {
+      ...(Number(search.page) > 1 ? { page: Math.floor(Number(search.page)) } : {}),
+      ...(typeof search.out_trade_no === 'string' && search.out_trade_no
+        ? { out_trade_no: search.out_trade_no }
+        : {}),
+      ...(returnTo ? { returnTo } : {}),
+    };
+  },
   component: BillPage,
 });
 
 function BillPage() {
   const { i18n, t } = useLingui();
   const navigate = useNavigate({ from: Route.fullPath });
+  const router = useRouter();
   const queryClient = useQueryClient();
   const search = Route.useSearch();
   const page = search.page ?? 1;
@@ -64,18 +72,26 @@ function BillPage() {
     const outTradeNo = search.out_trade_no;
     if (!outTradeNo || returned.current === outTradeNo) return;
     returned.current = outTradeNo;
+    const returnTo = search.returnTo;
     void trpcClient.pay.refresh
       .mutate({ out_trade_no: outTradeNo })
       .then(async (payment) => {
-        setShown(payment);
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.pay.getPayList.queryKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.user.userinfo.queryKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.pay.getUserPlan.queryKey() }),
         ]);
+        if (payment.status === 'paid' && returnTo) {
+          // The recharge was for a purchase: back to it, now that the balance covers it.
+          toastSuccess(i18n, t`Recharged ${formatMoney(i18n, payment.amount)}`);
+          router.history.replace(returnTo);
+          return;
+        }
+        setShown(payment);
       })
       .catch((error: unknown) => toastError(i18n, error, { prefix: t`Request failed` }));
     void navigate({ search: (current) => ({ ...current, out_trade_no: undefined }), replace: true });
-  }, [search.out_trade_no, navigate, queryClient, i18n, t]);
+  }, [search.out_trade_no, search.returnTo, navigate, router, queryClient, i18n, t]);
 
   return (
     <div className="grid gap-6">
@@ -93,6 +109,21 @@ function BillPage() {
           ) : null}
         </div>
         <div className="flex gap-2">
+          {search.returnTo ? (
+            // Came to pay for a purchase and did not (cancelled, or not paid yet): the way back stays at hand.
+            <Button variant="outline" asChild data-testid="bill-return">
+              <a
+                href={search.returnTo}
+                onClick={(event) => {
+                  event.preventDefault();
+                  if (search.returnTo) router.history.push(search.returnTo);
+                }}
+              >
+                <ArrowLeftIcon />
+                <Trans>Back to where you were</Trans>
+              </a>
+            </Button>
+          ) : null}
           <Button variant="outline" size="icon" onClick={() => bills.refetch()} aria-label={t`Refresh`}>
             <RefreshCwIcon className={bills.isFetching ? 'animate-spin' : undefined} />
           </Button>

@@ -1,5 +1,7 @@
 // Recharge (spec §2 /bill/pay, §5): a payment method and an amount (presets or typed), then off to the provider's
-// payment page; its way back leads to the bill (/bill?out_trade_no=…) with its status.
+// payment page; its way back leads to the bill (/bill?out_trade_no=…) with its status. Sent here by a purchase the
+// balance did not cover (?amount=<missing>&returnTo=<page>), the amount is filled in and, once the bill is paid,
+// the bill page takes the payer back to that purchase.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
@@ -15,21 +17,32 @@ import { type FormEvent, useState } from 'react';
 import { ImpersonationNote } from '../../../components/impersonation-banner';
 import { QueryView } from '../../../components/query-view';
 import { useImpersonation, useUserInfo } from '../../../hooks/use-current-user';
-import { formatMoney, paymentMethodLabel } from '../../../lib/billing';
+import { formatMoney, parseRechargeSearch, paymentMethodLabel } from '../../../lib/billing';
 import { toastError } from '../../../lib/notify';
 import { trpc } from '../../../lib/trpc';
 
 export const Route = createFileRoute('/_app/bill/pay')({
   staticData: { title: msg`Recharge` },
+  validateSearch: parseRechargeSearch,
   component: RechargePage,
 });
+
+/** What a purchase lacks, raised to the smallest recharge there is, as the amount field writes it. */
+function suggestedAmount(missing: number | undefined, minAmount: number): string | null {
+  if (missing === undefined) return null;
+  return Math.max(missing, minAmount).toFixed(2);
+}
 
 function RechargePage() {
   const { i18n, t } = useLingui();
   const offer = useQuery(trpc.pay.getPayment.queryOptions());
   const user = useUserInfo();
+  const search = Route.useSearch();
   const [method, setMethod] = useState<string | null>(null);
-  const [amount, setAmount] = useState('');
+  // Null until typed or picked: the amount a purchase lacks fills it meanwhile.
+  const [typed, setTyped] = useState<string | null>(null);
+  const suggested = offer.data ? suggestedAmount(search.amount, offer.data.minAmount) : null;
+  const amount = typed ?? suggested ?? '';
   const impersonated = useImpersonation() !== null;
   const recharge = useMutation(
     trpc.pay.recharge.mutationOptions({
@@ -53,7 +66,11 @@ function RechargePage() {
       });
       return;
     }
-    recharge.mutate({ method: chosen, amount: dollars });
+    recharge.mutate({
+      method: chosen,
+      amount: dollars,
+      ...(search.returnTo ? { returnTo: search.returnTo } : {}),
+    });
   }
 
   return (
@@ -88,6 +105,14 @@ function RechargePage() {
                       <Trans>Current balance: {formatMoney(i18n, user.data.balance)}</Trans>
                     ) : null}{' '}
                     <Trans>The bill stays payable for {data.expiresInMinutes} minutes.</Trans>
+                    {search.amount !== undefined && search.returnTo ? (
+                      <span className="mt-2 block text-foreground" data-testid="recharge-for-purchase">
+                        <Trans>
+                          {formatMoney(i18n, search.amount)} more is needed. Once the bill is paid, you go
+                          back to where you were.
+                        </Trans>
+                      </span>
+                    ) : null}
                   </CardDescription>
                 </CardHeader>
                 <CardContent className="grid gap-6">
@@ -123,7 +148,7 @@ function RechargePage() {
                           key={preset}
                           type="button"
                           variant={Number(amount) === preset ? 'default' : 'outline'}
-                          onClick={() => setAmount(String(preset))}
+                          onClick={() => setTyped(String(preset))}
                           data-testid={`preset-${preset}`}
                         >
                           {formatMoney(i18n, preset)}
@@ -138,7 +163,7 @@ function RechargePage() {
                       max={data.maxAmount}
                       step="0.01"
                       value={amount}
-                      onChange={(event) => setAmount(event.target.value)}
+                      onChange={(event) => setTyped(event.target.value)}
                       placeholder={t`From ${formatMoney(i18n, data.minAmount)} to ${formatMoney(i18n, data.maxAmount)}`}
                       data-testid="recharge-amount"
                     />

@@ -1,5 +1,6 @@
 // One bill in full (spec §3 Payment/bill); an unpaid one shows its payment link and the spec's prompt to pay
-// first and then refresh.
+// first and then refresh; an expired one says it can no longer be paid, an unknown one that the provider could not
+// tell.
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TPayment } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
@@ -77,6 +78,19 @@ export function PaymentDetailsDialog(props: {
         {payment?.status === 'unpaid' ? (
           <p className="rounded-md bg-warning/10 p-3 text-sm text-warning" data-testid="pay-first">
             <Trans>Please pay first, then refresh to see the new status.</Trans>
+          </p>
+        ) : null}
+        {payment?.status === 'expired' ? (
+          <p className="rounded-md bg-muted p-3 text-muted-foreground text-sm" data-testid="bill-closed">
+            <Trans>This bill can no longer be paid. A new recharge makes a new bill.</Trans>
+          </p>
+        ) : null}
+        {payment?.status === 'unknown' ? (
+          <p className="rounded-md bg-muted p-3 text-muted-foreground text-sm" data-testid="bill-unknown">
+            <Trans>
+              The payment provider could not tell whether this bill was paid. Refresh later: if it was, the
+              amount is credited then.
+            </Trans>
           </p>
         ) : null}
         <DialogFooter>
