@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
+import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { AuditEntry, Plan, Room, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
@@ -39,24 +39,25 @@ async function auditRows(targetId: string): Promise<AuditEntry[]> {
   return server.app.orm.em.fork().find(AuditEntry, { targetId }, { orderBy: { createdAt: 'asc' } });
 }
 
-async function enter(roomId: string, token: string): Promise<RoomClient> {
+/** A browser in the room: the owner with a token, or a guest without. */
+async function enter(roomId: string, token: string | null, nickname = 'Owner'): Promise<RoomClient> {
   const response = await server.app.inject({
     method: 'POST',
     url: '/ws/ticket',
-    headers: { authorization: token },
+    headers: token ? { authorization: token } : {},
     payload: { roomId },
   });
   expect(response.statusCode, response.body).toBe(200);
   const { ticket } = response.json() as TRoomTicketResponse;
   const url = `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?ticket=${encodeURIComponent(ticket)}`;
   const client = await RoomClient.connect(url, { origin: new URL(server.config.publicUrl).origin });
-  client.send({ type: 'member/join', nickname: 'Owner' });
+  client.send({ type: 'member/join', nickname });
   await client.next('member/list');
   return client;
 }
 
 describe('disabling an account', () => {
-  it('ends its sessions, closes its sockets and stops its rooms within a second', async () => {
+  it('ends its sessions, closes its sockets and stops its rooms within a second, saying why', async () => {
     const owner = await createOwner(server.app);
     const created = await rest<{ id: string }>(server.app, 'POST', '/api/room/createRoom', {
       token: owner.token,
@@ -70,17 +71,34 @@ describe('disabling an account', () => {
     });
     expect(started).toMatchObject({ msg: 'success', data: { state: 'running' } });
     const socket = await enter(roomId, owner.token);
+    await server.app.orm.em.fork().nativeUpdate(Room, { id: roomId }, { isPublic: true });
+    const guest = await enter(roomId, null, 'Gus');
 
     const listed = await asAdmin<{ id: string; members: number; mediaPath: string | null }[]>(
       'GET',
       'rooms/list',
     );
-    expect(listed.data.find((room) => room.id === roomId)).toMatchObject({ members: 1 });
+    expect(listed.data.find((room) => room.id === roomId)).toMatchObject({ members: 2 });
 
     const begun = performance.now();
     const disabled = await asAdmin('POST', 'users/setDisabled', { userId: owner.userId, disabled: true });
     expect(disabled).toMatchObject({ status: 200, data: { ok: true } });
     await socket.until(() => socket.closed !== undefined, 'the socket to close');
+    // The owner is told the account was disabled, not that they were signed out; the guest that the room has
+    // ended, not that it will be back, and their page stops waiting for it (a close code of its own).
+    expect(socket.closed?.code).toBe(ROOM_CLOSE_CODES.ACCOUNT_DISABLED);
+    expect(socket.of('system/error').at(-1)).toMatchObject({
+      code: 'ACCOUNT_DISABLED',
+      message: 'Your account has been disabled; your rooms have ended',
+    });
+    expect((await guest.closedWith()).code).toBe(ROOM_CLOSE_CODES.OWNER_DISABLED);
+    expect(guest.of('system/room-ended')).toEqual([
+      { type: 'system/room-ended', reason: 'account-disabled', by: null },
+    ]);
+    expect(guest.of('system/error').at(-1)).toMatchObject({
+      code: 'OWNER_DISABLED',
+      message: 'This room has ended: its owner’s account has been disabled',
+    });
     expect(server.app.roomEngine.state(roomId)).toBe('stopped');
     const stored = await server.app.orm.em.fork().findOneOrFail(Room, roomId);
     expect(stored.state).toBe('stopped');

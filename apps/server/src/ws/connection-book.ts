@@ -67,8 +67,9 @@ export class ConnectionBook {
     this.open.delete(connection);
   }
 
-  /** Ends the sockets opened with these sessions; returns how many. */
+  /** Ends the sockets opened with these sessions, saying why (signed out, or the account disabled); how many. */
   endSessions(end: TSessionEnd): number {
+    const why = 'disabled' in end && end.disabled ? 'ACCOUNT_DISABLED' : 'SESSION_ENDED';
     const matches =
       'sessionId' in end
         ? (identity: TJoinIdentity) => identity.sessionId === end.sessionId
@@ -78,7 +79,7 @@ export class ConnectionBook {
     for (const connection of [...this.open]) {
       if (!connection.identity.sessionId || !matches(connection.identity)) continue;
       this.remove(connection);
-      connection.end('SESSION_ENDED');
+      connection.end(why);
       ended += 1;
     }
     return ended;

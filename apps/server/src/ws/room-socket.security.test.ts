@@ -209,12 +209,16 @@ describe('a room socket and the session it was opened with', () => {
     expect(reset.msg).toBe('success');
     await expectSessionEnded(maxSocket);
 
-    // The operator disables an account from another process: its sockets close too.
+    // The operator disables an account from another process: its sockets close too, saying it was disabled.
     const ann = await createUser('Ann');
     const annRoom = await createRoom(ann.id);
     const { client: annSocket } = await enter(annRoom, 'Ann', { token: ann.token });
     await cli('user:disable', '--email', ann.email);
-    await expectSessionEnded(annSocket);
+    expect((await annSocket.closedWith()).code).toBe(ROOM_CLOSE_CODES.ACCOUNT_DISABLED);
+    expect(annSocket.of('system/error').at(-1)).toMatchObject({
+      code: 'ACCOUNT_DISABLED',
+      message: 'Your account has been disabled; your rooms have ended',
+    });
     // A ticket for a session that has ended does not open a socket either.
     expect((await ticket(annRoom, { token: ann.token })).status).toBe(401);
   });
@@ -238,7 +242,7 @@ describe('a room socket an administrator opened as the room’s owner', () => {
     expect(spare.status).toBe(200);
     const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
       token: trent.token,
-      body: { userId: mallory.userId, disabled: true },
+      body: { userId: mallory.userId, disabled: true, reason: 'Abused the sign-in link' },
     });
     expect(disabled.msg).toBe('success');
     await expectSessionEnded(socket);

@@ -114,6 +114,8 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'This nickname is the room owner’s; please choose another': msg`This nickname is the room owner’s; please choose another`,
   'Someone in this room already uses this nickname; please choose another': msg`Someone in this room already uses this nickname; please choose another`,
   'You were signed out; please sign in again to rejoin': msg`You were signed out; please sign in again to rejoin`,
+  'Your account has been disabled; your rooms have ended': msg`Your account has been disabled; your rooms have ended`,
+  'This room has ended: its owner’s account has been disabled': msg`This room has ended: its owner’s account has been disabled`,
   // Sharing (packages/api share.types.ts, errors.ts and the room protocol)
   'This room needs a password': msg`This room needs a password`,
   'You were banned from this room by its owner': msg`You were banned from this room by its owner`,
@@ -190,6 +192,7 @@ const numberedTexts: [RegExp, (n: string, m: string, o: string) => MessageDescri
   ],
   [/^Your plan does not include the zone (.+)$/, (zone) => msg`Your plan does not include the zone ${zone}`],
   [/^Your plan allows at most (\d+) rooms$/, (count) => msg`Your plan allows at most ${count} rooms`],
+  [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],
   [
     /^Your plan allows at most (\d+) connections per room$/,
     (count) => msg`Your plan allows at most ${count} connections per room`,

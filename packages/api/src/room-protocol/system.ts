@@ -26,6 +26,8 @@ export const ZRoomErrorCode = z.enum([
   'NICKNAME_RESERVED',
   'NICKNAME_TAKEN',
   'SESSION_ENDED',
+  'ACCOUNT_DISABLED',
+  'OWNER_DISABLED',
 ]);
 export type TRoomErrorCode = z.infer<typeof ZRoomErrorCode>;
 
@@ -54,6 +56,8 @@ export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
   NICKNAME_RESERVED: 'This nickname is the room owner’s; please choose another',
   NICKNAME_TAKEN: 'Someone in this room already uses this nickname; please choose another',
   SESSION_ENDED: 'You were signed out; please sign in again to rejoin',
+  ACCOUNT_DISABLED: 'Your account has been disabled; your rooms have ended',
+  OWNER_DISABLED: 'This room has ended: its owner’s account has been disabled',
 };
 
 /**
@@ -75,11 +79,16 @@ export const ROOM_CLOSE_CODES = {
   NICKNAME_TAKEN: 4013,
   /** The session the connection was opened with ended: logout, a password change or reset, a disabled account. */
   SESSION_ENDED: 4014,
+  /** The session ended because an administrator disabled the account: no signing in again, its rooms stopped. */
+  ACCOUNT_DISABLED: 4015,
+  /** The room stopped because its owner's account was disabled: it does not come back while that holds. */
+  OWNER_DISABLED: 4016,
 } as const satisfies Partial<Record<TRoomErrorCode, number>>;
 
 /**
  * Why a room's browser went away, told to its members just before their sockets close, so their pages can say
- * so and follow the room back: `restarting` comes back by itself, `stopped` when the owner starts it again.
+ * so and follow the room back: `restarting` comes back by itself, `stopped` when the owner starts it again;
+ * `account-disabled` (its owner's account was disabled) has ended it, and its members' sockets close for good.
  */
 export const ZRoomEndReason = z.enum([
   'stopped',
@@ -89,6 +98,7 @@ export const ZRoomEndReason = z.enum([
   'time-up',
   'moderation',
   'server-restart',
+  'account-disabled',
 ]);
 export type TRoomEndReason = z.infer<typeof ZRoomEndReason>;
 

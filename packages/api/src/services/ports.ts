@@ -76,8 +76,13 @@ export interface OnceStore {
   claim(key: string, expiresAt: Date): Promise<boolean>;
 }
 
-/** Sessions that just ended: one (logout), or all of a user's but maybe the caller's own (password, disable). */
-export type TSessionEnd = { sessionId: string } | { userId: string; exceptSessionId?: string };
+/**
+ * Sessions that just ended: one (logout), or all of a user's but maybe the caller's own (password, disable).
+ * `disabled`: because the account was disabled, which its room sockets are told instead of a sign-out.
+ */
+export type TSessionEnd =
+  | { sessionId: string }
+  | { userId: string; exceptSessionId?: string; disabled?: boolean };
 
 /**
  * Where the API says that sessions ended (after revoking them), so connections opened with them, the room

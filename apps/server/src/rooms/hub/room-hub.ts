@@ -237,10 +237,12 @@ export class RoomHub {
   close(code: 'ROOM_NOT_RUNNING' | 'ROOM_NOT_FOUND' = 'ROOM_NOT_RUNNING', ending?: TRoomEnding): void {
     if (this.closed) return;
     this.closed = true;
+    // A room whose owner's account was disabled is not coming back: its members' pages stop waiting for it.
+    const final = ending?.reason === 'account-disabled' ? 'OWNER_DISABLED' : code;
     for (const member of this.members.values()) {
       if (ending) member.peer.send({ type: 'system/room-ended', ...ending });
-      member.peer.send(errorMessage(code));
-      member.peer.close(ROOM_CLOSE_CODES[code], ROOM_ERROR_MESSAGES[code]);
+      member.peer.send(errorMessage(final));
+      member.peer.close(ROOM_CLOSE_CODES[final], ROOM_ERROR_MESSAGES[final]);
     }
     this.members.clear();
     this.media.close();

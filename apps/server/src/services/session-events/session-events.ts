@@ -21,7 +21,11 @@ const ZNotice = z.object({
   from: z.string(),
   change: z.union([
     z.object({ sessionId: z.string() }),
-    z.object({ userId: z.string(), exceptSessionId: z.string().optional() }),
+    z.object({
+      userId: z.string(),
+      exceptSessionId: z.string().optional(),
+      disabled: z.boolean().optional(),
+    }),
     z.object({ accountChanged: z.string() }),
   ]),
 });

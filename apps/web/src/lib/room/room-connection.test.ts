@@ -212,6 +212,32 @@ describe('RoomConnection', () => {
     connection.dispose();
   });
 
+  it('stops waiting for a room that ended with its owner’s account, and says so without a toast', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    const errors: string[] = [];
+    const connection = new RoomConnection(
+      'room',
+      'Kim',
+      { ...events, error: (error) => errors.push(error.code) },
+      { decoders: ['h264', 'opus', 'jpeg'] },
+    );
+    void connection.connect();
+    const socket = await connected(1);
+    const message = 'This room has ended: its owner’s account has been disabled';
+    socket.message(JSON.stringify({ type: 'system/room-ended', reason: 'account-disabled', by: null }));
+    socket.message(JSON.stringify({ type: 'system/error', code: 'OWNER_DISABLED', message }));
+    socket.drop(ROOM_CLOSE_CODES.OWNER_DISABLED);
+    expect(connection.getSnapshot()).toMatchObject({ status: 'closed', ended: { code: 'OWNER_DISABLED' } });
+    await vi.advanceTimersByTimeAsync(60_000);
+    // No waiting for it to come back: one ticket, one socket.
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(1);
+    expect(FakeSocket.sockets).toHaveLength(1);
+    expect(errors).toEqual([]);
+    connection.dispose();
+  });
+
   it('asks for a ticket again only when a refusal for asking too often says', async () => {
     vi.useFakeTimers({
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],

@@ -77,6 +77,9 @@ const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
     .map(([code, value]) => [value, code as TRoomErrorCode]),
 );
 
+/** Errors that come with the room going away, which the page's notice or cover tells instead of a toast. */
+const ROOM_ENDING_CODES = new Set<TRoomErrorCode>(['ROOM_NOT_RUNNING', 'OWNER_DISABLED', 'ACCOUNT_DISABLED']);
+
 /** Before the first message: also what the page shows while no connection exists yet. */
 export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   status: 'connecting',
@@ -341,7 +344,7 @@ export class RoomConnection {
         return this.events.pong(message.t, message.serverTime, performance.now());
       case 'system/error':
         // The close that follows says it all; a toast on top of the room's notice would repeat it.
-        if (message.code === 'ROOM_NOT_RUNNING') return;
+        if (ROOM_ENDING_CODES.has(message.code)) return;
         return this.events.error(message);
       case 'system/room-ended':
         this.ending = { reason: message.reason, by: message.by };

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Room } from '@rooms/db';
 import { AppError } from '../../errors';
+import type { TRoomEnding } from '../../room-protocol/system';
 import type { RoomPresence } from '../../services/ports';
 import type { RoomEngine } from '../../services/room-engine';
 import { chargeRoomStop, METER_MAX_SECONDS } from '../billing';
@@ -15,8 +16,15 @@ interface TStopDeps {
   log?: { warn(object: object, message: string): void };
 }
 
-/** Stops rooms on this server's engine and stores each one's resulting state; returns how many stopped. */
-export async function stopRooms(deps: TStopDeps, roomIds: readonly string[]): Promise<number> {
+/**
+ * Stops rooms on this server's engine and stores each one's resulting state; returns how many stopped. `ending`
+ * is what their members are told: an administrator stopped it, unless said otherwise.
+ */
+export async function stopRooms(
+  deps: TStopDeps,
+  roomIds: readonly string[],
+  ending: TRoomEnding = { reason: 'moderation', by: null },
+): Promise<number> {
   let stopped = 0;
   for (const id of roomIds) {
     try {
@@ -25,7 +33,7 @@ export async function stopRooms(deps: TStopDeps, roomIds: readonly string[]): Pr
         // Best effort, as for the owner's stop: metering never keeps a room from stopping.
         await chargeRoomStop(deps.em, room, deps.now, METER_MAX_SECONDS).catch(() => {});
       }
-      await deps.rooms.stop(id, { reason: 'moderation', by: null });
+      await deps.rooms.stop(id, ending);
       stopped += 1;
     } catch (error) {
       deps.log?.warn({ err: error, roomId: id }, 'could not stop a room');

@@ -56,11 +56,13 @@ export async function searchUsers(em: EntityManager, search: TUserSearch) {
   return keysetPage(rows, search.limit, (user) => user[search.sort] ?? null);
 }
 
-/** Ends every session of the user and tells whoever holds a connection opened with one. */
-/** Ends the user's sessions and, with their standing as administrator, those they opened as other people. */
-async function endSessions(deps: TAdminDeps, userId: string): Promise<void> {
+/**
+ * Ends the user's sessions and, with their standing as administrator, those they opened as other people, and
+ * tells whoever holds a connection opened with one (why, when the account was disabled).
+ */
+async function endSessions(deps: TAdminDeps, userId: string, disabled = false): Promise<void> {
   await revokeUserSessions(deps.em, userId, deps.now);
-  await deps.sessionEvents.ended({ userId });
+  await deps.sessionEvents.ended({ userId, ...(disabled ? { disabled } : {}) });
   for (const sessionId of await revokeSessionsOpenedBy(deps.em, userId, deps.now)) {
     await deps.sessionEvents.ended({ sessionId });
   }
@@ -86,13 +88,16 @@ export async function setUserDisabled(deps: TAdminDeps, userId: string, disabled
   });
   await em.flush();
   if (disabled) {
-    await endSessions(deps, user.id);
+    await endSessions(deps, user.id, true);
     if (deps.rooms) await stopUserRooms({ em, rooms: deps.rooms, now: deps.now }, user.id);
   }
   return user;
 }
 
-/** Stops every room of the user that runs on this engine (a disabled account's rooms do not keep running). */
+/**
+ * Stops every room of the user that runs on this engine (a disabled account's rooms do not keep running); their
+ * members are told the room has ended because of it, not that it may be back.
+ */
 export async function stopUserRooms(
   deps: { em: EntityManager; rooms: RoomEngine; now: Date },
   userId: string,
@@ -105,6 +110,7 @@ export async function stopUserRooms(
   return stopRooms(
     deps,
     live.map((room) => room.id),
+    { reason: 'account-disabled', by: null },
   );
 }
 

@@ -67,16 +67,18 @@ export function RoomAway({
               ? t`The room stopped: its owner’s room time ran out.`
               : reason === 'moderation'
                 ? t`An administrator stopped the room.`
-                : byYou
-                  ? t`You stopped the room.`
-                  : by
-                    ? t`${by} stopped the room.`
-                    : t`The room is not running.`;
+                : reason === 'account-disabled'
+                  ? t`This room has ended: its owner’s account has been disabled.`
+                  : byYou
+                    ? t`You stopped the room.`
+                    : by
+                      ? t`${by} stopped the room.`
+                      : t`The room is not running.`;
 
   return (
     <Cover testId="room-away" busy={comesBack} reason={reason}>
       <p data-testid="room-away-text">{text}</p>
-      {comesBack ? null : isOwner ? (
+      {comesBack || reason === 'account-disabled' ? null : isOwner ? (
         reason === 'time-up' ? (
           <Button asChild size="sm">
             <Link to="/planlist">{t`Get more room time`}</Link>

@@ -4,6 +4,7 @@
 // actions show only to the owner.
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
+import { ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@rooms/ui/card';
 import { cn } from '@rooms/ui/lib/utils';
@@ -194,9 +195,16 @@ function LiveRoom({
 
   if (ended) {
     if (nicknameRefused) return null;
+    // The owner hears of their own account, whichever of the two closes reached this page first.
+    const message =
+      ended.code === 'OWNER_DISABLED' && room.isOwner
+        ? ROOM_ERROR_MESSAGES.ACCOUNT_DISABLED
+        : ended.message || 'The connection to the room was lost';
     return (
       <Notice title={room.name} home={home}>
-        {translateServerText(i18n, ended.message || 'The connection to the room was lost')}
+        <span data-testid="room-notice-text" data-code={ended.code}>
+          {translateServerText(i18n, message)}
+        </span>
       </Notice>
     );
   }
