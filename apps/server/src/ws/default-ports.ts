@@ -1,10 +1,10 @@
 // The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveSettings, type TRoomStateChange } from '@rooms/api';
-import type { TRoomEnding } from '@rooms/api/room-protocol';
-import { planOf, Room, RoomBan, Session } from '@rooms/db';
+import { CHAT_HISTORY_SIZE, type TRoomEnding } from '@rooms/api/room-protocol';
+import { planOf, Room, RoomBan, RoomChatMessage, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
-import type { RoomBanBook, RoomDirectory, RoomLink } from './relay-ports';
+import type { RoomBanBook, RoomChatBook, RoomDirectory, RoomLink } from './relay-ports';
 
 // Room ids are UUIDs; anything else would make PostgreSQL reject the query instead of finding nothing.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,6 +30,7 @@ export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new
       };
     },
     bans: databaseRoomBans(orm),
+    chat: databaseRoomChat(orm),
   };
 }
 
@@ -55,6 +56,62 @@ export function databaseRoomBans(orm: MikroORM): RoomBanBook {
         guestId: row.guestId ?? null,
         ip: row.ip ?? null,
       }));
+    },
+  };
+}
+
+/**
+ * Chat in `room_chat_messages`, for the room's life (the rows go with the room). Each write also deletes what
+ * falls beyond the latest CHAT_HISTORY_SIZE, the most a joiner is shown: nothing older is ever read again.
+ */
+export function databaseRoomChat(orm: MikroORM): RoomChatBook {
+  return {
+    async recent(roomId) {
+      if (!UUID.test(roomId)) return [];
+      const rows = await orm.em
+        .fork()
+        .find(RoomChatMessage, { room: roomId }, { orderBy: { seq: 'desc' }, limit: CHAT_HISTORY_SIZE });
+      return rows.reverse().map((row) => ({
+        id: row.messageId,
+        memberId: row.memberId,
+        nickname: row.nickname,
+        text: row.text,
+        at: row.sentAt.getTime(),
+        author: { userId: row.authorUserId ?? null, guestId: row.authorGuestId ?? null },
+      }));
+    },
+    async append(roomId, records) {
+      if (records.length === 0) return;
+      const em = orm.em.fork();
+      const room = em.getReference(Room, roomId);
+      for (const record of records) {
+        em.create(RoomChatMessage, {
+          room,
+          messageId: record.id,
+          memberId: record.memberId,
+          nickname: record.nickname,
+          text: record.text,
+          authorUserId: record.author.userId,
+          authorGuestId: record.author.guestId,
+          sentAt: new Date(record.at),
+        });
+      }
+      await em.flush();
+      await em.execute(
+        `delete from room_chat_messages where room_id = ? and seq <= (
+           select seq from room_chat_messages where room_id = ? order by seq desc offset ? limit 1)`,
+        [roomId, roomId, CHAT_HISTORY_SIZE],
+      );
+    },
+    async forget(roomId, authors) {
+      const userIds = authors.flatMap((author) => (author.userId ? [author.userId] : []));
+      const guestIds = authors.flatMap((author) => (author.guestId ? [author.guestId] : []));
+      const written = [
+        ...(userIds.length ? [{ authorUserId: { $in: userIds } }] : []),
+        ...(guestIds.length ? [{ authorGuestId: { $in: guestIds } }] : []),
+      ];
+      if (written.length === 0) return;
+      await orm.em.fork().nativeDelete(RoomChatMessage, { room: roomId, $or: written });
     },
   };
 }

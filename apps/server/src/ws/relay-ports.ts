@@ -1,7 +1,8 @@
 // What the relay needs from the rest of the server, as two small ports: the room's data (who owns it, how many
-// may connect, who is banned) and the running room's live session (from the engine). The defaults read the
+// may connect, who is banned, what was said) and the running room's live session (from the engine). The defaults read the
 // database and the engine; a test or another engine plugs in its own through RoomRelay.use().
 import type { TRoomEnding } from '@rooms/api/room-protocol';
+import type { TChatAuthor, TChatRecord } from '../rooms/hub/chat-log';
 import type { RoomSession } from '../rooms/room-session';
 
 export interface TRelayRoom {
@@ -26,6 +27,8 @@ export interface RoomDirectory {
    * lives in its hub's memory only, for that hub's sockets and this server's tickets.
    */
   bans?: RoomBanBook;
+  /** Where the rooms' chat outlives their runs (the database); without it, chat lasts as long as the hub. */
+  chat?: RoomChatBook;
 }
 
 /** What keeps one seat of a banned person out: its account, its guest browser and its address. */
@@ -40,6 +43,15 @@ export interface RoomBanBook {
   record(roomId: string, marks: readonly TBanMarks[]): Promise<void>;
   /** The room's bans in force, whichever process made them. */
   inForce(roomId: string): Promise<TBanMarks[]>;
+}
+
+export interface RoomChatBook {
+  /** The room's latest messages (as many as a joiner is shown), oldest first. */
+  recent(roomId: string): Promise<TChatRecord[]>;
+  /** Stores messages in the order given, keeping only the room's latest. */
+  append(roomId: string, records: readonly TChatRecord[]): Promise<void>;
+  /** Deletes the room's messages written by these authors (a ban). */
+  forget(roomId: string, authors: readonly TChatAuthor[]): Promise<void>;
 }
 
 export interface RoomLink {

@@ -119,9 +119,11 @@ export class RoomRelay {
     if (!session) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     let hub = this.hubs.get(roomId);
     if (!hub) {
-      // A hub made for a room that already ran (its server went down) starts with the bans in force.
+      // A hub made for a room that already ran (its server went down) starts with the bans in force, and any hub
+      // with the room's chat so far.
       const book = this.directory.bans;
-      const inForce = (await book?.inForce(roomId)) ?? [];
+      const chat = this.directory.chat;
+      const [inForce, earlier] = await Promise.all([book?.inForce(roomId) ?? [], chat?.recent(roomId) ?? []]);
       const current = this.link.session(roomId);
       this.retireIfStale(roomId, current);
       if (!current) return { ok: false, code: 'ROOM_NOT_RUNNING' };
@@ -133,6 +135,13 @@ export class RoomRelay {
           participantsChanged: (count) => this.link.participantsChanged(roomId, count),
           log: this.options.log,
           bans: { inForce, record: book ? (marks) => book.record(roomId, marks) : undefined },
+          chat: {
+            earlier,
+            store: chat && {
+              append: (records) => chat.append(roomId, records),
+              forget: (authors) => chat.forget(roomId, authors),
+            },
+          },
           ...this.options.hub,
         });
         this.hubs.set(roomId, hub);
@@ -141,7 +150,7 @@ export class RoomRelay {
     return { ok: true, room, hub };
   }
 
-  /** A hub outlives its members (chat history and kicks last while the browser runs) but not its browser. */
+  /** A hub outlives its members (kicks last while the browser runs; chat, stored, the room's life) but not its browser. */
   hub(roomId: string): RoomHub | undefined {
     return this.hubs.get(roomId);
   }

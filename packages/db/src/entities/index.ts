@@ -11,6 +11,7 @@ import { Region } from './region.entity';
 import { Room } from './room.entity';
 import { RoomAgent } from './room-agent.entity';
 import { RoomBan } from './room-ban.entity';
+import { RoomChatMessage } from './room-chat-message.entity';
 import { RoomMeter } from './room-meter.entity';
 import { RoomProfile } from './room-profile.entity';
 import { RoomReport } from './room-report.entity';
@@ -40,6 +41,7 @@ export { Region } from './region.entity';
 export { Room, type RoomState, roomStates } from './room.entity';
 export { RoomAgent, type RoomAgentState, roomAgentStates } from './room-agent.entity';
 export { RoomBan } from './room-ban.entity';
+export { RoomChatMessage } from './room-chat-message.entity';
 export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
 export { RoomProfile } from './room-profile.entity';
@@ -78,4 +80,5 @@ export const entities = [
   RoomRun,
   RoomBan,
   RoomProfile,
+  RoomChatMessage,
 ] as const;

@@ -55,7 +55,12 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.stop();
 });
 
-function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now(), bans?: TRoomHubOptions['bans']) {
+function setup(
+  room: Partial<TRelayRoom> = {},
+  now = () => Date.now(),
+  bans?: TRoomHubOptions['bans'],
+  chat?: TRoomHubOptions['chat'],
+) {
   const session = new LocalRoomSession('room-1', { fps: 50 });
   sessions.push(session);
   const counts: number[] = [];
@@ -75,6 +80,7 @@ function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now(), bans?: TR
     now,
     statsIntervalMs: 0,
     bans,
+    chat,
   });
   let guests = 0;
   // Two guests are two people, who may not share a nickname.
@@ -83,7 +89,13 @@ function setup(room: Partial<TRelayRoom> = {}, now = () => Date.now(), bans?: TR
     const result = hub.join(peer, { userId }, nickname);
     return { peer, result, id: result.ok ? result.memberId : '' };
   }
-  return { hub, session, counts, join };
+  /** A seat of someone in particular (an account, a browser), where `join` makes a new person each time. */
+  function enter(identity: { userId: string | null; guestId?: string }, nickname: string) {
+    const peer = new RecordingPeer();
+    const result = hub.join(peer, identity, nickname);
+    return { peer, result, id: result.ok ? result.memberId : '' };
+  }
+  return { hub, session, counts, join, enter };
 }
 
 describe('joining', () => {
@@ -491,6 +503,89 @@ describe('chat', () => {
       'fine',
       'later',
     ]);
+  });
+
+  it('counts the limit per person: a second tab or coming back gives no fresh allowance', () => {
+    let now = 0;
+    const { hub, enter } = setup({}, () => now);
+    enter({ userId: 'owner-user' }, 'Olga');
+    const first = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    for (let i = 0; i < 3; i++) hub.handle(first.id, { type: 'chat/send', text: `m${i}` });
+    const secondTab = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    for (let i = 3; i < 5; i++) hub.handle(secondTab.id, { type: 'chat/send', text: `m${i}` });
+    hub.leave(first.id);
+    hub.leave(secondTab.id);
+    const back = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    hub.handle(back.id, { type: 'chat/send', text: 'one more' });
+    expect(back.peer.errors()).toEqual(['RATE_LIMITED']);
+    now += 5000;
+    hub.handle(back.id, { type: 'chat/send', text: 'later' });
+    expect(back.peer.last('chat/message')?.message.text).toBe('later');
+  });
+
+  it("starts with the room's earlier messages, and stores each new one", async () => {
+    const stored: string[] = [];
+    const earlier = [
+      {
+        id: 'earlier-1',
+        memberId: '00000000-0000-4000-8000-000000000001',
+        nickname: 'Olga',
+        text: 'before the restart',
+        at: 1,
+        author: { userId: 'owner-user', guestId: null },
+      },
+    ];
+    const { hub, enter } = setup({}, undefined, undefined, {
+      earlier,
+      store: {
+        append: async (records) => void stored.push(...records.map((record) => record.text)),
+        forget: async () => {},
+      },
+    });
+    const owner = enter({ userId: 'owner-user' }, 'Olga');
+    expect(owner.peer.last('chat/history')?.messages).toEqual([
+      {
+        id: 'earlier-1',
+        memberId: earlier[0]!.memberId,
+        nickname: 'Olga',
+        text: 'before the restart',
+        at: 1,
+      },
+    ]);
+    hub.handle(owner.id, { type: 'chat/send', text: 'after it' });
+    hub.handle(owner.id, { type: 'chat/send', text: 'and again' });
+    await expect.poll(() => stored).toEqual(['after it', 'and again']);
+    const late = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    expect(late.peer.last('chat/history')?.messages.map((message) => message.text)).toEqual([
+      'before the restart',
+      'after it',
+      'and again',
+    ]);
+  });
+
+  it("takes a banned person's messages away, from everyone's history and from the store", async () => {
+    const forgotten: unknown[] = [];
+    const { hub, enter } = setup({}, undefined, undefined, {
+      store: { append: async () => {}, forget: async (authors) => void forgotten.push(authors) },
+    });
+    const owner = enter({ userId: 'owner-user' }, 'Olga');
+    const spammer = enter({ userId: null, guestId: 'browser-1' }, 'Spam');
+    const ann = enter({ userId: 'ann' }, 'Ann');
+    hub.handle(spammer.id, { type: 'chat/send', text: 'buy now' });
+    hub.handle(ann.id, { type: 'chat/send', text: 'hello' });
+    hub.handle(spammer.id, { type: 'chat/send', text: 'buy more' });
+    hub.handle(owner.id, { type: 'member/ban', memberId: spammer.id });
+    expect(ann.peer.last('chat/history')?.messages.map((message) => message.text)).toEqual(['hello']);
+    const late = enter({ userId: null, guestId: 'browser-2' }, 'Late');
+    expect(late.peer.last('chat/history')?.messages.map((message) => message.text)).toEqual(['hello']);
+    await expect.poll(() => forgotten).toEqual([[{ userId: null, guestId: 'browser-1' }]]);
+    // A kick is not a ban: what a kicked person wrote stays.
+    hub.handle(ann.id, { type: 'chat/send', text: 'still here' });
+    hub.handle(owner.id, { type: 'member/kick', memberId: ann.id });
+    expect(late.peer.last('chat/history')?.messages.map((message) => message.text)).toEqual(['hello']);
+    expect(
+      enter({ userId: null, guestId: 'browser-3' }, 'Later').peer.last('chat/history')?.messages,
+    ).toHaveLength(2);
   });
 });
 

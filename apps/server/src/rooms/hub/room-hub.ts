@@ -17,12 +17,12 @@ import {
 } from '@rooms/api/room-protocol';
 import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
 import type { RoomSession } from '../room-session';
-import { ChatLog, SlidingWindow } from './chat-log';
 import { ControlQueue, type TControlOutcome } from './control-queue';
 import { errorMessage } from './error-message';
 import type { MediaPeer, TBackpressure } from './media-fanout';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { BanList, banMarksOf } from './room-bans';
+import { RoomChat, type TRoomChatOptions } from './room-chat';
 
 export interface HubPeer extends MediaPeer {
   /** `serialized` is the message's JSON when the sender already has it (a broadcast serializes once). */
@@ -62,6 +62,8 @@ export interface TRoomHubOptions {
    * enforces a ban at once; storing it follows.
    */
   bans?: { inForce?: readonly TBanMarks[]; record?(marks: readonly TBanMarks[]): Promise<void> };
+  /** The room's chat beyond this hub: earlier runs' messages, and where new ones are stored (./room-chat.ts). */
+  chat?: TRoomChatOptions;
 }
 
 interface TMemberState {
@@ -69,7 +71,6 @@ interface TMemberState {
   userId: string | null;
   identity: TJoinIdentity;
   peer: HubPeer;
-  chatLimit: SlidingWindow;
   /** When this member was last told it is not in control, so a stray pointer stream yields one error a second. */
   lastRefusedAt: number;
 }
@@ -87,7 +88,7 @@ export class RoomHub {
   private readonly room: TRelayRoom;
   private readonly members = new Map<string, TMemberState>();
   private readonly control: ControlQueue;
-  private readonly chat = new ChatLog();
+  private readonly chat: RoomChat;
   private readonly media: ParticipantStreams;
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
@@ -108,6 +109,9 @@ export class RoomHub {
     this.session = options.session;
     this.now = options.now ?? Date.now;
     this.bans = new BanList(options.bans?.inForce);
+    this.chat = new RoomChat(options.chat ?? {}, (err, what) =>
+      options.log?.warn({ err, roomId: this.room.id }, what),
+    );
     this.media = new ParticipantStreams(options.session, options.backpressure);
     this.control = new ControlQueue({
       has: (id) => this.members.has(id),
@@ -153,7 +157,6 @@ export class RoomHub {
       userId: identity.userId,
       identity,
       peer,
-      chatLimit: new SlidingWindow(),
       lastRefusedAt: Number.NEGATIVE_INFINITY,
     });
     // Only a join that moved control is news to the others (the owner taking an empty seat).
@@ -386,6 +389,8 @@ export class RoomHub {
     this.options.bans?.record?.(marks).catch((error: unknown) => {
       this.options.log?.warn({ err: error, roomId: this.room.id }, 'room ban not stored for other servers');
     });
+    // What they wrote goes with them: chat outlives the room's runs, and a ban is how an owner clears spam.
+    if (this.chat.retract(marks)) this.broadcast({ type: 'chat/history', messages: this.chat.history() });
   }
 
   private kick(by: TMemberState, targetId: string, ban: boolean): void {
@@ -447,19 +452,14 @@ export class RoomHub {
   }
 
   private sendChat(member: TMemberState, text: string): void {
-    if (!member.chatLimit.allow(this.now())) {
-      this.refuse(member, 'RATE_LIMITED', 'chat/send');
-      return;
-    }
-    const message = {
-      id: randomUUID(),
-      memberId: member.info.id,
-      nickname: member.info.nickname,
+    const { info, identity } = member;
+    const message = this.chat.send(
+      { memberId: info.id, nickname: info.nickname, identity },
       text,
-      at: this.now(),
-    };
-    this.chat.add(message);
-    this.broadcast({ type: 'chat/message', message });
+      this.now(),
+    );
+    if (message) this.broadcast({ type: 'chat/message', message });
+    else this.refuse(member, 'RATE_LIMITED', 'chat/send');
   }
 
   private refuse(member: TMemberState, code: TRoomErrorCode, about: string): void {
