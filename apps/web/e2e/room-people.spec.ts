@@ -1,10 +1,11 @@
 // The people side of a room in real Chromium against the real server: a 300-character word and a 300-character
-// URL in chat keep the layout (also after a rejoin), a raised hand reaches the owner and the controller as a toast
+// URL in chat keep the layout (also after a rejoin), the URL is a link that opens in a new tab of the reader's own
+// browser, the message box counts toward its limit and refuses a longer message instead of cutting it, a raised hand reaches the owner and the controller as a toast
 // whose Give control hands the browser over (once per request), and on a 390 px wide phone the members, the chat
 // and the control request all work, with long names cut to fit and the owner's actions in each row's menu.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESS_ME_PAGE, passEntry, startSharedRoom, type TSharedRoom } from './room-support';
-import { DESKTOP, type Page, PHONE, screenshots } from './support';
+import { DESKTOP, type Page, PHONE, screenshots, toast } from './support';
 
 let shared: TSharedRoom;
 
@@ -77,6 +78,59 @@ describe('people in a room', () => {
     );
     expect(lines).toBeGreaterThan(2);
     await screenshots(page, 'room-chat-long-words');
+
+    // The address is a link showing itself in full, opening in a new tab of this browser (not in the room's),
+    // which learns neither this page nor where it came from.
+    const anchor = link.getByTestId('chat-link');
+    expect(await anchor.textContent()).toBe(url);
+    expect(await anchor.getAttribute('href')).toBe(url);
+    expect(await anchor.getAttribute('target')).toBe('_blank');
+    expect(await anchor.getAttribute('rel')).toBe('noopener noreferrer');
+    await context.route('https://example.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>linked</title>' }),
+    );
+    const [opened] = await Promise.all([context.waitForEvent('page'), anchor.click()]);
+    await opened.waitForLoadState();
+    expect(opened.url()).toBe(url);
+    expect(await opened.evaluate(() => [window.opener, document.referrer])).toEqual([null, '']);
+    await opened.close();
+    expect(new URL(page.url()).pathname).toBe(`/room/${shared.room.id}`);
+    // Anything but http(s) stays text.
+    await page.getByTestId('chat-input').fill('javascript:alert(document.domain)');
+    await page.getByTestId('chat-send').click();
+    const script = page.getByTestId('chat-message').filter({ hasText: 'javascript:alert(document.domain)' });
+    await script.waitFor();
+    expect(await script.getByTestId('chat-link').count()).toBe(0);
+
+    // Near the limit the box counts; over it, it says so and keeps the whole text instead of cutting it.
+    const input = page.getByTestId('chat-input');
+    await input.fill('a'.repeat(399));
+    expect(await page.getByTestId('chat-count').count()).toBe(0);
+    await input.fill('b'.repeat(420));
+    expect(await page.getByTestId('chat-count').textContent()).toBe('420 / 500 characters');
+    const tooLong = `${'c'.repeat(519)}!`;
+    await input.fill(tooLong);
+    const count = page.getByTestId('chat-count');
+    expect(await count.textContent()).toBe('520 / 500 characters: 20 too many to send');
+    expect(await count.getAttribute('data-over')).toBe('true');
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('chat-send').click();
+    await toast(page, 'A message has at most 500 characters; this one has 520. Please shorten it.');
+    expect(await input.inputValue()).toBe(tooLong);
+    await screenshots(page, 'room-chat-over-limit');
+    expect(
+      await page
+        .getByTestId('chat-message')
+        .filter({ hasText: 'c'.repeat(500) })
+        .count(),
+    ).toBe(0);
+    await input.fill(tooLong.slice(20));
+    await page.getByTestId('chat-send').click();
+    await page
+      .getByTestId('chat-message')
+      .filter({ hasText: tooLong.slice(20) })
+      .waitFor();
+    expect(await input.inputValue()).toBe('');
 
     // A rejoin gets the same messages from the history, and they fit the same way.
     await page.reload();

@@ -4,6 +4,15 @@ import { CHAT_MAX_LENGTH } from './limits';
 import { ZMemberId } from './member';
 import { cleanChatText } from './text';
 
+/**
+ * A message's length as ZChatText counts it against CHAT_MAX_LENGTH (cleaned, trimmed, in UTF-16 code units), so
+ * the composer's counter and the server's refusal agree to the character.
+ */
+export function chatTextLength(text: string): number {
+  return cleanChatText(text).trim().length;
+}
+
+/** Refused above the limit, never cut: a cut message says something its author did not write. */
 export const ZChatText = z
   .string()
   .overwrite(cleanChatText)

@@ -1,17 +1,58 @@
 // The room's text chat: the history every joiner receives, then live messages. A message never widens the panel:
 // a long word or a pasted URL breaks at the panel's edge and only there (overflow-wrap: anywhere), so a link still
 // reads left to right, line after line; the list's one grid column is minmax(0, 1fr), never a word's width.
-// New messages are read out as they come (a polite log), without taking anyone's focus.
+// New messages are read out as they come (a polite log), without taking anyone's focus. Web addresses are links
+// that open in a new tab of the reader's own browser, never the room's; the composer counts toward the length
+// limit and refuses a longer message rather than cutting it.
 import { Trans, useLingui } from '@lingui/react/macro';
-import { CHAT_MAX_LENGTH, type TChatEntry, type TClientMessageInput } from '@rooms/api/room-protocol';
+import {
+  CHAT_MAX_LENGTH,
+  chatTextLength,
+  type TChatEntry,
+  type TClientMessageInput,
+} from '@rooms/api/room-protocol';
 import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { showToast } from '@rooms/ui/toaster';
 import { SendIcon } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { chatSegments } from '../../../lib/room/chat-links';
 
 const time = (at: number) =>
   new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** The counter shows from this share of the limit on, before anyone runs into it. */
+const COUNT_FROM = 0.8;
+
+/**
+ * A message's text with its web addresses as links: the address in full as the text (so what is clicked is what
+ * is read), the exact target on hover, and a new tab that gets neither this page nor where the link came from.
+ */
+function MessageText({ text }: { text: string }) {
+  return (
+    <span>
+      {chatSegments(text).map((segment, index) =>
+        segment.href ? (
+          <a
+            // biome-ignore lint/suspicious/noArrayIndexKey: a message's segments never move.
+            key={index}
+            href={segment.href}
+            title={segment.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-primary underline underline-offset-2"
+            data-testid="chat-link"
+          >
+            {segment.text}
+          </a>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a message's segments never move.
+          <span key={index}>{segment.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
 
 export function ChatPanel({
   messages,
@@ -28,6 +69,10 @@ export function ChatPanel({
   const { t } = useLingui();
   const [text, setText] = useState('');
   const list = useRef<HTMLOListElement>(null);
+  const countId = useId();
+  // Counted as the server counts (cleaned and trimmed), so the box and the room agree on what is too long.
+  const length = chatTextLength(text);
+  const over = length - CHAT_MAX_LENGTH;
 
   useEffect(() => {
     const element = list.current;
@@ -40,7 +85,15 @@ export function ChatPanel({
     if (!message) {
       return showToast({ severity: 'warn', summary: t`Warning`, detail: t`Please enter a message` });
     }
-    if (send({ type: 'chat/send', text: message.slice(0, CHAT_MAX_LENGTH) })) setText('');
+    // Kept in the box to shorten: part of a message can say something else than the whole.
+    if (over > 0) {
+      return showToast({
+        severity: 'warn',
+        summary: t`Warning`,
+        detail: t`A message has at most ${CHAT_MAX_LENGTH} characters; this one has ${length}. Please shorten it.`,
+      });
+    }
+    if (send({ type: 'chat/send', text: message })) setText('');
     // Kept in the box, to send once the room is back.
     else
       showToast({
@@ -79,25 +132,47 @@ export function ChatPanel({
                   {message.nickname}
                 </span>
                 <span className="text-muted-foreground">: </span>
-                <span>{message.text}</span>
+                <MessageText text={message.text} />
               </li>
             ))
           )}
         </ol>
       </div>
-      <form className="flex gap-2 border-t p-2" onSubmit={submit}>
-        <Input
-          value={text}
-          maxLength={CHAT_MAX_LENGTH}
-          onChange={(event) => setText(event.target.value)}
-          placeholder={connected ? t`Write a message` : t`Chat is back when the room is`}
-          aria-label={t`Message`}
-          disabled={!connected}
-          data-testid="chat-input"
-        />
-        <Button type="submit" size="icon" aria-label={t`Send`} disabled={!connected} data-testid="chat-send">
-          <SendIcon />
-        </Button>
+      <form className="flex flex-col gap-1 border-t p-2" onSubmit={submit}>
+        <div className="flex gap-2">
+          <Input
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder={connected ? t`Write a message` : t`Chat is back when the room is`}
+            aria-label={t`Message`}
+            aria-invalid={over > 0}
+            aria-describedby={length >= CHAT_MAX_LENGTH * COUNT_FROM ? countId : undefined}
+            disabled={!connected}
+            data-testid="chat-input"
+          />
+          <Button
+            type="submit"
+            size="icon"
+            aria-label={t`Send`}
+            disabled={!connected}
+            data-testid="chat-send"
+          >
+            <SendIcon />
+          </Button>
+        </div>
+        {length >= CHAT_MAX_LENGTH * COUNT_FROM ? (
+          <p
+            id={countId}
+            className={over > 0 ? 'text-destructive text-xs' : 'text-muted-foreground text-xs'}
+            aria-live="polite"
+            data-testid="chat-count"
+            data-over={over > 0}
+          >
+            {over > 0
+              ? t`${length} / ${CHAT_MAX_LENGTH} characters: ${over} too many to send`
+              : t`${length} / ${CHAT_MAX_LENGTH} characters`}
+          </p>
+        ) : null}
       </form>
     </section>
   );
