@@ -1,13 +1,24 @@
 // Operator commands, e.g. creating the first administrator on a fresh install:
 //   npm run cli -- user:create --email admin@example.com --password 'a long secret' --admin
-// They use the same database as the server (DATABASE_URL, or the embedded one in the data directory) and the
-// same validation as the API.
+// They use the same database as the server with the same environment (DATABASE_URL, or the embedded one of
+// DATA_DIR, whoever runs it), say which on stderr, and validate like the API.
 
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { admin, type SessionEvents, watchAccountChanges, ZPassword, ZUsername, zEmail } from '@rooms/api';
-import { initOrm, migrateAndSeed, Session, startEmbeddedPostgres, User } from '@rooms/db';
+import {
+  type EmbeddedPostgres,
+  initOrm,
+  migrateAndSeed,
+  ownedPostmasterOf,
+  ownedPostmasters,
+  Session,
+  startEmbeddedPostgres,
+  type TOwnedPostmaster,
+  User,
+} from '@rooms/db';
 import type { z } from 'zod';
 import { ConfigError, parseEnv, type TConfig } from './env';
 import { createArgon2Hasher } from './services/passwords/argon2-hasher';
@@ -24,6 +35,8 @@ Commands:
   user:list                                               list accounts, newest first`;
 
 class UsageError extends Error {}
+/** The environment names no database the CLI can safely use. */
+class DatabaseChoiceError extends Error {}
 
 function validate<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
   const result = schema.safeParse(value);
@@ -33,18 +46,27 @@ function validate<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
 
 const emailOption = zEmail({ required: 'is required', format: 'is not a valid e-mail address' });
 
-/** Uses the running server's embedded database when there is one, else starts it for the command's duration. */
+/**
+ * The database the server would use with this environment: DATABASE_URL, else the embedded cluster of DATA_DIR —
+ * the running server's when it runs it, else started for the command's duration. Says which on stderr (stdout
+ * stays the command's own output). Refuses to start DATA_DIR's cluster while a server runs another one: that is
+ * the database the operator almost certainly meant, and writing elsewhere would go unnoticed.
+ */
 async function openDatabase(config: TConfig): Promise<{ orm: MikroORM; close(): Promise<void> }> {
   let url = config.databaseUrl;
   let stop: (() => Promise<void>) | undefined;
-  if (!url) {
+  if (url) {
+    console.error(`database: ${describeUrl(url)} (DATABASE_URL)`);
+  } else {
+    const dataDir = join(config.dataDir, 'postgres');
+    const running = ownedPostmasterOf(dataDir);
+    if (!running) refuseBesideAnotherServer(dataDir, config);
+    const isNew = !existsSync(join(dataDir, 'PG_VERSION'));
     // Attaches to the cluster when the server is running it (with its generated password), else starts it.
-    const embedded = await startEmbeddedPostgres({
-      dataDir: join(config.dataDir, 'postgres'),
-      port: config.embeddedPgPort,
-    });
+    const embedded = await startEmbeddedPostgres({ dataDir, port: config.embeddedPgPort });
     url = embedded.url;
     stop = embedded.stop;
+    console.error(`database: ${describeEmbedded(dataDir, embedded, running, isNew, config.embeddedPgPort)}`);
   }
   const orm = await initOrm({ clientUrl: url });
   await migrateAndSeed(orm);
@@ -55,6 +77,58 @@ async function openDatabase(config: TConfig): Promise<{ orm: MikroORM; close(): 
       await stop?.();
     },
   };
+}
+
+/** host:port/database of a postgres:// URL, without its credentials. */
+function describeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+function describeEmbedded(
+  dataDir: string,
+  embedded: EmbeddedPostgres,
+  running: TOwnedPostmaster | undefined,
+  isNew: boolean,
+  configuredPort: number,
+): string {
+  const where = `the embedded PostgreSQL in ${dataDir} (127.0.0.1:${embedded.port}/rooms)`;
+  if (embedded.attached) {
+    const owner = running?.ownerCommand
+      ? `process ${embedded.ownerPid}: ${running.ownerCommand}`
+      : `process ${embedded.ownerPid}`;
+    const port =
+      embedded.port === configuredPort
+        ? ''
+        : `; it listens on ${embedded.port}, not EMBEDDED_PG_PORT=${configuredPort}`;
+    return `${where}, run by the server (${owner})${port}`;
+  }
+  return isNew
+    ? `${where}, created now: a new, empty database (no server has used DATA_DIR=${dirname(dataDir)} yet)`
+    : `${where}, started for this command (no server is running it)`;
+}
+
+/**
+ * DATA_DIR's cluster is not running: if a server runs the embedded cluster of another data directory, say which
+ * and how to reach it instead of writing to a database that server does not read.
+ */
+function refuseBesideAnotherServer(dataDir: string, config: TConfig): void {
+  const others = ownedPostmasters().filter(
+    // A DATA_DIR's cluster is its `postgres` directory (test and bench clusters are named otherwise).
+    (cluster) => cluster.dataDir !== dataDir && basename(cluster.dataDir) === 'postgres',
+  );
+  if (!others.length) return;
+  const lines = others.map(
+    (cluster) =>
+      `  DATA_DIR=${dirname(cluster.dataDir)} EMBEDDED_PG_PORT=${cluster.port}  ` +
+      `(run by process ${cluster.ownerPid}${cluster.ownerCommand ? `: ${cluster.ownerCommand}` : ''})`,
+  );
+  throw new DatabaseChoiceError(
+    `no server is running the database of DATA_DIR=${config.dataDir}, but a server is running another one:\n` +
+      `${lines.join('\n')}\n` +
+      'Run the command again with the settings of the server you mean (the same DATA_DIR and EMBEDDED_PG_PORT, or ' +
+      `DATABASE_URL), or start the server of ${config.dataDir} first.`,
+  );
 }
 
 async function findUser(orm: MikroORM, email: string) {
@@ -183,7 +257,7 @@ async function main() {
   try {
     await run(command, values, parseEnv());
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof DatabaseChoiceError) {
       console.error(`error: ${error.message}`);
       if (error instanceof UsageError) console.error(`\n${USAGE}`);
       process.exit(1);

@@ -55,7 +55,12 @@ const ZEnv = z
         .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
         .optional(),
     ),
-    DATA_DIR: z.string().default(join(REPO_ROOT, '.data')),
+    // A relative directory is the repository's, as the default is: `npm start` runs in apps/server and `npm run cli`
+    // in the root, and both must find the same database.
+    DATA_DIR: z
+      .string()
+      .default(join(REPO_ROOT, '.data'))
+      .transform((dir) => resolve(REPO_ROOT, dir)),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
     SMTP_URL: optionalString.pipe(
       z
@@ -89,7 +94,7 @@ const ZEnv = z
       .default('false')
       .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
     WEB_DIST: z.string().default(join(REPO_ROOT, 'apps/web/dist')),
-    ROOMS_DATA_DIR: optionalString,
+    ROOMS_DATA_DIR: optionalString.transform((dir) => (dir ? resolve(REPO_ROOT, dir) : undefined)),
     CHROMIUM_PATH: optionalString,
     ROOM_CAPACITY: optionalString.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(1000).optional(),
