@@ -196,12 +196,14 @@ describe('levels', () => {
   it('a plan bought, renewed or lapsed never lowers the level an administrator set; a higher plan raises it', async () => {
     const admin = await createAdmin(server.app);
     const owner = await ownerWith(999 * 3);
-    const setLevel = (level: number) =>
-      rest(server.app, 'POST', '/api/admin/users/setLevel', {
+    const setLevel = async (level: number) => {
+      const reply = await rest(server.app, 'POST', '/api/admin/users/setLevel', {
         token: admin.token,
         body: { userId: owner.userId, level, reason: 'Partner account' },
       });
-    expect((await setLevel(3)).msg).toBe('success');
+      expect(reply.msg, JSON.stringify(reply)).toBe('success');
+    };
+    await setLevel(3);
 
     expect((await buy(owner, 'pro')).data.level).toBe(3);
     expect((await userinfo(owner)).level).toBe(3);
