@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import type { RoomSandbox } from './room-sandbox';
+import { runInRoom } from './testing/run-in-room';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A variable only the server has: it must not reach any room process. */
@@ -111,33 +112,6 @@ async function startPages(listeners: TListeners): Promise<TPages> {
     fired: firedPromise,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Runs a program as one of the room's processes; resolves with how it ended and its output. */
-function runInRoom(
-  sandbox: RoomSandbox,
-  program: string,
-  args: string[],
-  input?: string,
-  timeoutMs = 15_000,
-): Promise<{ code: number; signal: string | null; output: string }> {
-  const { file, args: argv } = sandbox.command(program, args);
-  return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      argv,
-      { env: sandbox.environment(), timeout: timeoutMs },
-      (error, stdout, stderr) => {
-        const failure = error as { code?: number | null; signal?: string | null } | null;
-        resolve({
-          code: failure ? (failure.code ?? 1) : 0,
-          signal: failure?.signal ?? null,
-          output: `${stdout}${stderr}`,
-        });
-      },
-    );
-    child.stdin?.end(input ?? '');
-  });
 }
 
 /**

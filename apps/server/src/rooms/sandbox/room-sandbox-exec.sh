@@ -26,5 +26,6 @@ fi
 # would otherwise be handed to the machine's init, and the namespace's PID 1 would wait in its exit until that init
 # collected it. Its parent-death signal continues an nsenter that had stopped itself over a checkpoint's freeze
 # (profile-archive.ts), which would otherwise never collect anything.
-exec setpriv --pdeathsig CONT -- nsenter --target "$target" --net --mount --pid --ipc --wd -- \
+# --root: the room's own root, which PID 1 made the namespace's (room-sandbox.sh); the host's tree is not there.
+exec setpriv --pdeathsig CONT -- nsenter --target "$target" --net --mount --pid --ipc --uts --root --wd -- \
   setpriv --reuid "$user" --regid "$user" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- "$program" "$@"

@@ -1,8 +1,9 @@
 // The sandbox one running room lives in. With namespaces (see sandbox-support.ts), every process of the room
 // (Chromium, Xvfb, pulseaudio, the encoders) runs as the unprivileged room user, with no capabilities and an
 // allow-listed environment, in a network namespace whose only way out is the egress proxy's unix socket, a mount
-// namespace where the server's data, code and sockets are covered and only the room's own directories show, its
-// own PID and IPC namespaces, and the room's cgroups. Stopping the sandbox ends every process in it.
+// namespace whose root is the room's own (the system's programs read-only, a few /etc files, its own /tmp, /run and
+// /dev; none of the host's other files, and of the server's only the room's own directories), its own PID, IPC and
+// UTS namespaces (the host name "room"), and the room's cgroups. Stopping the sandbox ends every process in it.
 // Unconfined (a machine that cannot do this), the same interface starts processes directly, still with the
 // allow-listed environment; the start-up message says what is missing.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';

@@ -33,7 +33,7 @@ function run(command: string, args: string[]): Promise<{ ok: boolean; output: st
   });
 }
 
-const PROGRAMS = ['unshare', 'nsenter', 'setpriv', 'socat', 'ip'];
+const PROGRAMS = ['unshare', 'nsenter', 'setpriv', 'pivot_root', 'socat', 'ip'];
 
 async function probeNamespaces(user: string): Promise<TSandboxSupport | string> {
   const missing: string[] = [];
@@ -53,11 +53,13 @@ async function probeNamespaces(user: string): Promise<TSandboxSupport | string> 
     '--mount',
     '--pid',
     '--ipc',
+    '--uts',
     '--fork',
     '--mount-proc',
     'true',
   ]);
-  if (!namespaces.ok) return `the kernel refuses new network, mount and PID namespaces: ${namespaces.output}`;
+  if (!namespaces.ok)
+    return `the kernel refuses new network, mount, PID, IPC and UTS namespaces: ${namespaces.output}`;
   // Chromium's sandbox as an ordinary user rests on unprivileged user namespaces.
   const userNamespaces = await run('setpriv', [
     '--reuid',
