@@ -27,8 +27,9 @@ describe('the room browser policy', () => {
     });
   });
 
-  it('leaves developer tools to the other layers: at 2, Chromium would refuse Playwright’s CDP too', () => {
+  it('leaves developer tools to the other layers: either policy that names them refuses Playwright’s CDP too', () => {
     expect(ROOM_BROWSER_POLICY).not.toHaveProperty('DeveloperToolsAvailability');
+    expect(ROOM_BROWSER_POLICY).not.toHaveProperty('DeveloperToolsAvailabilityBlocklist');
   });
 
   it('is the JSON file Chromium reads', () => {

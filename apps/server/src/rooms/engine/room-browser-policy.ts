@@ -22,10 +22,13 @@ export const ROOM_BROWSER_POLICY = {
   URLBlocklist: [...ROOM_URL_BLOCKLIST],
   // The New Tab page is a chrome:// page; anything that still opens one gets a blank page.
   NewTabPageLocation: 'about:blank',
-  // DeveloperToolsAvailability is left out on purpose: at 2 (not allowed) Chromium refuses CDP too, and Playwright
-  // never gets the room's first page. Devtools stay shut by the other layers: F12 and Ctrl+Shift+I/J/C never reach
-  // the browser (./key-filter), devtools:// is blocked above and closed by the tab guard, and the kiosk window
-  // refuses devtools itself.
+  // DeveloperToolsAvailability is left out on purpose: at 2 (not allowed), as with DeveloperToolsAvailabilityBlocklist
+  // ['*'], Chromium judges the server's CDP sessions as it judges developer tools, and Target.attachToTarget on any
+  // page answers "Not allowed" (over --remote-debugging-pipe as over a port): Playwright never gets the room's first
+  // page. Devtools stay shut by the other layers (./devtools.security.test.ts): F12 and Ctrl+Shift+I/J/C never
+  // reach the browser (./key-filter); the kiosk window shows no context menu and refuses the devtools commands;
+  // 'devtools://*' above keeps the DevTools front end itself from opening (F12 reaching a headless room browser
+  // opens nothing with it, a devtools:// target without it), and the tab guard closes a devtools: page.
 
   // Native file choosers would show the server's files to everyone; uploads and "Save as" are refused instead.
   AllowFileSelectionDialogs: false,
