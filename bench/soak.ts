@@ -2,8 +2,12 @@
 // relay, the engine with its sandbox and media), while the server's memory, heap, handles and open files are
 // sampled after every cycle, and any process a stopped room leaves behind is counted. Prints the samples and
 // the growth between the first cycles (after warm-up) and the last.
-//   npm run bench:soak [-- minutes=30 hold=5]
-import { readdir, readFile } from 'node:fs/promises';
+//   npm run bench:soak [-- minutes=30 hold=5 snapshots=DIR]
+// With snapshots=DIR it writes heap snapshots of the server's process (the bench runs the server in its own process)
+// after the warm-up cycle and after the last one; `npx tsx bench/heap-compare.ts early late` says what grew.
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
 import { startBenchServer } from './bench-server';
@@ -11,12 +15,21 @@ import { startBenchServer } from './bench-server';
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
 const minutes = Number(args.minutes ?? 30);
 const holdSeconds = Number(args.hold ?? 5);
+const snapshotDir = args.snapshots;
+/** The cycle after which growth is counted (start-up allocations before it do not count). */
+const WARM_CYCLE = 4;
 
 interface TSample {
   cycle: number;
   minute: number;
   rssMb: number;
+  /** RSS in anonymous memory (the heap, malloc, buffers): file pages (code, mapped files) are the rest. */
+  anonMb: number;
   heapMb: number;
+  /** What V8 holds for its heap (used or not): its share of the RSS. */
+  heapTotalMb: number;
+  /** Memory of Buffers and other objects outside V8's heap. */
+  externalMb: number;
   handles: number;
   fds: number;
   leftovers: number;
@@ -31,6 +44,21 @@ async function processesUnder(path: string): Promise<number> {
     if (cmdline.includes(path)) count += 1;
   }
   return count;
+}
+
+/** RssAnon from /proc/self/status, in MB (0 where there is no procfs). */
+async function anonymousRssMb(): Promise<number> {
+  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+  const kb = Number(/^RssAnon:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** A heap snapshot after a full collection, so only what is still reachable is in it. */
+async function snapshot(dir: string, name: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  global.gc?.();
+  const file = writeHeapSnapshot(join(dir, `soak-${name}.heapsnapshot`));
+  console.log(`heap snapshot: ${file}`);
 }
 
 async function main() {
@@ -53,8 +81,10 @@ async function main() {
   const started = performance.now();
   const deadline = started + minutes * 60_000;
   let cycle = 0;
-  console.log('| cycle | minute | RSS MB | heap MB | handles | fds | leftover processes |');
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| cycle | minute | RSS MB | anon MB | heap MB | V8 heap total MB | external MB | handles | fds | leftover processes |',
+  );
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   while (performance.now() < deadline) {
     cycle += 1;
     const room = rooms[cycle % rooms.length]!;
@@ -93,26 +123,35 @@ async function main() {
       cycle,
       minute: (performance.now() - started) / 60_000,
       rssMb: memory.rss / 1024 / 1024,
+      anonMb: await anonymousRssMb(),
       heapMb: memory.heapUsed / 1024 / 1024,
+      heapTotalMb: memory.heapTotal / 1024 / 1024,
+      externalMb: memory.external / 1024 / 1024,
       handles: process.getActiveResourcesInfo().length,
       fds: (await readdir('/proc/self/fd')).length,
       leftovers: await processesUnder(roomsDir),
     };
     samples.push(sample);
     console.log(
-      `| ${cycle} | ${sample.minute.toFixed(1)} | ${sample.rssMb.toFixed(0)} | ${sample.heapMb.toFixed(1)} | ${sample.handles} | ${sample.fds} | ${sample.leftovers} |`,
+      `| ${cycle} | ${sample.minute.toFixed(1)} | ${sample.rssMb.toFixed(0)} | ${sample.anonMb.toFixed(0)} | ` +
+        `${sample.heapMb.toFixed(1)} | ${sample.heapTotalMb.toFixed(1)} | ${sample.externalMb.toFixed(1)} | ${sample.handles} | ${sample.fds} | ${sample.leftovers} |`,
     );
+    if (snapshotDir && cycle === WARM_CYCLE) await snapshot(snapshotDir, `cycle-${cycle}`);
   }
+  if (snapshotDir) await snapshot(snapshotDir, `cycle-${cycle}`);
 
   // Growth from the first cycles after warm-up to the last, so start-up allocations do not count.
-  const warm = samples[Math.min(3, samples.length - 1)];
+  const warm = samples[Math.min(WARM_CYCLE - 1, samples.length - 1)];
   const last = samples.at(-1);
   if (warm && last) {
     const hours = Math.max((last.minute - warm.minute) / 60, 1 / 60);
     console.log(
       `\n${samples.length} cycles in ${last.minute.toFixed(1)} min. From cycle ${warm.cycle} to ${last.cycle}: ` +
-        `RSS ${(last.rssMb - warm.rssMb).toFixed(1)} MB (${((last.rssMb - warm.rssMb) / hours).toFixed(0)} MB/h), ` +
-        `heap ${(last.heapMb - warm.heapMb).toFixed(1)} MB, handles ${last.handles - warm.handles}, ` +
+        `RSS ${(last.rssMb - warm.rssMb).toFixed(1)} MB (${((last.rssMb - warm.rssMb) / hours).toFixed(0)} MB/h; ` +
+        `anonymous ${(last.anonMb - warm.anonMb).toFixed(1)} MB), ` +
+        `heap ${(last.heapMb - warm.heapMb).toFixed(1)} MB (V8's total ${(last.heapTotalMb - warm.heapTotalMb).toFixed(1)} MB), external ${(last.externalMb - warm.externalMb).toFixed(1)} MB, ` +
+        `per cycle: RSS ${(((last.rssMb - warm.rssMb) * 1024) / Math.max(last.cycle - warm.cycle, 1)).toFixed(0)} KB, ` +
+        `heap ${(((last.heapMb - warm.heapMb) * 1024) / Math.max(last.cycle - warm.cycle, 1)).toFixed(0)} KB; handles ${last.handles - warm.handles}, ` +
         `fds ${last.fds - warm.fds}; leftover processes at the end: ${last.leftovers}; ` +
         `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}`,
     );

@@ -30,6 +30,14 @@ describe('StartLatencyLog', () => {
     });
   });
 
+  it('keeps only the window of a server nobody asks for a summary', () => {
+    const log = new StartLatencyLog(60_000);
+    for (let at = 0; at < 600_000; at += 1000) log.started(900, at);
+    log.failed(600_000);
+    // A start a second for ten minutes: the last minute's, not all six hundred.
+    expect(log.size).toBe(60);
+  });
+
   it('takes nearest-rank percentiles', () => {
     const values = Array.from({ length: 20 }, (_, index) => index + 1);
     expect(percentile(values, 0.5)).toBe(10);
