@@ -64,7 +64,9 @@ describe('egress proxy in Chromium', () => {
     ]) {
       const refused = await page.goto(url);
       expect({ url, status: refused?.status() }).toEqual({ url, status: 403 });
-      await expect(page.locator('h1').textContent()).resolves.toBe('This address is blocked in rooms');
+      await expect(page.locator('section[lang="en"] h1').textContent()).resolves.toBe(
+        'This address is blocked in rooms',
+      );
     }
     expect(other.hits()).toBe(0);
     // Each refusal was counted and logged as a sum with the targets (Chromium also asks each blocked origin for

@@ -298,12 +298,18 @@ describe('egress proxy over sockets', () => {
     socket.destroy();
   });
 
-  it('answers 502 for a target that refuses or never answers, and keeps serving', async () => {
-    expect((await viaProxy(proxy, `http://127.0.0.1:${closedPort}/`)).status).toBe(502);
+  it('answers a target that refuses, never answers or has no name with a page saying so, and keeps serving', async () => {
+    const refused = await viaProxy(proxy, `http://127.0.0.1:${closedPort}/`);
+    expect(refused.status).toBe(502);
+    expect(refused.body).toContain('This site refused to connect');
     expect((await openTunnel(proxy, `127.0.0.1:${closedPort}`)).status).toBe(502);
-    expect((await viaProxy(proxy, `http://127.0.0.1:${silent.port}/`)).status).toBe(502);
+    const silentAnswer = await viaProxy(proxy, `http://127.0.0.1:${silent.port}/`);
+    expect(silentAnswer.status).toBe(504);
+    expect(silentAnswer.body).toContain('This site didn’t answer');
     expect((await openTunnel(proxy, `127.0.0.1:${silent.port}`)).status).toBe(502);
-    expect((await viaProxy(proxy, 'http://nowhere.test/')).status).toBe(502);
+    const nameless = await viaProxy(proxy, 'http://nowhere.test/');
+    expect(nameless.status).toBe(502);
+    expect(nameless.body).toContain('This site can’t be found');
     expect((await viaProxy(proxy, `http://127.0.0.1:${allowed.port}/still-up`)).status).toBe(200);
   });
 

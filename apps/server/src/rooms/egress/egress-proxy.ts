@@ -13,6 +13,13 @@ import {
   type THostAddresses,
   type TResolver,
 } from './egress-policy';
+import {
+  connectFailure,
+  FAILURE_STATUS,
+  FailureMemory,
+  failurePage,
+  type TEgressFailure,
+} from './failure-page';
 import { splitAuthority } from './parse-host';
 import { connectToChecked, endToEndHeaders, splice } from './upstream';
 
@@ -55,6 +62,8 @@ export interface TEgressProxyOptions {
  */
 export interface TEgressDoor {
   socketPath: string;
+  /** Why the address's host could not be opened through this door in the last minute, if it could not. */
+  failure(address: string): TEgressFailure | undefined;
   /** Stops taking connections and removes the socket file; connections already in go on until they end. */
   close(): Promise<void>;
 }
@@ -68,19 +77,12 @@ export interface TEgressProxy {
    * run in the log of refusals, read when the line is written (a warm run takes a room's id later).
    */
   openDoor(socketPath: string, room?: () => string): Promise<TEgressDoor>;
+  /** As a door's, for the clients that came through no door (rooms without a sandbox). */
+  failure(address: string): TEgressFailure | undefined;
   close(): Promise<void>;
   /** Targets refused so far. */
   readonly blocked: number;
 }
-
-// Shown in the room when a page is refused, so the user sees why rather than a bare error.
-const BLOCK_PAGE = `<!doctype html>
-<html><head><meta charset="utf-8"><title>Blocked</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em">
-<h1>This address is blocked in rooms</h1>
-<p>The room browser can only open public websites. Addresses on the server's own network are not reachable.</p>
-</body></html>
-`;
 
 type TTarget = { host: string; port: number; path: string };
 
@@ -120,7 +122,24 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   let clients = 0;
   let atCapLogged = false;
   const overCap = new WeakSet<Duplex>();
-  const doorOf = new WeakMap<Socket, { clients: number; room: () => string }>();
+  const doorOf = new WeakMap<Socket, { clients: number; room: () => string; failures: FailureMemory }>();
+  /** Failures of the clients that came through no door. */
+  const doorless = new FailureMemory();
+  /** Remembers why a target failed, for the room whose door the client came through. */
+  const remember = (client: Duplex, target: TTarget, failure: TEgressFailure) => {
+    const door = client instanceof Socket ? doorOf.get(client) : undefined;
+    if (target.host !== '') (door?.failures ?? doorless).record(target.host, failure);
+  };
+  /** Answers a plain http:// request with the page that says why its address cannot be opened. */
+  const refusePage = (res: ServerResponse, url: string, failure: TEgressFailure) => {
+    if (res.headersSent) return res.destroy();
+    res
+      .writeHead(FAILURE_STATUS[failure], {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      .end(failurePage(url, failure));
+  };
   const onClientConnection = (socket: Socket) => {
     track(socket);
     const door = doorOf.get(socket);
@@ -159,6 +178,8 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     raw?: string,
   ): Promise<TEgressDecision> {
     const decision = await policy.check(target.host, target.port);
+    if (!decision.allowed)
+      remember(client, target, decision.reason === 'unresolvable' ? 'name-not-found' : 'blocked');
     if (!decision.allowed && decision.reason !== 'unresolvable') {
       blocked++;
       const door = client instanceof Socket ? doorOf.get(client) : undefined;
@@ -179,7 +200,10 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     // The client socket went silent (the HTTP server's idle timeout): the site has not answered for that long.
     res.on('timeout', () => {
       if (res.headersSent) res.destroy();
-      else res.writeHead(504, { 'content-type': 'text/plain', connection: 'close' }).end();
+      else
+        res
+          .writeHead(504, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
+          .end(failurePage(req.url ?? '', 'timeout'));
     });
     const target = absoluteTarget(req.url);
     if (!target) {
@@ -188,16 +212,17 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     }
     const decision = await admit(req.socket, target, 'http');
     if (!decision.allowed) {
-      if (decision.reason === 'unresolvable') res.writeHead(502, { 'content-type': 'text/plain' }).end();
-      else res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(BLOCK_PAGE);
+      refusePage(res, req.url ?? '', decision.reason === 'unresolvable' ? 'name-not-found' : 'blocked');
       return;
     }
 
     let upstream: Socket;
     try {
       upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
-    } catch {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end();
+    } catch (error) {
+      const failure = connectFailure(error);
+      remember(req.socket, target, failure);
+      refusePage(res, req.url ?? '', failure);
       return;
     }
     track(upstream);
@@ -257,7 +282,8 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     let upstream: Socket;
     try {
       upstream = await connectToChecked(decision.addresses, target.port, connectTimeoutMs);
-    } catch {
+    } catch (error) {
+      remember(client, target, connectFailure(error));
       refuseRaw(client, 502);
       return null;
     }
@@ -341,9 +367,10 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     get blocked() {
       return blocked;
     },
+    failure: (address) => doorless.lookup(address),
     async openDoor(socketPath, room = () => socketPath) {
       // Its connections are handed to the same HTTP server: one proxy, every door under the overall cap too.
-      const door = { clients: 0, room };
+      const door = { clients: 0, room, failures: new FailureMemory() };
       const listener = await listenOnSocket(socketPath, (socket) => {
         doorOf.set(socket, door);
         server.emit('connection', socket);
@@ -351,6 +378,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       doors.add(listener);
       return {
         socketPath,
+        failure: (address) => door.failures.lookup(address),
         close: () =>
           new Promise<void>((resolve) => {
             doors.delete(listener);
@@ -420,11 +448,14 @@ function hostHeader(target: TTarget): string {
   return target.port === 80 ? target.host : `${target.host}:${target.port}`;
 }
 
-/** Answers a CONNECT or upgrade without a tunnel, then closes: the socket never carries anything else. */
+/**
+ * Answers a CONNECT or upgrade without a tunnel, then closes: the socket never carries anything else. Chromium
+ * shows no body of a refused tunnel; the room shows its own page over Chromium's (failure-page.ts).
+ */
 function refuseRaw(client: Duplex, status: 400 | 403 | 502 | 503): void {
   if (client.destroyed) return;
   const text = STATUS_CODES[status];
-  const body = status === 403 ? BLOCK_PAGE : '';
+  const body = '';
   client.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/html; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -52,7 +52,7 @@ import { type TWarmShape, WarmPool } from './warm-pool';
  */
 export type TEgressStarter = (options: {
   allow: string[];
-}) => Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'close'>>;
+}) => Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'failure' | 'close'>>;
 
 export interface TRoomSandboxOptions {
   /** 'auto' (the default) isolates rooms where the machine allows it; see ../sandbox/sandbox-support.ts. */
@@ -477,12 +477,12 @@ export class ChromiumRoomEngine implements RoomEngine {
         ? [launched.media.video.subscribe(() => {}), launched.media.audio.subscribe(() => {})]
         : [];
       try {
-        launched.session = await ChromiumRoomSession.open(
-          launched.browser!.context,
-          spec,
-          this.logger,
-          launched.media,
-        );
+        // What the proxy knows of an address that failed: through the run's door, or any door-less client's.
+        const egress = launched.egressDoor ?? (await this.egressProxy());
+        launched.session = await ChromiumRoomSession.open(launched.browser!.context, spec, this.logger, {
+          encoded: launched.media,
+          egressFailure: (address) => egress.failure(address),
+        });
       } finally {
         for (const release of primed) release();
       }
@@ -811,7 +811,7 @@ export class ChromiumRoomEngine implements RoomEngine {
   }
 
   /** One proxy for all rooms, started with the first room; a failed start is retried by the next room. */
-  private async egressProxy(): Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'close'>> {
+  private async egressProxy(): Promise<Pick<TEgressProxy, 'url' | 'openDoor' | 'failure' | 'close'>> {
     this.proxy ??= this.options.egress.start({ allow: this.options.egress.allow });
     try {
       return await this.proxy;

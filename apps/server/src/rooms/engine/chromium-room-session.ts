@@ -4,6 +4,7 @@
 import type { TRoomLaunchSpec } from '@rooms/api';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
+import { failurePage, type TEgressFailure } from '../egress/failure-page';
 import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer } from '../room-session';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import { KeyFilter } from './key-filter';
@@ -18,6 +19,13 @@ export interface TEncodedMedia {
   audio: MediaSource;
   /** The picture's ladder, best first (the first is `video`). */
   layers?: readonly TPictureLayer[];
+}
+
+/** What the engine hands a session besides the browser. */
+export interface TSessionParts {
+  encoded?: TEncodedMedia;
+  /** Why the egress proxy could not open an address's host lately, if it could not (../egress/failure-page). */
+  egressFailure?: (address: string) => TEgressFailure | undefined;
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -40,7 +48,7 @@ export class ChromiumRoomSession implements RoomSession {
     context: BrowserContext,
     spec: TRoomLaunchSpec,
     private readonly logger: TEngineLogger,
-    encoded: TEncodedMedia | undefined,
+    { encoded, egressFailure }: TSessionParts,
   ) {
     this.roomId = spec.roomId;
     this.viewport = { width: spec.width, height: spec.height };
@@ -61,6 +69,10 @@ export class ChromiumRoomSession implements RoomSession {
       onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
       onStrayClosed: (url, reason) =>
         logger.info({ roomId: spec.roomId, url, reason }, 'closed a page the room must not show'),
+      failurePage: (address) => {
+        const failure = egressFailure?.(address);
+        return failure ? failurePage(address, failure) : undefined;
+      },
     });
   }
 
@@ -69,9 +81,9 @@ export class ChromiumRoomSession implements RoomSession {
     context: BrowserContext,
     spec: TRoomLaunchSpec,
     logger: TEngineLogger,
-    encoded?: TEncodedMedia,
+    parts: TSessionParts = {},
   ): Promise<ChromiumRoomSession> {
-    const session = new ChromiumRoomSession(context, spec, logger, encoded);
+    const session = new ChromiumRoomSession(context, spec, logger, parts);
     await session.tabSet.init();
     // The start URL comes from the system image, not from a participant, but passes the same policy.
     await session.navigate(spec.startUrl);

@@ -28,6 +28,8 @@ export interface TTabSetHooks {
   onError(error: unknown, message: string): void;
   /** A page or window the room must not show was closed. */
   onStrayClosed?(url: string, reason: string): void;
+  /** The room's own page for an address that could not be opened, shown over Chromium's; undefined keeps it. */
+  failurePage?(address: string): string | undefined;
 }
 
 /** What CDP tells about a target (Target.TargetInfo). */
@@ -301,7 +303,9 @@ export class TabSet {
       // A page that failed to load is Chromium's chrome-error://chromewebdata/; people want to see, and fix,
       // the address they typed.
       const url = frame.url();
-      tab.url = url.startsWith('chrome-error:') && tab.requested ? tab.requested : url;
+      const failed = url.startsWith('chrome-error:') && tab.requested;
+      tab.url = failed ? (tab.requested as string) : url;
+      if (failed) void this.showFailure(tab, tab.url);
       if (isBlockedUrl(tab.url)) {
         // Second line of defence: whatever reached a blocked scheme despite the request guard goes. A tab that
         // never showed a page is a stray like any other; the room's own tab is sent to the blank page instead.
@@ -321,6 +325,28 @@ export class TabSet {
     page.on('close', () => void this.remove(tab));
     await this.activate(tab.id);
     return tab;
+  }
+
+  /**
+   * Puts the room's page that says why over Chromium's error page (which can only say "tunnel connection failed"
+   * of an address the proxy could not open). The document is replaced in place: the tab stays on the address as
+   * typed, and Back and Reload behave as on any error page.
+   */
+  private async showFailure(tab: TTab, address: string): Promise<void> {
+    const html = this.hooks.failurePage?.(address);
+    if (!html) return;
+    try {
+      const { frameTree } = (await tab.cdp.send('Page.getFrameTree')) as {
+        frameTree: { frame: { id: string; url: string } };
+      };
+      // Still the error page of that address: a navigation since has a document of its own.
+      if (!frameTree.frame.url.startsWith('chrome-error:') || tab.requested !== address) return;
+      await tab.cdp.send('Page.setDocumentContent', { frameId: frameTree.frame.id, html });
+      await this.refreshTitle(tab);
+    } catch (error) {
+      if (!this.disposed && !tab.page.isClosed())
+        this.hooks.onError(error, 'could not show the failure page');
+    }
   }
 
   /** Reads the tab's title again (one read at a time: a hung page must not pile them up); told when it changed. */
