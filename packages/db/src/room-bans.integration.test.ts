@@ -1,7 +1,7 @@
-// Room bans as stored: they last until the room stops, whoever stores the stop, and a room that is only moving
-// (a run lost and started again, never stored as stopped) keeps them.
+// Room bans and removals as stored: they last until the room stops, whoever stores the stop, and a room that is
+// only moving (a run lost and started again, never stored as stopped) keeps them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Region, Room, RoomBan, type RoomState, SystemImage, User } from './index';
+import { Region, Room, RoomBan, RoomRemoval, type RoomState, SystemImage, User } from './index';
 import { createTestDatabase, type TestDatabase } from './testing';
 
 let db: TestDatabase;
@@ -83,5 +83,41 @@ describe('room bans', () => {
     await ban(roomId);
     await db.orm.em.fork().nativeDelete(Room, { id: roomId });
     expect(await bans(roomId)).toBe(0);
+  });
+});
+
+describe('room removals', () => {
+  const removals = (roomId: string) => db.orm.em.fork().count(RoomRemoval, { room: roomId });
+  async function remove(roomId: string) {
+    const em = db.orm.em.fork();
+    em.create(RoomRemoval, {
+      room: em.getReference(Room, roomId),
+      nickname: 'Gus',
+      userId: null,
+      guestIds: ['browser-1', 'browser-2'],
+    });
+    await em.flush();
+  }
+
+  it('hold while the room runs or moves, end when it stops or crashes, and go with the room', async () => {
+    const roomId = await runningRoom();
+    await remove(roomId);
+    const stored = await db.orm.em.fork().findOneOrFail(RoomRemoval, { room: roomId });
+    expect(stored.guestIds).toEqual(['browser-1', 'browser-2']);
+    await store(roomId, 'starting');
+    await store(roomId, 'running');
+    expect(await removals(roomId)).toBe(1);
+    await store(roomId, 'stopped');
+    expect(await removals(roomId)).toBe(0);
+
+    await store(roomId, 'running');
+    await remove(roomId);
+    await store(roomId, 'crashed');
+    expect(await removals(roomId)).toBe(0);
+
+    await store(roomId, 'running');
+    await remove(roomId);
+    await db.orm.em.fork().nativeDelete(Room, { id: roomId });
+    expect(await removals(roomId)).toBe(0);
   });
 });

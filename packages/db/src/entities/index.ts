@@ -14,6 +14,7 @@ import { RoomBan } from './room-ban.entity';
 import { RoomChatMessage } from './room-chat-message.entity';
 import { RoomMeter } from './room-meter.entity';
 import { RoomProfile } from './room-profile.entity';
+import { RoomRemoval } from './room-removal.entity';
 import { RoomReport } from './room-report.entity';
 import { RoomRun } from './room-run.entity';
 import { Session } from './session.entity';
@@ -45,6 +46,7 @@ export { RoomChatMessage } from './room-chat-message.entity';
 export { EVERY_ROOM_LIST, ROOM_LIST_CHANGED_CHANNEL } from './room-list-changes';
 export { RoomMeter } from './room-meter.entity';
 export { RoomProfile } from './room-profile.entity';
+export { RoomRemoval } from './room-removal.entity';
 export { RoomReport } from './room-report.entity';
 export { liveRoomRunStates, RoomRun, type RoomRunState, roomRunStates } from './room-run.entity';
 export { RUN_CHANGED_CHANNEL } from './room-run-changes';
@@ -81,4 +83,5 @@ export const entities = [
   RoomBan,
   RoomProfile,
   RoomChatMessage,
+  RoomRemoval,
 ] as const;

@@ -3,6 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Region } from './region.entity';
 import { roomBansEnd } from './room-ban-ends';
 import { ownerListChanged } from './room-list-changes';
+import { roomRemovalsEnd } from './room-removal-ends';
 import { SystemImage } from './system-image.entity';
 import { User } from './user.entity';
 
@@ -59,7 +60,7 @@ const RoomSchema = defineEntity({
       expression: 'create unique index "rooms_name_lower_unique" on "rooms" (lower("name"))',
     },
   ],
-  triggers: [ownerListChanged, roomBansEnd],
+  triggers: [ownerListChanged, roomBansEnd, roomRemovalsEnd],
 });
 
 export class Room extends RoomSchema.class {}
