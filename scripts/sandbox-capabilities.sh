@@ -29,11 +29,15 @@ try() {
   proxy=$!
   tries=0
   until [ -S "$WORK/egress/sock" ] || [ "$tries" -ge 50 ]; do sleep 0.1; tries=$((tries + 1)); done
+  # The room's PID 1 lives as long as its stdin, the pipe the server holds: a FIFO held open here stands in for it.
+  rm -f "$WORK/stdin"
+  mkfifo "$WORK/stdin"
+  exec 3<>"$WORK/stdin"
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin ROOM_SANDBOX_USER="$USER_NAME" ROOM_SANDBOX_CGROUPS= \
     ROOM_SANDBOX_NOFILE=8192 ROOM_SANDBOX_TMP_MB=64 ROOM_SANDBOX_HIDE="$WORK/hide" ROOM_SANDBOX_KEEP="$WORK/keep" \
     ROOM_SANDBOX_EGRESS="$WORK/egress/sock" ROOM_SANDBOX_POLICY='{}' \
     setpriv --bounding-set "$set_" --inh-caps=-all -- /bin/sh "$SANDBOX/room-sandbox.sh" outer \
-    >"$WORK/out" 2>"$WORK/err" &
+    <&3 >"$WORK/out" 2>"$WORK/err" &
   holder=$!
   tries=0
   until grep -q ready "$WORK/out" 2>/dev/null || [ "$tries" -ge 100 ] || ! kill -0 "$holder" 2>/dev/null; do
@@ -62,6 +66,7 @@ try() {
   else
     result="sandbox FAILED: $(tr '\n' ' ' <"$WORK/err" | cut -c1-200)"
   fi
+  exec 3>&-
   kill -KILL "$holder" 2>/dev/null
   kill "$proxy" 2>/dev/null
   wait "$holder" "$proxy" 2>/dev/null
