@@ -1,12 +1,14 @@
-// The administrator's journey in real Chromium against the real server: find a user, open the one-time sign-in link
-// in a second browser that sees the user's dashboard under the impersonation banner and goes back to its own
-// account; then dismiss a report about the user's room and change a plan's price, which the plan list shows.
-import { Plan, Room, RoomReport, User } from '@rooms/db';
+// The administrator's journey in real Chromium against the real server: find a user, say why and open the one-time
+// sign-in link in a second browser that sees the user's dashboard under the impersonation banner (which leaves the
+// sidebar's footer in view, on a desktop and on a phone, and the room's Delete button off) and goes back to its own
+// account; then dismiss a report about the user's room and change a plan's price, which the plan list shows, each
+// with a reason the audit log shows.
+import { AuditEntry, Plan, Room, RoomReport, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../server/src/admin/admin-testing';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
-import { type Page, screenshots, startJourneys, type TJourneyKit } from './support';
+import { DESKTOP, type Page, PHONE, RESULTS, screenshots, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;
 
@@ -60,6 +62,48 @@ async function userWithReportedRoom() {
   return { user: { ...user, email }, room: { id: room.id, name }, reportId: report.id };
 }
 
+/** The reason the dialog asks for: refused empty and too short, with the server's texts, then accepted. */
+async function giveReason(page: Page, submit: string, reason: string) {
+  const dialog = page.getByRole('dialog');
+  const field = dialog.getByLabel('Reason');
+  const error = dialog.getByTestId('form-error');
+  await dialog.getByRole('button', { name: submit }).click();
+  await error.waitFor();
+  expect(await error.textContent()).toBe('Please give a reason');
+  expect(await field.getAttribute('aria-invalid')).toBe('true');
+  await field.fill(' ab ');
+  await dialog.getByRole('button', { name: submit }).click();
+  await expect.poll(() => error.textContent()).toBe('The reason must be at least 3 characters');
+  await field.fill(`  ${reason}  `);
+  await dialog.getByRole('button', { name: submit }).click();
+}
+
+type TBox = { x: number; y: number; width: number; height: number };
+
+function overlaps(a: TBox, b: TBox): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The sidebar's footer (copyright, link to About) is in view, whole, and not under the impersonation banner. */
+async function expectFooterClearOfBanner(page: Page) {
+  const sidebar = page.getByTestId('sidebar');
+  // The sidebar slides in (a transform transition) once shown or when the window grows: measured where it stops.
+  await expect.poll(async () => (await sidebar.boundingBox())?.x).toBe(0);
+  const footer = await sidebar.locator('footer').boundingBox();
+  const banner = await page.getByTestId('impersonation-banner').boundingBox();
+  const viewport = page.viewportSize();
+  if (!footer || !banner || !viewport) throw new Error('the sidebar footer or the banner is not shown');
+  expect(overlaps(footer, banner), JSON.stringify({ footer, banner })).toBe(false);
+  expect(footer.y + footer.height).toBeLessThanOrEqual(banner.y);
+  expect(banner.y + banner.height).toBeLessThanOrEqual(viewport.height + 0.5);
+  // What the page shows at that spot is the footer's link itself, not something laid over it.
+  const hit = await page.evaluate(
+    ({ x, y }) => document.elementFromPoint(x, y)?.closest('footer')?.textContent ?? null,
+    { x: footer.x + footer.width / 2, y: footer.y + footer.height / 2 },
+  );
+  expect(hit).toContain('Cloud-browser rooms');
+}
+
 describe('admin', () => {
   it('signs in as a user from a second browser and back, dismisses a report and changes a plan’s price', async () => {
     const admin = await createAdmin(kit.server.app);
@@ -77,6 +121,7 @@ describe('admin', () => {
     await userLink.click();
     await page.waitForURL(`**/admin/users/${user.userId}`);
     await page.getByRole('button', { name: 'Sign in as this user' }).click();
+    await giveReason(page, 'Create the link', 'Ticket 4711: the dashboard looks empty to them');
     const shown = page.getByTestId('login-link');
     await shown.waitFor();
     // The link may be shown as text or in a read-only field to copy from.
@@ -108,6 +153,24 @@ describe('admin', () => {
       .poll(() => second.getByTestId('user-menu-button').textContent(), { timeout: 15_000 })
       .toContain(user.username);
     await screenshots(second, 'admin-impersonating-dashboard');
+
+    // The banner leaves the sidebar's footer in view: on a desktop, where the sidebar stays open, and on a phone
+    // with the menu opened, where the banner wraps to more lines.
+    await expectFooterClearOfBanner(second);
+    await second.setViewportSize(PHONE);
+    await second.getByTestId('menu-toggle').click();
+    await expect.poll(() => second.getByTestId('sidebar').getAttribute('data-visible')).toBe('true');
+    await expectFooterClearOfBanner(second);
+    await second.screenshot({ path: `${RESULTS}/admin-impersonating-menu-phone.png` });
+    await second.keyboard.press('Escape');
+    await second.setViewportSize(DESKTOP);
+
+    // Deleting the user's room is theirs to do, not the administrator's: the button is off and the page says why.
+    const card = second.locator(`[data-testid="room-card"][data-room-name="${room.name}"]`);
+    expect(await card.getByTestId('room-delete').isDisabled()).toBe(true);
+    expect(await second.getByTestId('impersonation-note').textContent()).toContain(
+      'Rooms cannot be deleted while an administrator is signed in as this user',
+    );
 
     // The link's token is not left in the history.
     await second.goBack();
@@ -145,6 +208,7 @@ describe('admin', () => {
     const dismiss = page.getByRole('button', { name: 'Dismiss' });
     const report = page.locator('*').filter({ hasText: room.name }).filter({ has: dismiss }).last();
     await report.getByRole('button', { name: 'Dismiss' }).click();
+    await giveReason(page, 'Dismiss', 'Checked the room: nothing wrong');
     await expect
       .poll(async () => (await kit.server.app.orm.em.fork().findOneOrFail(RoomReport, reportId)).resolution, {
         timeout: 15_000,
@@ -160,6 +224,7 @@ describe('admin', () => {
     await row.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Price (USD)').fill('12.34');
+    await dialog.getByLabel('Reason').fill('Spring pricing');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.goto('/planlist');
@@ -168,6 +233,22 @@ describe('admin', () => {
       .toBe('$12.34');
     expect((await kit.server.app.orm.em.fork().findOneOrFail(Plan, pro.id)).priceCents).toBe(1234);
     await screenshots(page, 'admin-planlist-new-price');
+
+    // The audit log shows each reason, trimmed, beside its action.
+    await page.goto('/admin/audit');
+    for (const [action, reason] of [
+      ['loginLink.create', 'Ticket 4711: the dashboard looks empty to them'],
+      ['report.dismiss', 'Checked the room: nothing wrong'],
+      ['plan.update', 'Spring pricing'],
+    ]) {
+      const row = page.getByRole('row').filter({ hasText: action }).filter({ hasText: reason });
+      await row.first().waitFor();
+    }
+    const stored = await kit.server.app.orm.em
+      .fork()
+      .find(AuditEntry, { targetId: user.userId, action: 'loginLink.create' });
+    expect(stored.map((entry) => entry.reason)).toEqual(['Ticket 4711: the dashboard looks empty to them']);
+    await screenshots(page, 'admin-audit-reasons');
     await page.context().close();
   });
 
@@ -188,6 +269,7 @@ describe('admin', () => {
     const dialog = page.getByRole('dialog');
     const price = dialog.getByLabel('Price (USD)');
     await price.fill('5');
+    await dialog.getByLabel('Reason').fill('Trying a price');
     await dialog.getByRole('button', { name: 'Save' }).click();
     const error = dialog.getByTestId('form-error');
     await error.waitFor();

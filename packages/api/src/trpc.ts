@@ -5,6 +5,11 @@ import superjson from 'superjson';
 import type { TSessionUser } from './account/session';
 import type { TContext } from './context';
 import { isDatabaseOutage } from './database-outage';
+import {
+  recordImpersonatedChange,
+  recordImpersonationRefusal,
+  type TImpersonatedCall,
+} from './domains/admin/impersonated-calls';
 import { AppError, describeError, type TAppErrorCode } from './errors';
 import { hasControlCharacters } from './schemas/common';
 
@@ -76,15 +81,45 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, meta, next 
  */
 const sessionPresent = undefined as unknown as { session: TSessionUser };
 
-export const protectedProcedure = t.procedure.use(async ({ ctx, getRawInput, meta, next }) => {
+/** The call of a session an administrator opened as the user, or null for anyone's own session. */
+async function impersonatedCall(
+  ctx: TContext,
+  path: string,
+  getRawInput: () => Promise<unknown>,
+): Promise<TImpersonatedCall | null> {
+  const session = ctx.session;
+  if (!session?.impersonator) return null;
+  return {
+    session: { ...session, impersonator: session.impersonator },
+    ip: ctx.request.ip,
+    path,
+    input: await getRawInput(),
+  };
+}
+
+export const protectedProcedure = t.procedure.use(async ({ ctx, getRawInput, meta, next, path, type }) => {
   await refuseControlCharacters(getRawInput, meta);
   if (!ctx.session) throw new AppError('NOT_LOGGED_IN');
-  return refuseDatabaseOutage(await next({ ctx: sessionPresent }));
+  const result = refuseDatabaseOutage(await next({ ctx: sessionPresent }));
+  // A change made in a session an administrator opened as the user is the administrator's, and the audit log says
+  // so: each call that went through (a refused call changed nothing, and a query changes nothing).
+  if (result.ok && type === 'mutation' && ctx.session.impersonator) {
+    const call = await impersonatedCall(ctx, path, getRawInput);
+    if (call) await recordImpersonatedChange(ctx.em, call, result.data);
+  }
+  return result;
 });
 
-/** Not for a session an administrator opened as someone else: that person may not pay or change credentials. */
-export const ownSessionProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (ctx.session.impersonator) throw new AppError('IMPERSONATION_FORBIDDEN');
+/**
+ * Not for a session an administrator opened as someone else: what cannot be undone is the account holder's own to
+ * do (paying, deleting a room, the password). The attempt is written to the audit log as the administrator's.
+ */
+export const ownSessionProcedure = protectedProcedure.use(async ({ ctx, getRawInput, next, path }) => {
+  const call = await impersonatedCall(ctx, path, getRawInput);
+  if (call) {
+    await recordImpersonationRefusal(ctx.em, call);
+    throw new AppError('IMPERSONATION_FORBIDDEN');
+  }
   return next();
 });
 

@@ -44,7 +44,7 @@ describe('the session cache', () => {
     expect((await userinfo(owner.token)).data.level).toBe(1);
     const set = await rest(server.app, 'POST', '/api/admin/users/setLevel', {
       token: admin.token,
-      body: { userId: owner.userId, level: 3 },
+      body: { userId: owner.userId, level: 3, reason: 'Partner account' },
     });
     expect(set.status).toBe(200);
     expect((await userinfo(owner.token)).data.level).toBe(3);
@@ -56,7 +56,7 @@ describe('the session cache', () => {
     expect((await userinfo(owner.token)).status).toBe(200);
     const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
       token: admin.token,
-      body: { userId: owner.userId, disabled: true },
+      body: { userId: owner.userId, disabled: true, reason: 'Abuse report' },
     });
     expect(disabled.status).toBe(200);
     expect((await userinfo(owner.token)).status).toBe(401);
@@ -80,7 +80,7 @@ describe('the session cache', () => {
     expect((await userinfo(asOwner)).status).toBe(200);
     const disabled = await rest(server.app, 'POST', '/api/admin/users/setDisabled', {
       token: other.token,
-      body: { userId: admin.userId, disabled: true },
+      body: { userId: admin.userId, disabled: true, reason: 'Left the team' },
     });
     expect(disabled.status).toBe(200);
     expect((await userinfo(asOwner)).status).toBe(401);
@@ -103,7 +103,7 @@ describe('the session cache', () => {
       expect((await rest(server.app, 'POST', '/api/user/logout', { token: leaving.token })).status).toBe(200);
       const set = await rest(server.app, 'POST', '/api/admin/users/setLevel', {
         token: admin.token,
-        body: { userId: owner.userId, level: 3 },
+        body: { userId: owner.userId, level: 3, reason: 'Partner account' },
       });
       expect(set.status).toBe(200);
       // The notices travel through PostgreSQL NOTIFY: a moment, far less than the cache's 10 s lifetime.

@@ -83,7 +83,11 @@ describe('the reports queue', () => {
       reporter: null,
     });
 
-    const dismissed = await asAdmin('POST', 'reports/resolve', { reportId, action: 'dismiss' });
+    const dismissed = await asAdmin('POST', 'reports/resolve', {
+      reportId,
+      action: 'dismiss',
+      reason: 'Not spam',
+    });
     expect(dismissed).toMatchObject({
       status: 200,
       data: { resolution: 'dismiss', resolvedBy: admin.email },
@@ -102,7 +106,11 @@ describe('the reports queue', () => {
     const owner = await createOwner(server.app);
     const { roomId, reportId } = await reportedRoom(owner);
     expect(await squareIds(owner)).toContain(roomId);
-    const hidden = await asAdmin('POST', 'reports/resolve', { reportId, action: 'hide' });
+    const hidden = await asAdmin('POST', 'reports/resolve', {
+      reportId,
+      action: 'hide',
+      reason: 'Spam in the square',
+    });
     expect(hidden).toMatchObject({ status: 200, data: { resolution: 'hide', roomHidden: true } });
     expect(await squareIds(owner)).not.toContain(roomId);
     const room = await server.app.orm.em.fork().findOneOrFail(Room, roomId);
@@ -113,7 +121,11 @@ describe('the reports queue', () => {
   it('disables the owner of a reported room', async () => {
     const owner = await createOwner(server.app);
     const { reportId } = await reportedRoom(owner);
-    const done = await asAdmin('POST', 'reports/resolve', { reportId, action: 'disableOwner' });
+    const done = await asAdmin('POST', 'reports/resolve', {
+      reportId,
+      action: 'disableOwner',
+      reason: 'Repeated spam',
+    });
     expect(done.status).toBe(200);
     expect((await rest(server.app, 'GET', '/api/user/userinfo', { token: owner.token })).status).toBe(401);
     // The report's row, and the account's own (user.disable) as for any disable.
@@ -125,11 +137,13 @@ describe('the reports queue', () => {
     const unknown = await asAdmin('POST', 'reports/resolve', {
       reportId: '00000000-0000-4000-8000-000000000000',
       action: 'dismiss',
+      reason: 'Not spam',
     });
     expect(unknown).toMatchObject({ status: 404, data: 'The report does not exist' });
     const badAction = await asAdmin('POST', 'reports/resolve', {
       reportId: '00000000-0000-4000-8000-000000000000',
       action: 'delete',
+      reason: 'Spam',
     });
     expect(badAction).toMatchObject({ status: 400, data: 'Please choose what to do with the report' });
   });
@@ -158,7 +172,11 @@ describe('the plan editor', () => {
       'enabled',
       'sortOrder',
     ];
-    const change = { id: pro.id, ...Object.fromEntries(fields.map((field) => [field, pro[field]])) };
+    const change = {
+      id: pro.id,
+      ...Object.fromEntries(fields.map((field) => [field, pro[field]])),
+      reason: 'Spring price',
+    };
     const updated = await asAdmin<{ price: number }>('POST', 'plans/update', { ...change, price: 7.77 });
     expect(updated).toMatchObject({ status: 200, data: { price: 7.77 } });
     const user = await createOwner(server.app);
@@ -253,8 +271,8 @@ describe('payments', () => {
 describe('the audit log', () => {
   it('filters by action, administrator and target, newest first', async () => {
     const user = await createOwner(server.app);
-    await asAdmin('POST', 'users/setLevel', { userId: user.userId, level: 5 });
-    await asAdmin('POST', 'users/setLevel', { userId: user.userId, level: 6 });
+    await asAdmin('POST', 'users/setLevel', { userId: user.userId, level: 5, reason: 'Partner account' });
+    await asAdmin('POST', 'users/setLevel', { userId: user.userId, level: 6, reason: 'Partner account' });
     const log = await asAdmin<{ items: { action: string; actor: string; after: { level: number } }[] }>(
       'GET',
       'audit/list',

@@ -15,10 +15,15 @@ export async function createAdmin(app: FastifyInstance): Promise<TTestOwner & { 
 }
 
 /** An administrator's sign-in link for the user, opened: the impersonated session's token. */
-export async function impersonate(app: FastifyInstance, adminToken: string, userId: string): Promise<string> {
+export async function impersonate(
+  app: FastifyInstance,
+  adminToken: string,
+  userId: string,
+  reason = 'Support request: seeing what the user sees',
+): Promise<string> {
   const link = await rest<{ url: string }>(app, 'POST', '/api/admin/users/createLoginLink', {
     token: adminToken,
-    body: { userId },
+    body: { userId, reason },
   });
   if (link.msg !== 'success') throw new Error(`createLoginLink failed: ${String(link.data)}`);
   const token = link.data.url.split('/admintologinuser/')[1] ?? '';

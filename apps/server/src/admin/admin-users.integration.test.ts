@@ -81,7 +81,11 @@ describe('disabling an account', () => {
     expect(listed.data.find((room) => room.id === roomId)).toMatchObject({ members: 2 });
 
     const begun = performance.now();
-    const disabled = await asAdmin('POST', 'users/setDisabled', { userId: owner.userId, disabled: true });
+    const disabled = await asAdmin('POST', 'users/setDisabled', {
+      userId: owner.userId,
+      disabled: true,
+      reason: 'Abuse report',
+    });
     expect(disabled).toMatchObject({ status: 200, data: { ok: true } });
     await socket.until(() => socket.closed !== undefined, 'the socket to close');
     // The owner is told the account was disabled, not that they were signed out; the guest that the room has
@@ -108,7 +112,11 @@ describe('disabling an account', () => {
     console.log(`disable → sessions ended, socket closed, room stopped in ${elapsed.toFixed(0)} ms`);
     expect(elapsed).toBeLessThan(1000);
 
-    const enabled = await asAdmin('POST', 'users/setDisabled', { userId: owner.userId, disabled: false });
+    const enabled = await asAdmin('POST', 'users/setDisabled', {
+      userId: owner.userId,
+      disabled: false,
+      reason: 'Appeal accepted',
+    });
     expect(enabled.status).toBe(200);
     expect((await auditRows(owner.userId)).map((row) => [row.action, row.before, row.after])).toEqual([
       ['user.disable', { disabled: false }, { disabled: true }],
@@ -130,7 +138,9 @@ describe('disabling an account', () => {
       { id: string; state: string; mediaPath: string | null; uptimeSeconds: number }[]
     >('GET', 'rooms/list');
     expect(listed.data.find((room) => room.id === roomId)).toMatchObject({ state: 'running' });
-    expect(await asAdmin('POST', 'rooms/stop', { roomId })).toMatchObject({ status: 200 });
+    expect(await asAdmin('POST', 'rooms/stop', { roomId, reason: 'Abuse report' })).toMatchObject({
+      status: 200,
+    });
     expect(server.app.roomEngine.state(roomId)).toBe('stopped');
     expect((await auditRows(roomId)).map((row) => [row.action, row.before, row.after])).toEqual([
       ['room.stop', { state: 'running' }, { state: 'stopped' }],
@@ -142,14 +152,22 @@ describe('disabling an account', () => {
       body: { id: roomId, reason: 'Shows something it should not' },
     });
     expect(reported.msg, JSON.stringify(reported.data)).toBe('success');
-    const resolved = await asAdmin('POST', 'reports/resolve', { reportId: reported.data.id, action: 'stop' });
+    const resolved = await asAdmin('POST', 'reports/resolve', {
+      reportId: reported.data.id,
+      action: 'stop',
+      reason: 'Confirmed',
+    });
     expect(resolved).toMatchObject({ status: 200, data: { resolution: 'stop', roomState: 'stopped' } });
     expect(server.app.roomEngine.state(roomId)).toBe('stopped');
     expect((await auditRows(reported.data.id)).map((row) => row.action)).toEqual(['report.stop']);
   });
 
   it('refuses an administrator disabling their own account', async () => {
-    const refused = await asAdmin('POST', 'users/setDisabled', { userId: admin.userId, disabled: true });
+    const refused = await asAdmin('POST', 'users/setDisabled', {
+      userId: admin.userId,
+      disabled: true,
+      reason: 'Testing',
+    });
     expect(refused).toMatchObject({ status: 400, data: 'You cannot disable your own account' });
   });
 });
@@ -159,6 +177,7 @@ describe('the sign-in link', () => {
     const user = await createOwner(server.app);
     const link = await asAdmin<{ url: string; expiresAt: string }>('POST', 'users/createLoginLink', {
       userId: user.userId,
+      reason: 'Support ticket',
     });
     // Without PUBLIC_URL the link follows the address the administrator's page was opened by.
     expect(link.data.url).toMatch(/^http:\/\/localhost:80\/admintologinuser\/[A-Za-z0-9_-]{32,}$/);
@@ -218,7 +237,9 @@ describe('the sign-in link', () => {
     expect(markers).toHaveLength(2);
     expect(markers).toEqual(expect.arrayContaining([admin.email, null]));
 
-    expect((await auditRows(user.userId)).map((row) => [row.action, row.actorLabel])).toEqual([
+    // Each refused attempt too, as the administrator's.
+    expect((await auditRows(user.userId)).map((row) => [row.action, row.actorLabel]).sort()).toEqual([
+      ...attempts.map(() => ['impersonation.refused', admin.email]),
       ['loginLink.create', admin.email],
       ['loginLink.use', admin.email],
     ]);
@@ -229,7 +250,12 @@ describe('the sign-in link', () => {
     const services = server.app.services;
     const realNow = services.now;
     const links = await Promise.all(
-      [0, 1].map(() => asAdmin<{ url: string }>('POST', 'users/createLoginLink', { userId: user.userId })),
+      [0, 1].map(() =>
+        asAdmin<{ url: string }>('POST', 'users/createLoginLink', {
+          userId: user.userId,
+          reason: 'Support ticket',
+        }),
+      ),
     );
     const [early, late] = links.map((link) => link.data.url.split('/admintologinuser/')[1]);
     try {
@@ -316,7 +342,7 @@ describe('account actions', () => {
     ];
     for (const [action, path, input] of actions) {
       const before = (await auditRows(user.userId)).length;
-      const reply = await asAdmin('POST', path, { userId: user.userId, ...input });
+      const reply = await asAdmin('POST', path, { userId: user.userId, ...input, reason: 'Support ticket' });
       expect(reply, `${path}: ${JSON.stringify(reply.data)}`).toMatchObject({ status: 200 });
       const rows = await auditRows(user.userId);
       expect(rows.length, action).toBe(before + 1);

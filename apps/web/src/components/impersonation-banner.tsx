@@ -1,5 +1,6 @@
 // While an administrator is signed in as a user (spec §2 /admintologinuser/{token}), every signed-in page says whose
-// account this is and who opened it, with the way back to the administrator's own session.
+// account this is and who opened it, with the way back to the administrator's own session. The layout keeps it in
+// view along the bottom (app-layout.tsx bottomBar), the sidebar ending above it.
 import { Trans } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Spinner } from '@rooms/ui/spinner';
@@ -58,7 +59,7 @@ export function ImpersonationBanner() {
     <div
       role="status"
       data-testid="impersonation-banner"
-      className="sticky bottom-0 z-[1001] flex flex-wrap items-center gap-x-4 gap-y-2 border-warning/60 border-t bg-warning/95 px-4 py-2 text-sm text-black shadow-lg sm:px-6"
+      className="flex flex-wrap items-center gap-x-4 gap-y-2 border-warning/60 border-t bg-warning/95 px-4 py-2 text-sm text-black shadow-lg sm:px-6"
     >
       <ShieldAlertIcon className="size-5 shrink-0 max-sm:hidden" aria-hidden />
       <p className="min-w-0 flex-[1_1_18rem] break-words">

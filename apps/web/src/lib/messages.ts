@@ -148,6 +148,7 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The level must be a whole number from 1 to 99': msg`The level must be a whole number from 1 to 99`,
   'The period must be from 1 to 3650 days': msg`The period must be from 1 to 3650 days`,
   'Please give a reason': msg`Please give a reason`,
+  'The reason must be at least 3 characters': msg`The reason must be at least 3 characters`,
   'The reason can be at most 500 characters': msg`The reason can be at most 500 characters`,
   'Please enter an amount': msg`Please enter an amount`,
   'The amount cannot be zero': msg`The amount cannot be zero`,

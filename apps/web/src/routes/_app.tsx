@@ -5,10 +5,5 @@ import { requireLogin } from '../lib/guard';
 
 export const Route = createFileRoute('/_app')({
   beforeLoad: requireLogin,
-  component: () => (
-    <>
-      <AppLayout />
-      <ImpersonationBanner />
-    </>
-  ),
+  component: () => <AppLayout bottomBar={<ImpersonationBanner />} />,
 });

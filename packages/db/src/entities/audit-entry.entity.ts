@@ -28,7 +28,7 @@ const AuditEntrySchema = defineEntity({
     targetLabel: p.string().length(254).default(''),
     before: p.json<Record<string, unknown>>().nullable(),
     after: p.json<Record<string, unknown>>().nullable(),
-    /** Why, when the action takes one (a balance adjustment, a refund). */
+    /** Why, as the administrator gave it: each change in the admin area has one (not the CLI's, nor a refresh). */
     reason: p.string().length(500).nullable(),
     ip: p.string().length(64).nullable(),
     createdAt: p

@@ -1,10 +1,12 @@
-// The main layout: top bar, sidebar and page. The sidebar follows the menu state machine of lib/menu-state.ts.
+// The main layout: top bar, sidebar, page and an optional bar along the bottom (the impersonation banner). The
+// sidebar follows the menu state machine of lib/menu-state.ts.
 
 import { Trans } from '@lingui/react/macro';
 import { cn } from '@rooms/ui/lib/utils';
 import { TooltipProvider } from '@rooms/ui/tooltip';
 import { Outlet } from '@tanstack/react-router';
-import { useEffect, useId, useReducer, useRef } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useId, useReducer, useRef } from 'react';
+import { useElementHeight } from '../../hooks/use-element-height';
 import { useWindowWidth } from '../../hooks/use-window-width';
 import { initialMenuState, isDesktop, isMobile, isSidebarActive, menuReducer } from '../../lib/menu-state';
 import { AppSidebar } from './app-sidebar';
@@ -12,8 +14,15 @@ import { AppTopbar } from './app-topbar';
 
 const MAIN_ID = 'main-content';
 
-export function AppLayout() {
+/**
+ * `bottomBar` stays in view along the bottom edge. Whatever else is fixed to the viewport ends above it rather
+ * than under it: the sidebar (its footer stays readable), the menu's mask and the page's last lines. Its height
+ * is measured, as it wraps to two or three lines on a phone, and handed down as `--app-bottom-inset`.
+ */
+export function AppLayout({ bottomBar }: { bottomBar?: ReactNode }) {
   const [menu, dispatch] = useReducer(menuReducer, initialMenuState);
+  const bottom = useRef<HTMLDivElement>(null);
+  const bottomInset = useElementHeight(bottom);
   const width = useWindowWidth();
   const desktop = isDesktop(width);
   const sidebar = useRef<HTMLElement>(null);
@@ -69,6 +78,7 @@ export function AppLayout() {
     <TooltipProvider delayDuration={300}>
       <div
         className="min-h-dvh"
+        style={{ '--app-bottom-inset': `${bottomInset}px` } as CSSProperties}
         data-testid="app-layout"
         data-menu-mode={menu.menuMode}
         data-mobile={isMobile(width)}
@@ -110,14 +120,17 @@ export function AppLayout() {
           />
         </div>
         {opened ? (
-          <div className="fixed inset-0 top-16 z-[999] animate-fade-in bg-black/50" aria-hidden />
+          <div
+            className="fixed inset-x-0 top-16 bottom-[var(--app-bottom-inset)] z-[999] animate-fade-in bg-black/50"
+            aria-hidden
+          />
         ) : null}
         <main
           ref={main}
           id={MAIN_ID}
           tabIndex={-1}
           className={cn(
-            'min-h-dvh pt-16 outline-none transition-[margin] duration-200',
+            'min-h-dvh pt-16 pb-[var(--app-bottom-inset)] outline-none transition-[margin] duration-200',
             pushesContent && 'ml-72',
           )}
         >
@@ -125,6 +138,9 @@ export function AppLayout() {
             <Outlet />
           </div>
         </main>
+        <div ref={bottom} className="fixed inset-x-0 bottom-0 z-[1000]" data-testid="app-bottom-bar">
+          {bottomBar}
+        </div>
       </div>
     </TooltipProvider>
   );

@@ -21,7 +21,8 @@ export const AppSidebar = forwardRef<
       aria-hidden={!visible}
       inert={!visible}
       className={cn(
-        'fixed top-16 bottom-0 left-0 z-[1000] flex w-72 flex-col border-r bg-card transition-transform duration-200',
+        // It ends where the layout's bottom bar begins (app-layout.tsx), so that bar never covers its footer.
+        'fixed top-16 bottom-[var(--app-bottom-inset,0px)] left-0 z-[1000] flex w-72 flex-col border-r bg-card transition-transform duration-200',
         visible ? 'translate-x-0' : '-translate-x-full',
         floating && 'shadow-2xl',
       )}

@@ -8,7 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { MonitorPlayIcon, PlusIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { ImpersonationNote } from '../../components/impersonation-banner';
 import { QueryView } from '../../components/query-view';
+import { useImpersonation } from '../../hooks/use-current-user';
 import { useFailureToast } from '../../hooks/use-failure-toast';
 import { trpc } from '../../lib/trpc';
 import { BillingNotices } from './-components/billing-notices';
@@ -30,6 +32,7 @@ function DashboardPage() {
   const [creating, setCreating] = useState(false);
   const [infoName, setInfoName] = useState<string | null>(null);
   const rooms = useQuery(trpc.room.getRoomList.queryOptions());
+  const impersonated = useImpersonation() !== null;
 
   // The top bar's create button lands here with ?create=true: open the dialog and drop the flag from the URL.
   useEffect(() => {
@@ -56,6 +59,14 @@ function DashboardPage() {
           </Button>
         </div>
       </div>
+      {impersonated ? (
+        <ImpersonationNote>
+          <Trans>
+            Rooms cannot be deleted while an administrator is signed in as this user. Every change made here
+            is recorded in the audit log under the administrator’s name.
+          </Trans>
+        </ImpersonationNote>
+      ) : null}
       <BillingNotices />
       <QueryView query={rooms} failure={<Trans>Failed to retrieve the room list</Trans>}>
         {(list) =>

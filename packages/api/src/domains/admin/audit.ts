@@ -10,6 +10,12 @@ export interface TActor {
   /** The administrator's e-mail, or 'cli'. */
   label: string;
   ip: string | null;
+  /**
+   * Why the administrator acts, as typed in the action's dialog (admin.types.ts ZReason): every row the call writes
+   * carries it, the rows of what the action sets off too (a report resolved by disabling the owner). The operator
+   * CLI gives none.
+   */
+  reason?: string | null;
 }
 
 export const CLI_ACTOR: TActor = { id: null, label: 'cli', ip: null };
@@ -35,7 +41,7 @@ export function recordAudit(em: EntityManager, actor: TActor, record: TAuditReco
     targetLabel: (record.targetLabel ?? '').slice(0, 254),
     before: record.before ?? null,
     after: record.after ?? null,
-    reason: record.reason ?? null,
+    reason: record.reason ?? actor.reason ?? null,
     ip: actor.ip?.slice(0, 64) ?? null,
   });
 }

@@ -1,5 +1,6 @@
 // The admin area's domain: what administrators and the operator CLI do, each action audited.
 export * from './audit';
+export * from './impersonated-calls';
 export * from './keyset';
 export * from './login-links';
 export * from './payments';

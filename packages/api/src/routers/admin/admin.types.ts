@@ -12,6 +12,21 @@ const ZCursor = z.string().max(200).optional().describe('From the previous pageâ
 
 export const ZUserTarget = z.object({ userId: ZId });
 
+/**
+ * Every change an administrator makes says why: the text goes to the audit row's reason (and to the ledger's note
+ * where money moves). A word or two at least, so "x" does not pass for one.
+ */
+export const ZReason = z
+  .string({ error: 'Please give a reason' })
+  .trim()
+  .min(1, { error: 'Please give a reason' })
+  .min(3, { error: 'The reason must be at least 3 characters' })
+  .max(500, { error: 'The reason can be at most 500 characters' })
+  .describe('Why, for the audit log: 3 to 500 characters.');
+
+/** An action on an account that takes nothing but its reason (password-reset e-mail, sessions, sign-in link). */
+export const ZUserActionRequest = ZUserTarget.extend({ reason: ZReason });
+
 // Users
 
 export const userSorts = ['createdAt', 'lastLoginAt'] as const;
@@ -104,7 +119,7 @@ export const ZAdminUserDetail = z.object({
 });
 export type TAdminUserDetail = z.infer<typeof ZAdminUserDetail>;
 
-export const ZSetDisabledRequest = ZUserTarget.extend({ disabled: z.boolean() });
+export const ZSetDisabledRequest = ZUserTarget.extend({ disabled: z.boolean(), reason: ZReason });
 
 export const ZSetLevelRequest = ZUserTarget.extend({
   level: z.coerce
@@ -112,6 +127,7 @@ export const ZSetLevelRequest = ZUserTarget.extend({
     .int({ error: 'The level must be a whole number from 1 to 99' })
     .min(1, { error: 'The level must be a whole number from 1 to 99' })
     .max(99, { error: 'The level must be a whole number from 1 to 99' }),
+  reason: ZReason,
 });
 
 export const ZGrantPlanRequest = ZUserTarget.extend({
@@ -121,14 +137,8 @@ export const ZGrantPlanRequest = ZUserTarget.extend({
     .int({ error: 'The period must be from 1 to 3650 days' })
     .min(1, { error: 'The period must be from 1 to 3650 days' })
     .max(3650, { error: 'The period must be from 1 to 3650 days' }),
+  reason: ZReason,
 });
-
-/** Reasons are required wherever money moves by hand. */
-export const ZReason = z
-  .string({ error: 'Please give a reason' })
-  .trim()
-  .min(1, { error: 'Please give a reason' })
-  .max(500, { error: 'The reason can be at most 500 characters' });
 
 export const ZAdjustBalanceRequest = ZUserTarget.extend({
   amount: z.coerce
@@ -171,7 +181,7 @@ export const ZAdminLiveRoom = z.object({
 });
 export const ZAdminLiveRoomList = z.array(ZAdminLiveRoom);
 
-export const ZRoomTargetById = z.object({ roomId: ZId });
+export const ZStopRoomRequest = z.object({ roomId: ZId, reason: ZReason });
 
 export const reportStatuses = ['open', 'resolved', 'all'] as const;
 export const ZReportListRequest = z.object({
@@ -185,6 +195,7 @@ export const reportActions = ['dismiss', 'hide', 'stop', 'disableOwner'] as cons
 export const ZResolveReportRequest = z.object({
   reportId: ZId,
   action: z.enum(reportActions, { error: 'Please choose what to do with the report' }),
+  reason: ZReason,
 });
 
 // Plans
@@ -231,6 +242,7 @@ export const ZUpdatePlanRequest = z.object({
   freeTimeQuotaMinutes: zWhole('The monthly free time', 0, 1_000_000),
   enabled: z.boolean(),
   sortOrder: zWhole('The order', -1000, 1000),
+  reason: ZReason,
 });
 export type TUpdatePlanRequest = z.infer<typeof ZUpdatePlanRequest>;
 

@@ -29,5 +29,5 @@ export const adminPaymentsRouter = router({
     .meta({ summary: 'Administrator: refund a paid bill; the amount leaves the balance through the ledger.' })
     .input(ZRefundRequest)
     .output(ZAdminPayment)
-    .mutation(({ ctx, input }) => refundPayment(adminDeps(ctx), input)),
+    .mutation(({ ctx, input }) => refundPayment(adminDeps(ctx, input), input)),
 });

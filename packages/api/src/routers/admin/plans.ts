@@ -16,5 +16,5 @@ export const adminPlansRouter = router({
     .meta({ summary: 'Administrator: change a plan’s price, inventory, limits, offering and order.' })
     .input(ZUpdatePlanRequest)
     .output(ZAdminPlan)
-    .mutation(({ ctx, input }) => updatePlan(adminDeps(ctx), input)),
+    .mutation(({ ctx, input }) => updatePlan(adminDeps(ctx, input), input)),
 });

@@ -18,5 +18,5 @@ export const adminReportsRouter = router({
     })
     .input(ZResolveReportRequest)
     .output(ZAdminReport)
-    .mutation(({ ctx, input }) => resolveReport(adminDeps(ctx), input.reportId, input.action)),
+    .mutation(({ ctx, input }) => resolveReport(adminDeps(ctx, input), input.reportId, input.action)),
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { liveRoomViews, stopRoomAsAdmin } from '../../domains/admin';
 import { adminProcedure, router } from '../../trpc';
-import { ZAdminLiveRoomList, ZDone, ZRoomTargetById } from './admin.types';
+import { ZAdminLiveRoomList, ZDone, ZStopRoomRequest } from './admin.types';
 import { adminDeps } from './admin-deps';
 
 export const adminRoomsRouter = router({
@@ -22,11 +22,11 @@ export const adminRoomsRouter = router({
     ),
 
   stop: adminProcedure
-    .meta({ summary: 'Administrator: stop any room; its participants are disconnected.' })
-    .input(ZRoomTargetById)
+    .meta({ summary: 'Administrator: stop any room, with a reason; its participants are disconnected.' })
+    .input(ZStopRoomRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await stopRoomAsAdmin({ ...adminDeps(ctx), rooms: ctx.services.rooms }, input.roomId);
+      await stopRoomAsAdmin({ ...adminDeps(ctx, input), rooms: ctx.services.rooms }, input.roomId);
       return { ok: true } as const;
     }),
 });

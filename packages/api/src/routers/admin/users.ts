@@ -26,6 +26,7 @@ import {
   ZLoginLink,
   ZSetDisabledRequest,
   ZSetLevelRequest,
+  ZUserActionRequest,
   ZUserTarget,
 } from './admin.types';
 import { adminDeps } from './admin-deps';
@@ -86,7 +87,7 @@ export const adminUsersRouter = router({
     .input(ZSetDisabledRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await setUserDisabled(adminDeps(ctx), input.userId, input.disabled);
+      await setUserDisabled(adminDeps(ctx, input), input.userId, input.disabled);
       return DONE;
     }),
 
@@ -95,7 +96,7 @@ export const adminUsersRouter = router({
     .input(ZSetLevelRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await setUserLevel(adminDeps(ctx), input.userId, input.level);
+      await setUserLevel(adminDeps(ctx, input), input.userId, input.level);
       return DONE;
     }),
 
@@ -104,7 +105,7 @@ export const adminUsersRouter = router({
     .input(ZGrantPlanRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await grantUserPlan(adminDeps(ctx), input);
+      await grantUserPlan(adminDeps(ctx, input), input);
       return DONE;
     }),
 
@@ -116,33 +117,37 @@ export const adminUsersRouter = router({
       const amountCents = toCents(input.amount);
       if (amountCents === null)
         throw new AppError('BAD_INPUT', { message: 'The amount must be in whole cents' });
-      await adjustBalanceOf(adminDeps(ctx), { userId: input.userId, amountCents, reason: input.reason });
+      await adjustBalanceOf(adminDeps(ctx, input), {
+        userId: input.userId,
+        amountCents,
+        reason: input.reason,
+      });
       return DONE;
     }),
 
   sendPasswordReset: adminProcedure
     .meta({ summary: 'Administrator: e-mail the user a password-reset code.' })
-    .input(ZUserTarget)
+    .input(ZUserActionRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await sendPasswordResetTo({ ...adminDeps(ctx), services: ctx.services }, input.userId);
+      await sendPasswordResetTo({ ...adminDeps(ctx, input), services: ctx.services }, input.userId);
       return DONE;
     }),
 
   endSessions: adminProcedure
     .meta({ summary: 'Administrator: end every session of the account; its room sockets close.' })
-    .input(ZUserTarget)
+    .input(ZUserActionRequest)
     .output(ZDone)
     .mutation(async ({ ctx, input }) => {
-      await endUserSessions(adminDeps(ctx), input.userId);
+      await endUserSessions(adminDeps(ctx, input), input.userId);
       return DONE;
     }),
 
   createLoginLink: adminProcedure
     .meta({ summary: 'Administrator: a one-time link (5 minutes) that signs a browser in as the user.' })
-    .input(ZUserTarget)
+    .input(ZUserActionRequest)
     .output(ZLoginLink)
     .mutation(({ ctx, input }) =>
-      createLoginLinkFor({ ...adminDeps(ctx), publicUrl: siteUrls(ctx).publicUrl }, input.userId),
+      createLoginLinkFor({ ...adminDeps(ctx, input), publicUrl: siteUrls(ctx).publicUrl }, input.userId),
     ),
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { protectedProcedure } from '../../trpc';
+import { ownSessionProcedure } from '../../trpc';
 import { ZRoomTarget } from './room.types';
 import { findOwnedRoom } from './room-access';
 import { haltRoom } from './room-lifecycle';
 
-export const deleteRoom = protectedProcedure
+// Not undone, so not for a session an administrator opened as the owner (ownSessionProcedure).
+export const deleteRoom = ownSessionProcedure
   .meta({ summary: 'Delete the room: its browser is stopped first and its kept browser data removed.' })
   .input(ZRoomTarget)
   .output(z.object({ id: z.string(), name: z.string() }))

@@ -19,6 +19,7 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useImpersonation } from '../../../hooks/use-current-user';
 import { translateServerText } from '../../../lib/messages';
 import { toastError, toastSuccess } from '../../../lib/notify';
 import { TRANSITIONAL_STATES, type TRoomListItem, type TRoomState } from '../../../lib/room/room-types';
@@ -35,6 +36,9 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
   const queryClient = useQueryClient();
   const listKey = trpc.room.getRoomList.queryKey();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Deleting cannot be undone: it is the owner's own to do, not an administrator's signed in as them (the server
+  // refuses it too; the dashboard says why).
+  const impersonated = useImpersonation() !== null;
   /** A stop or restart waiting for the owner's yes, with how many people it would interrupt. */
   const [interrupting, setInterrupting] = useState<{ kind: 'stop' | 'restart'; inside: number } | null>(null);
 
@@ -183,7 +187,12 @@ export function RoomCard({ room, onInfo }: { room: TRoomListItem; onInfo: (name:
             size="sm"
             variant="ghost"
             className="text-destructive hover:text-destructive"
-            disabled={action.isPending}
+            disabled={action.isPending || impersonated}
+            title={
+              impersonated
+                ? t`Rooms cannot be deleted while an administrator is signed in as this user`
+                : undefined
+            }
             onClick={() => setConfirmDelete(true)}
             data-testid="room-delete"
           >

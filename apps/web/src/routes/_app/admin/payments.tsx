@@ -8,7 +8,6 @@ import { Card } from '@rooms/ui/card';
 import { Input } from '@rooms/ui/input';
 import { NativeSelect } from '@rooms/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
-import { Textarea } from '@rooms/ui/textarea';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { RefreshCwIcon, SearchIcon, Undo2Icon } from 'lucide-react';
@@ -28,8 +27,8 @@ import {
   useFailureText,
 } from './-components/admin-api';
 import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
-import { Field, FormDialog } from './-components/form-dialog';
-import { checkReason } from './-components/validation';
+import { FormDialog } from './-components/form-dialog';
+import { ReasonField, useReason } from './-components/reason-field';
 
 const statuses = ['unpaid', 'paid', 'expired', 'unknown'] as const;
 
@@ -217,10 +216,11 @@ function PaymentsPage() {
   );
 }
 
+const REFUND_ERROR_ID = 'refund-error';
+
 function RefundDialog({ payment, onClose }: { payment: TAdminPayment; onClose: () => void }) {
   const { i18n } = useLingui();
-  const [reason, setReason] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
+  const reason = useReason();
   const refund = useAdminMutation(
     (checked: string) => trpcClient.admin.payments.refund.mutate({ paymentId: payment.id, reason: checked }),
     {
@@ -247,23 +247,15 @@ function RefundDialog({ payment, onClose }: { payment: TAdminPayment; onClose: (
       }
       submitLabel={<Trans>Refund</Trans>}
       pending={refund.isPending}
-      error={invalid ?? serverError}
+      error={reason.invalid ?? serverError}
+      errorId={REFUND_ERROR_ID}
       onSubmit={() => {
-        const checked = checkReason(reason);
-        if (typeof checked !== 'string') return setInvalid(i18n._(checked));
-        setInvalid(null);
-        refund.mutate(checked);
+        const why = reason.check();
+        if (why !== null) refund.mutate(why);
       }}
       onClose={onClose}
     >
-      <Field id="refund-reason" label={<Trans>Reason</Trans>}>
-        <Textarea
-          id="refund-reason"
-          value={reason}
-          maxLength={500}
-          onChange={(event) => setReason(event.target.value)}
-        />
-      </Field>
+      <ReasonField id="refund-reason" reason={reason} errorId={REFUND_ERROR_ID} />
     </FormDialog>
   );
 }

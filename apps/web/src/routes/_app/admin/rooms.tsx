@@ -1,4 +1,5 @@
-// Every room that is running now, across all servers, refreshed every few seconds; an administrator can stop one.
+// Every room that is running now, across all servers, refreshed every few seconds; an administrator can stop one,
+// saying why.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
@@ -8,13 +9,14 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { RefreshCwIcon, SquareIcon } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryView } from '../../../components/query-view';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { RoomStateBadge } from '../-components/room-state-badge';
-import { type TAdminLiveRoom, useAdminMutation } from './-components/admin-api';
+import { type TAdminLiveRoom, useAdminMutation, useFailureText } from './-components/admin-api';
 import { AdminPageHeader, EmptyRow, formatUptime } from './-components/admin-ui';
+import { FormDialog } from './-components/form-dialog';
+import { ReasonField, useReason } from './-components/reason-field';
 
 /** Often enough to look live; the list is read from memory on the server. */
 const REFRESH_MS = 5000;
@@ -29,11 +31,6 @@ function RoomsPage() {
   const rooms = useQuery({ ...trpc.admin.rooms.list.queryOptions(), refetchInterval: REFRESH_MS });
   useFailureToast(rooms.error, t`Failed to retrieve the rooms`);
   const [stopping, setStopping] = useState<TAdminLiveRoom | null>(null);
-  const stop = useAdminMutation((roomId: string) => trpcClient.admin.rooms.stop.mutate({ roomId }), {
-    success: () => i18n._(msg`The room is stopping`),
-  });
-  const stoppingName = stopping?.name ?? '';
-  const stoppingOwner = stopping?.owner.email ?? '';
 
   return (
     <div className="grid gap-6">
@@ -114,9 +111,7 @@ function RoomsPage() {
                         <Button
                           size="sm"
                           variant="destructive"
-                          disabled={
-                            room.state === 'stopping' || (stop.isPending && stop.variables === room.id)
-                          }
+                          disabled={room.state === 'stopping'}
                           onClick={() => setStopping(room)}
                         >
                           <SquareIcon />
@@ -131,21 +126,48 @@ function RoomsPage() {
           </Card>
         )}
       </QueryView>
-      <ConfirmDialog
-        open={stopping !== null}
-        destructive
-        title={<Trans>Stop the room?</Trans>}
-        confirmLabel={<Trans>Stop</Trans>}
-        onCancel={() => setStopping(null)}
-        onConfirm={() => {
-          if (stopping) stop.mutate(stopping.id);
-          setStopping(null);
-        }}
-      >
+      {stopping ? (
+        <StopRoomDialog key={stopping.id} room={stopping} onClose={() => setStopping(null)} />
+      ) : null}
+    </div>
+  );
+}
+
+const STOP_ERROR_ID = 'stop-room-error';
+
+/** Mounted per room being stopped (keyed by the caller), so the reason starts empty. */
+function StopRoomDialog({ room, onClose }: { room: TAdminLiveRoom; onClose: () => void }) {
+  const { i18n } = useLingui();
+  const reason = useReason();
+  const stop = useAdminMutation(
+    (why: string) => trpcClient.admin.rooms.stop.mutate({ roomId: room.id, reason: why }),
+    { success: () => i18n._(msg`The room is stopping`), toastFailure: false, onSuccess: onClose },
+  );
+  const serverError = useFailureText(stop.error);
+  const stoppingName = room.name;
+  const stoppingOwner = room.owner.email;
+  return (
+    <FormDialog
+      open
+      destructive
+      testId="stop-room-dialog"
+      title={<Trans>Stop the room?</Trans>}
+      description={
         <Trans>
           Everyone in “{stoppingName}” (owned by {stoppingOwner}) is disconnected and the browser is closed.
         </Trans>
-      </ConfirmDialog>
-    </div>
+      }
+      submitLabel={<Trans>Stop</Trans>}
+      pending={stop.isPending}
+      error={reason.invalid ?? serverError}
+      errorId={STOP_ERROR_ID}
+      onSubmit={() => {
+        const why = reason.check();
+        if (why !== null) stop.mutate(why);
+      }}
+      onClose={onClose}
+    >
+      <ReasonField id="stop-room-reason" reason={reason} errorId={STOP_ERROR_ID} />
+    </FormDialog>
   );
 }

@@ -1,4 +1,5 @@
-// Editing a plan: the form checks what the server checks (same texts), and shows what the server still refuses.
+// Editing a plan: the form checks what the server checks (same texts), asks why for the audit log, and shows what
+// the server still refuses.
 
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -12,6 +13,7 @@ import { type ReactNode, useState } from 'react';
 import { trpcClient } from '../../../../lib/trpc';
 import { type TAdminPlan, useAdminMutation, useFailureText } from './admin-api';
 import { Field, FormDialog } from './form-dialog';
+import { ReasonField, useReason } from './reason-field';
 import { checkPlan, type TPlanForm, type TPlanValues } from './validation';
 
 /**
@@ -68,8 +70,10 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
   const { i18n } = useLingui();
   const [form, setForm] = useState<TPlanForm>(() => formOf(plan));
   const [invalid, setInvalid] = useState<{ field: keyof TPlanForm; text: string } | null>(null);
+  const reason = useReason();
   const save = useAdminMutation(
-    (values: TPlanValues) => trpcClient.admin.plans.update.mutate({ id: plan.id, ...values }),
+    (values: TPlanValues & { reason: string }) =>
+      trpcClient.admin.plans.update.mutate({ id: plan.id, ...values }),
     {
       success: (saved) => i18n._(msg`The plan “${saved.name}” was saved`),
       toastFailure: false,
@@ -120,13 +124,14 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
       }
       submitLabel={<Trans>Save</Trans>}
       pending={save.isPending}
-      error={invalid?.text ?? serverError}
+      error={invalid?.text ?? reason.invalid ?? serverError}
       errorId={ERROR_ID}
       onSubmit={() => {
         const checked = checkPlan(form);
         if ('error' in checked) return setInvalid({ field: checked.field, text: i18n._(checked.error) });
         setInvalid(null);
-        save.mutate(checked.values);
+        const why = reason.check();
+        if (why !== null) save.mutate({ ...checked.values, reason: why });
       }}
       onClose={onClose}
     >
@@ -179,6 +184,9 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
           <Label htmlFor="plan-enabled">
             <Trans>Offered (enabled)</Trans>
           </Label>
+        </div>
+        <div className="sm:col-span-2">
+          <ReasonField id="plan-reason" reason={reason} errorId={ERROR_ID} />
         </div>
       </div>
     </FormDialog>

@@ -1,5 +1,6 @@
 // Reports about rooms with what can be done about each: dismiss it, hide the room from the square, stop the room,
-// or disable its owner (the last two after a confirmation). Used by the moderation queue and the user page.
+// or disable its owner, each in a dialog that asks why (the audit log keeps it). Used by the moderation queue and
+// the user page.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
@@ -7,12 +8,13 @@ import { Button } from '@rooms/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../../components/confirm-dialog';
 import { formatDateTime } from '../../../../lib/format';
 import { trpcClient } from '../../../../lib/trpc';
 import { RoomStateBadge } from '../../-components/room-state-badge';
-import { type TAdminReport, type TReportAction, useAdminMutation } from './admin-api';
+import { type TAdminReport, type TReportAction, useAdminMutation, useFailureText } from './admin-api';
 import { EmptyRow, reportActionLabel } from './admin-ui';
+import { FormDialog } from './form-dialog';
+import { ReasonField, useReason } from './reason-field';
 
 export function ReportsTable({
   reports,
@@ -25,18 +27,8 @@ export function ReportsTable({
   label?: string;
 }) {
   const { i18n, t } = useLingui();
-  const [confirming, setConfirming] = useState<{
-    report: TAdminReport;
-    action: 'stop' | 'disableOwner';
-  } | null>(null);
-  const resolve = useAdminMutation(
-    (input: { reportId: string; action: TReportAction }) => trpcClient.admin.reports.resolve.mutate(input),
-    { success: (_, input) => i18n._(msg`Report resolved: ${reportActionLabel(i18n, input.action)}`) },
-  );
-  const busy = (report: TAdminReport) => resolve.isPending && resolve.variables?.reportId === report.id;
+  const [resolving, setResolving] = useState<{ report: TAdminReport; action: TReportAction } | null>(null);
   const columns = showOwner ? 8 : 7;
-  const ownerEmail = confirming?.report.roomOwner?.email ?? '';
-  const roomName = confirming?.report.roomName ?? '';
 
   return (
     <>
@@ -141,32 +133,31 @@ export function ReportsTable({
                       <Button
                         size="sm"
                         variant="outline"
-                        disabled={busy(report)}
-                        onClick={() => resolve.mutate({ reportId: report.id, action: 'dismiss' })}
+                        onClick={() => setResolving({ report, action: 'dismiss' })}
                       >
                         <Trans>Dismiss</Trans>
                       </Button>
                       <Button
                         size="sm"
                         variant="outline"
-                        disabled={busy(report) || report.roomId === null}
-                        onClick={() => resolve.mutate({ reportId: report.id, action: 'hide' })}
+                        disabled={report.roomId === null}
+                        onClick={() => setResolving({ report, action: 'hide' })}
                       >
                         <Trans>Hide from square</Trans>
                       </Button>
                       <Button
                         size="sm"
                         variant="outline"
-                        disabled={busy(report) || report.roomId === null}
-                        onClick={() => setConfirming({ report, action: 'stop' })}
+                        disabled={report.roomId === null}
+                        onClick={() => setResolving({ report, action: 'stop' })}
                       >
                         <Trans>Stop room</Trans>
                       </Button>
                       <Button
                         size="sm"
                         variant="destructive"
-                        disabled={busy(report) || report.roomOwner === null}
-                        onClick={() => setConfirming({ report, action: 'disableOwner' })}
+                        disabled={report.roomOwner === null}
+                        onClick={() => setResolving({ report, action: 'disableOwner' })}
                       >
                         <Trans>Disable owner</Trans>
                       </Button>
@@ -178,33 +169,89 @@ export function ReportsTable({
           )}
         </TableBody>
       </Table>
-      <ConfirmDialog
-        open={confirming !== null}
-        destructive
-        title={
-          confirming?.action === 'disableOwner' ? (
-            <Trans>Disable the room’s owner?</Trans>
-          ) : (
-            <Trans>Stop the room?</Trans>
-          )
-        }
-        confirmLabel={
-          confirming?.action === 'disableOwner' ? <Trans>Disable owner</Trans> : <Trans>Stop room</Trans>
-        }
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          if (confirming) resolve.mutate({ reportId: confirming.report.id, action: confirming.action });
-          setConfirming(null);
-        }}
-      >
-        {confirming?.action === 'disableOwner' ? (
-          <Trans>
-            {ownerEmail} is signed out everywhere, cannot sign in, and their running rooms are stopped.
-          </Trans>
-        ) : (
-          <Trans>Everyone in “{roomName}” is disconnected and the browser is closed.</Trans>
-        )}
-      </ConfirmDialog>
+      {resolving ? (
+        <ResolveReportDialog
+          key={`${resolving.report.id}-${resolving.action}`}
+          report={resolving.report}
+          action={resolving.action}
+          onClose={() => setResolving(null)}
+        />
+      ) : null}
     </>
+  );
+}
+
+const RESOLVE_ERROR_ID = 'resolve-report-error';
+
+/** What resolving the report does, said before it is done, and why, for the audit log. */
+function ResolveReportDialog({
+  report,
+  action,
+  onClose,
+}: {
+  report: TAdminReport;
+  action: TReportAction;
+  onClose: () => void;
+}) {
+  const { i18n } = useLingui();
+  const reason = useReason();
+  const resolve = useAdminMutation(
+    (why: string) => trpcClient.admin.reports.resolve.mutate({ reportId: report.id, action, reason: why }),
+    {
+      success: () => i18n._(msg`Report resolved: ${reportActionLabel(i18n, action)}`),
+      toastFailure: false,
+      onSuccess: onClose,
+    },
+  );
+  const serverError = useFailureText(resolve.error);
+  const ownerEmail = report.roomOwner?.email ?? '';
+  const roomName = report.roomName;
+  const texts = {
+    dismiss: {
+      title: <Trans>Dismiss the report?</Trans>,
+      description: <Trans>The report is closed; “{roomName}” stays as it is.</Trans>,
+      submit: <Trans>Dismiss</Trans>,
+    },
+    hide: {
+      title: <Trans>Hide the room from the square?</Trans>,
+      description: (
+        <Trans>“{roomName}” no longer shows in the public square; its owner’s own setting is kept.</Trans>
+      ),
+      submit: <Trans>Hide from square</Trans>,
+    },
+    stop: {
+      title: <Trans>Stop the room?</Trans>,
+      description: <Trans>Everyone in “{roomName}” is disconnected and the browser is closed.</Trans>,
+      submit: <Trans>Stop room</Trans>,
+    },
+    disableOwner: {
+      title: <Trans>Disable the room’s owner?</Trans>,
+      description: (
+        <Trans>
+          {ownerEmail} is signed out everywhere, cannot sign in, and their running rooms are stopped.
+        </Trans>
+      ),
+      submit: <Trans>Disable owner</Trans>,
+    },
+  }[action];
+  return (
+    <FormDialog
+      open
+      destructive={action === 'stop' || action === 'disableOwner'}
+      testId="resolve-report-dialog"
+      title={texts.title}
+      description={texts.description}
+      submitLabel={texts.submit}
+      pending={resolve.isPending}
+      error={reason.invalid ?? serverError}
+      errorId={RESOLVE_ERROR_ID}
+      onSubmit={() => {
+        const why = reason.check();
+        if (why !== null) resolve.mutate(why);
+      }}
+      onClose={onClose}
+    >
+      <ReasonField id="resolve-report-reason" reason={reason} errorId={RESOLVE_ERROR_ID} />
+    </FormDialog>
   );
 }

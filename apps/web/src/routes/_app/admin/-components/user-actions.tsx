@@ -1,11 +1,11 @@
-// What an administrator can do to one account (the user page's action bar). Each change waits in a dialog for a
-// confirmation or its few fields; the server's refusal is shown in the dialog, success toasts and refetches.
+// What an administrator can do to one account (the user page's action bar). Each change waits in a dialog for its
+// few fields and the reason the audit log keeps; the server's refusal is shown in the dialog, success toasts and
+// refetches.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { NativeSelect } from '@rooms/ui/native-select';
-import { Textarea } from '@rooms/ui/textarea';
 import { useQuery } from '@tanstack/react-query';
 import {
   BanIcon,
@@ -17,23 +17,25 @@ import {
   SignalIcon,
   WalletIcon,
 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { formatMoney } from '../../../../lib/billing';
 import { trpc, trpcClient } from '../../../../lib/trpc';
 import { type TAdminUserDetail, useAdminMutation, useFailureText } from './admin-api';
 import { Field, FormDialog } from './form-dialog';
 import { LoginLinkDialog } from './login-link-dialog';
-import { checkAmount, checkDays, checkLevel, checkReason } from './validation';
+import { ReasonField, useReason } from './reason-field';
+import { checkAmount, checkDays, checkLevel } from './validation';
 
-type TDialog = 'disable' | 'level' | 'plan' | 'balance' | 'reset' | 'sessions';
+type TDialog = 'disable' | 'level' | 'plan' | 'balance' | 'reset' | 'sessions' | 'login';
+
+/** The id of a dialog's error line, which the field it is about names (one dialog is open at a time). */
+const ERROR_ID = 'user-action-error';
 
 export function UserActions({ detail }: { detail: TAdminUserDetail }) {
   const { user } = detail;
   const [dialog, setDialog] = useState<TDialog | null>(null);
   const { i18n } = useLingui();
-  const loginLink = useAdminMutation(() =>
-    trpcClient.admin.users.createLoginLink.mutate({ userId: user.id }),
-  );
+  const [loginLink, setLoginLink] = useState<{ url: string; expiresAt: Date } | null>(null);
   const close = () => setDialog(null);
 
   return (
@@ -66,12 +68,7 @@ export function UserActions({ detail }: { detail: TAdminUserDetail }) {
         <LogOutIcon />
         <Trans>End all sessions</Trans>
       </Button>
-      <Button
-        variant="secondary"
-        onClick={() => loginLink.mutate(undefined)}
-        disabled={loginLink.isPending}
-        data-testid="create-login-link"
-      >
+      <Button variant="secondary" onClick={() => setDialog('login')} data-testid="create-login-link">
         <LogInIcon />
         <Trans>Sign in as this user</Trans>
       </Button>
@@ -91,7 +88,7 @@ export function UserActions({ detail }: { detail: TAdminUserDetail }) {
           </Trans>
         }
         submitLabel={<Trans>Send</Trans>}
-        run={() => trpcClient.admin.users.sendPasswordReset.mutate({ userId: user.id })}
+        run={(reason) => trpcClient.admin.users.sendPasswordReset.mutate({ userId: user.id, reason })}
         success={i18n._(msg`The password-reset e-mail was sent`)}
       />
       <SimpleActionDialog
@@ -106,17 +103,33 @@ export function UserActions({ detail }: { detail: TAdminUserDetail }) {
           </Trans>
         }
         submitLabel={<Trans>End all sessions</Trans>}
-        run={() => trpcClient.admin.users.endSessions.mutate({ userId: user.id })}
+        run={(reason) => trpcClient.admin.users.endSessions.mutate({ userId: user.id, reason })}
         success={i18n._(msg`All sessions were ended`)}
       />
-      <LoginLinkDialog link={loginLink.data ?? null} onClose={() => loginLink.reset()} />
+      <SimpleActionDialog
+        open={dialog === 'login'}
+        onClose={close}
+        testId="login-link-reason-dialog"
+        title={<Trans>Sign in as this user?</Trans>}
+        description={
+          <Trans>
+            You get a one-time link that signs a browser in as {user.email}. What you change there is recorded
+            in the audit log as yours; paying, deleting rooms and the password stay the user’s.
+          </Trans>
+        }
+        submitLabel={<Trans>Create the link</Trans>}
+        run={(reason) => trpcClient.admin.users.createLoginLink.mutate({ userId: user.id, reason })}
+        onDone={setLoginLink}
+      />
+      <LoginLinkDialog link={loginLink} onClose={() => setLoginLink(null)} />
     </div>
   );
 }
 
 type TDialogProps = { open: boolean; detail: TAdminUserDetail; onClose: () => void };
 
-function SimpleActionDialog({
+/** A change that takes nothing but its reason. */
+function SimpleActionDialog<TResult>({
   open,
   onClose,
   title,
@@ -125,33 +138,55 @@ function SimpleActionDialog({
   destructive,
   run,
   success,
+  onDone,
+  testId,
 }: {
   open: boolean;
   onClose: () => void;
-  title: React.ReactNode;
-  description: React.ReactNode;
-  submitLabel: React.ReactNode;
+  title: ReactNode;
+  description: ReactNode;
+  submitLabel: ReactNode;
   destructive?: boolean;
-  run: () => Promise<unknown>;
-  success: string;
+  run: (reason: string) => Promise<TResult>;
+  /** The success toast's text; none when omitted. */
+  success?: string;
+  onDone?: (result: TResult) => void;
+  testId?: string;
 }) {
-  const action = useAdminMutation(run, { success: () => success, toastFailure: false, onSuccess: onClose });
+  const reason = useReason();
+  const finish = () => {
+    reason.reset();
+    action.reset();
+    onClose();
+  };
+  const action = useAdminMutation(run, {
+    success: success === undefined ? undefined : () => success,
+    toastFailure: false,
+    onSuccess: (result) => {
+      finish();
+      onDone?.(result);
+    },
+  });
   const error = useFailureText(action.error);
   return (
     <FormDialog
       open={open}
+      testId={testId}
       title={title}
       description={description}
       submitLabel={submitLabel}
       destructive={destructive}
       pending={action.isPending}
-      error={error}
-      onSubmit={() => action.mutate(undefined)}
-      onClose={() => {
-        action.reset();
-        onClose();
+      error={reason.invalid ?? error}
+      errorId={ERROR_ID}
+      onSubmit={() => {
+        const why = reason.check();
+        if (why !== null) action.mutate(why);
       }}
-    />
+      onClose={finish}
+    >
+      <ReasonField id="admin-action-reason" reason={reason} errorId={ERROR_ID} />
+    </FormDialog>
   );
 }
 
@@ -176,7 +211,9 @@ function SetDisabledDialog({ open, detail, onClose }: TDialogProps) {
         )
       }
       submitLabel={disabling ? <Trans>Disable</Trans> : <Trans>Enable</Trans>}
-      run={() => trpcClient.admin.users.setDisabled.mutate({ userId: user.id, disabled: disabling })}
+      run={(reason) =>
+        trpcClient.admin.users.setDisabled.mutate({ userId: user.id, disabled: disabling, reason })
+      }
       success={disabling ? i18n._(msg`The account was disabled`) : i18n._(msg`The account was enabled`)}
     />
   );
@@ -187,16 +224,26 @@ function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
   const { user } = detail;
   const [level, setLevel] = useState(String(user.level));
   const [invalid, setInvalid] = useState<string | null>(null);
-  const action = useAdminMutation(
-    (value: number) => trpcClient.admin.users.setLevel.mutate({ userId: user.id, level: value }),
-    { success: () => i18n._(msg`The level was changed`), toastFailure: false, onSuccess: onClose },
-  );
-  const serverError = useFailureText(action.error);
+  const reason = useReason();
   const reset = () => {
     setLevel(String(user.level));
     setInvalid(null);
+    reason.reset();
     action.reset();
   };
+  const action = useAdminMutation(
+    (input: { level: number; reason: string }) =>
+      trpcClient.admin.users.setLevel.mutate({ userId: user.id, ...input }),
+    {
+      success: () => i18n._(msg`The level was changed`),
+      toastFailure: false,
+      onSuccess: () => {
+        reset();
+        onClose();
+      },
+    },
+  );
+  const serverError = useFailureText(action.error);
   return (
     <FormDialog
       open={open}
@@ -204,12 +251,14 @@ function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
       description={<Trans>Levels above 1 show as VIP. A plan bought later sets the level again.</Trans>}
       submitLabel={<Trans>Save</Trans>}
       pending={action.isPending}
-      error={invalid ?? serverError}
+      error={invalid ?? reason.invalid ?? serverError}
+      errorId={ERROR_ID}
       onSubmit={() => {
         const checked = checkLevel(level);
         if (typeof checked !== 'number') return setInvalid(i18n._(checked));
         setInvalid(null);
-        action.mutate(checked);
+        const why = reason.check();
+        if (why !== null) action.mutate({ level: checked, reason: why });
       }}
       onClose={() => {
         reset();
@@ -225,9 +274,12 @@ function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
           max={99}
           step={1}
           value={level}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={invalid ? ERROR_ID : undefined}
           onChange={(event) => setLevel(event.target.value)}
         />
       </Field>
+      <ReasonField id="admin-level-reason" reason={reason} errorId={ERROR_ID} />
     </FormDialog>
   );
 }
@@ -239,10 +291,19 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
   const [planId, setPlanId] = useState('');
   const [days, setDays] = useState('30');
   const [invalid, setInvalid] = useState<string | null>(null);
+  const reason = useReason();
+  const finish = () => {
+    setPlanId('');
+    setDays('30');
+    setInvalid(null);
+    reason.reset();
+    action.reset();
+    onClose();
+  };
   const action = useAdminMutation(
-    (input: { planId: string; days: number }) =>
+    (input: { planId: string; days: number; reason: string }) =>
       trpcClient.admin.users.grantPlan.mutate({ userId: user.id, ...input }),
-    { success: () => i18n._(msg`The plan was granted`), toastFailure: false, onSuccess: onClose },
+    { success: () => i18n._(msg`The plan was granted`), toastFailure: false, onSuccess: finish },
   );
   const actionError = useFailureText(action.error);
   const plansError = useFailureText(plans.error);
@@ -258,21 +319,17 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
       }
       submitLabel={<Trans>Grant</Trans>}
       pending={action.isPending}
-      error={invalid ?? actionError ?? plansError}
+      error={invalid ?? reason.invalid ?? actionError ?? plansError}
+      errorId={ERROR_ID}
       onSubmit={() => {
         if (!planId) return setInvalid(i18n._(msg`Please choose a plan`));
         const checkedDays = checkDays(days);
         if (typeof checkedDays !== 'number') return setInvalid(i18n._(checkedDays));
         setInvalid(null);
-        action.mutate({ planId, days: checkedDays });
+        const why = reason.check();
+        if (why !== null) action.mutate({ planId, days: checkedDays, reason: why });
       }}
-      onClose={() => {
-        setPlanId('');
-        setDays('30');
-        setInvalid(null);
-        action.reset();
-        onClose();
-      }}
+      onClose={finish}
     >
       <Field id="admin-grant-plan" label={<Trans>Plan</Trans>}>
         <NativeSelect
@@ -302,6 +359,7 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
           onChange={(event) => setDays(event.target.value)}
         />
       </Field>
+      <ReasonField id="admin-grant-reason" reason={reason} errorId={ERROR_ID} />
     </FormDialog>
   );
 }
@@ -310,12 +368,19 @@ function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
   const { i18n } = useLingui();
   const { user } = detail;
   const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  const reason = useReason();
+  const finish = () => {
+    setAmount('');
+    setInvalid(null);
+    reason.reset();
+    action.reset();
+    onClose();
+  };
   const action = useAdminMutation(
     (input: { amount: number; reason: string }) =>
       trpcClient.admin.users.adjustBalance.mutate({ userId: user.id, ...input }),
-    { success: () => i18n._(msg`The balance was adjusted`), toastFailure: false, onSuccess: onClose },
+    { success: () => i18n._(msg`The balance was adjusted`), toastFailure: false, onSuccess: finish },
   );
   const serverError = useFailureText(action.error);
   const balance = formatMoney(i18n, detail.balance);
@@ -331,22 +396,16 @@ function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
       }
       submitLabel={<Trans>Adjust</Trans>}
       pending={action.isPending}
-      error={invalid ?? serverError}
+      error={invalid ?? reason.invalid ?? serverError}
+      errorId={ERROR_ID}
       onSubmit={() => {
         const checkedAmount = checkAmount(amount);
         if (typeof checkedAmount !== 'number') return setInvalid(i18n._(checkedAmount));
-        const checkedReason = checkReason(reason);
-        if (typeof checkedReason !== 'string') return setInvalid(i18n._(checkedReason));
         setInvalid(null);
-        action.mutate({ amount: checkedAmount, reason: checkedReason });
+        const why = reason.check();
+        if (why !== null) action.mutate({ amount: checkedAmount, reason: why });
       }}
-      onClose={() => {
-        setAmount('');
-        setReason('');
-        setInvalid(null);
-        action.reset();
-        onClose();
-      }}
+      onClose={finish}
     >
       <Field id="admin-balance-amount" label={<Trans>Amount (USD)</Trans>}>
         <Input
@@ -359,14 +418,7 @@ function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
           onChange={(event) => setAmount(event.target.value)}
         />
       </Field>
-      <Field id="admin-balance-reason" label={<Trans>Reason</Trans>}>
-        <Textarea
-          id="admin-balance-reason"
-          value={reason}
-          maxLength={500}
-          onChange={(event) => setReason(event.target.value)}
-        />
-      </Field>
+      <ReasonField id="admin-balance-reason" reason={reason} errorId={ERROR_ID} />
     </FormDialog>
   );
 }

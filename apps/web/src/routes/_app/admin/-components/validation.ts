@@ -37,10 +37,14 @@ export function checkAmount(text: string): TChecked<number> {
   return value;
 }
 
+/** ZReason: every change an administrator makes says why, in 3 to 500 characters. */
+export const REASON_MAX_LENGTH = 500;
+
 export function checkReason(text: string): TChecked<string> {
   const reason = text.trim();
   if (!reason) return msg`Please give a reason`;
-  if (reason.length > 500) return msg`The reason can be at most 500 characters`;
+  if (reason.length < 3) return msg`The reason must be at least 3 characters`;
+  if (reason.length > REASON_MAX_LENGTH) return msg`The reason can be at most 500 characters`;
   return reason;
 }
 
