@@ -8,6 +8,7 @@ export * from './media-frame';
 export * from './member';
 export * from './messages';
 export * from './nickname-key';
+export * from './pointing';
 export * from './rejoin';
 export * from './stream';
 export * from './system';

@@ -31,6 +31,7 @@ import {
   ZMemberLeft,
   ZMemberList,
 } from './member';
+import { ZPointerMove, ZPointerShown, ZReactionSend, ZReactionShown } from './pointing';
 import { ZStreamAck, ZStreamChoose, ZStreamConfig, ZStreamLayerState, ZStreamStats } from './stream';
 import { ZSystemError, ZSystemPing, ZSystemPong, ZSystemRoomEnded } from './system';
 
@@ -44,6 +45,8 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZControlRelease,
   ZControlTake,
   ZChatSend,
+  ZPointerMove,
+  ZReactionSend,
   ZBrowserNavigate,
   ZBrowserBack,
   ZBrowserForward,
@@ -70,6 +73,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZControlState,
   ZChatMessage,
   ZChatHistory,
+  ZPointerShown,
+  ZReactionShown,
   ZBrowserTabs,
   ZBrowserFound,
   ZStreamConfig,

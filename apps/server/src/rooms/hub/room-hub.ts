@@ -21,6 +21,7 @@ import { ControlQueue, type TControlOutcome } from './control-queue';
 import { errorMessage } from './error-message';
 import type { MediaPeer, TBackpressure } from './media-fanout';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
+import { RoomPointing } from './pointing';
 import { BanList, banMarksOf } from './room-bans';
 import { RoomChat, type TRoomChatOptions } from './room-chat';
 
@@ -90,6 +91,7 @@ export class RoomHub {
   private readonly control: ControlQueue;
   private readonly chat: RoomChat;
   private readonly media: ParticipantStreams;
+  private readonly pointing = new RoomPointing(() => this.now(), (id) => this.control.isController(id));
   /** Accounts the owner removed stay out while this room runs. */
   private readonly kickedUsers = new Set<string>();
   /** The browsers of kicked accounts: signing out there does not bring the account back as a guest. */
@@ -232,7 +234,7 @@ export class RoomHub {
         this.refuse(member, 'ALREADY_JOINED', message.type);
         return;
       default:
-        return;
+        this.pointing.handle(member, message, this.members.values());
     }
   }
 
