@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plan, Session, Subscription, startEmbeddedPostgres, User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
@@ -58,12 +59,26 @@ export async function startBenchServer(options: {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
-  const em = app.orm.em.fork();
-  const user = em.create(User, {
-    username: options.name,
-    email: `${options.name}@example.test`,
-    passwordHash: 'not-used',
-  });
+  const token = await signInOwner(app.orm.em.fork(), options.name);
+  return {
+    app,
+    port,
+    pages,
+    roomsDir,
+    token,
+    call: callerOf(port, token),
+    async close() {
+      await app.close();
+      await pages.close();
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A user on the Pro plan with a live session, written straight into the database; the session's token. */
+export async function signInOwner(em: EntityManager, name: string): Promise<string> {
+  const user = em.create(User, { username: name, email: `${name}@example.test`, passwordHash: 'not-used' });
   const token = randomBytes(32).toString('base64url');
   em.create(Session, {
     user,
@@ -77,28 +92,19 @@ export async function startBenchServer(options: {
     expiresAt: null,
   });
   await em.flush();
+  return token;
+}
 
-  return {
-    app,
-    port,
-    pages,
-    roomsDir,
-    token,
-    async call<T>(path: string, body: unknown) {
-      const reply = await fetch(`http://127.0.0.1:${port}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: token },
-        body: JSON.stringify(body),
-      });
-      const json = (await reply.json()) as { msg: string; data: unknown };
-      if (json.msg !== 'success') throw new Error(`${path}: ${JSON.stringify(json.data)}`);
-      return json.data as T;
-    },
-    async close() {
-      await app.close();
-      await pages.close();
-      await pg.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
+/** REST calls as the owner of `token` to the server on `port`; each throws unless it succeeds. */
+export function callerOf(port: number, token: string): TBenchServer['call'] {
+  return async <T>(path: string, body: unknown) => {
+    const reply = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify(body),
+    });
+    const json = (await reply.json()) as { msg: string; data: unknown };
+    if (json.msg !== 'success') throw new Error(`${path}: ${JSON.stringify(json.data)}`);
+    return json.data as T;
   };
 }

@@ -2,15 +2,16 @@
 // relay, the engine with its sandbox and media), while the server's memory, heap, handles and open files are
 // sampled after every cycle, and any process a stopped room leaves behind is counted. Prints the samples and
 // the growth between the first cycles (after warm-up) and the last.
-//   npm run bench:soak [-- minutes=30 hold=5 snapshots=DIR]
-// With snapshots=DIR it writes heap snapshots of the server's process (the bench runs the server in its own process)
-// after the warm-up cycle and after the last one; `npx tsx bench/heap-compare.ts early late` says what grew.
+//   npm run build && npm run bench:soak [-- minutes=30 hold=5 snapshots=DIR]
+// The server runs as npm start runs it, in a process of its own (bench-server-process.ts), so the figures are the
+// server's alone, not the participant's with every picture it received. Each sample follows a full collection in the
+// server (through its inspector). With snapshots=DIR the server writes heap snapshots after the warm-up cycle and
+// after the last one; `npx tsx bench/heap-compare.ts early late` says what the later one kept.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
+import { resolve } from 'node:path';
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
-import { startBenchServer } from './bench-server';
+import { startBenchServerProcess, type TBenchServerProcess } from './bench-server-process';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
 const minutes = Number(args.minutes ?? 30);
@@ -46,23 +47,37 @@ async function processesUnder(path: string): Promise<number> {
   return count;
 }
 
-/** RssAnon from /proc/self/status, in MB (0 where there is no procfs). */
-async function anonymousRssMb(): Promise<number> {
-  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+/** RssAnon of a process from /proc, in MB (0 where there is no procfs). */
+async function anonymousRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = Number(/^RssAnon:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
 
-/** A heap snapshot after a full collection, so only what is still reachable is in it. */
-async function snapshot(dir: string, name: string): Promise<void> {
+/** A heap snapshot of the server after a full collection, so only what is still reachable is in it. */
+async function snapshot(server: TBenchServerProcess, dir: string, name: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  global.gc?.();
-  const file = writeHeapSnapshot(join(dir, `soak-${name}.heapsnapshot`));
+  const file = await server.inspector.writeHeapSnapshot(resolve(dir, `soak-${name}.heapsnapshot`));
   console.log(`heap snapshot: ${file}`);
 }
 
+/** The server's memory, heap, handles and open files, after a full collection in it. */
+async function measure(server: TBenchServerProcess) {
+  await server.inspector.collectGarbage();
+  const memory = await server.inspector.evaluate<NodeJS.MemoryUsage>('process.memoryUsage()');
+  return {
+    rssMb: memory.rss / 1024 / 1024,
+    anonMb: await anonymousRssMb(server.pid),
+    heapMb: memory.heapUsed / 1024 / 1024,
+    heapTotalMb: memory.heapTotal / 1024 / 1024,
+    externalMb: memory.external / 1024 / 1024,
+    handles: await server.inspector.evaluate<number>('process.getActiveResourcesInfo().length'),
+    fds: (await readdir(`/proc/${server.pid}/fd`)).length,
+  };
+}
+
 async function main() {
-  const server = await startBenchServer({ name: 'soak', postgresPort: 5596 });
+  const server = await startBenchServerProcess({ name: 'soak', postgresPort: 5596 });
   const { port, pages, roomsDir, token, call } = server;
   const rooms = await Promise.all(
     ['a', 'b'].map((name) =>
@@ -117,18 +132,10 @@ async function main() {
     client.close();
     await call('/api/room/stopRoom', { id: room.id });
 
-    global.gc?.();
-    const memory = process.memoryUsage();
     const sample: TSample = {
       cycle,
       minute: (performance.now() - started) / 60_000,
-      rssMb: memory.rss / 1024 / 1024,
-      anonMb: await anonymousRssMb(),
-      heapMb: memory.heapUsed / 1024 / 1024,
-      heapTotalMb: memory.heapTotal / 1024 / 1024,
-      externalMb: memory.external / 1024 / 1024,
-      handles: process.getActiveResourcesInfo().length,
-      fds: (await readdir('/proc/self/fd')).length,
+      ...(await measure(server)),
       leftovers: await processesUnder(roomsDir),
     };
     samples.push(sample);
@@ -136,9 +143,9 @@ async function main() {
       `| ${cycle} | ${sample.minute.toFixed(1)} | ${sample.rssMb.toFixed(0)} | ${sample.anonMb.toFixed(0)} | ` +
         `${sample.heapMb.toFixed(1)} | ${sample.heapTotalMb.toFixed(1)} | ${sample.externalMb.toFixed(1)} | ${sample.handles} | ${sample.fds} | ${sample.leftovers} |`,
     );
-    if (snapshotDir && cycle === WARM_CYCLE) await snapshot(snapshotDir, `cycle-${cycle}`);
+    if (snapshotDir && cycle === WARM_CYCLE) await snapshot(server, snapshotDir, `cycle-${cycle}`);
   }
-  if (snapshotDir) await snapshot(snapshotDir, `cycle-${cycle}`);
+  if (snapshotDir) await snapshot(server, snapshotDir, `cycle-${cycle}`);
 
   // Growth from the first cycles after warm-up to the last, so start-up allocations do not count.
   const warm = samples[Math.min(WARM_CYCLE - 1, samples.length - 1)];
