@@ -143,6 +143,15 @@ const catalogue = {
     status: 403,
     trpc: 'FORBIDDEN',
   },
+  // A room's download, fetched by its controller (GET /ws/room/:roomId/downloads/:id): one fetch per offer, while
+  // that person still controls the room, within a few minutes.
+  DOWNLOAD_NOT_AVAILABLE: {
+    message:
+      'This download is no longer available: it was already saved, it expired, or you are no longer in control of the room',
+    status: 404,
+    trpc: 'NOT_FOUND',
+  },
+  DOWNLOAD_LINK_INVALID: { message: 'This download link is not valid', status: 400, trpc: 'BAD_REQUEST' },
   // Plan limits (spec §6); each text names the limit so the create dialog can show it as it is.
   PLAN_ZONE_NOT_ALLOWED: {
     message: 'Your plan does not include the zone {0}',

@@ -111,4 +111,23 @@ export interface RoomSession {
    * taken on request, never a second stream. Null when there is no tab to take it from.
    */
   snapshot(maxWidth: number): Promise<Uint8Array | null>;
+  /**
+   * What leaves the room for its controller: a download the browser finished (or refused), text copied in the
+   * page. Absent where the browser cannot hand anything out.
+   */
+  onFilesOut?(listener: (event: TRoomFileOut) => void): () => void;
 }
+
+/** A file or text leaving the room's browser; the hub hands it to the controller alone (./hub/room-files-out.ts). */
+export type TRoomFileOut =
+  | {
+      kind: 'download';
+      /** Where the finished file lies on this server, in the room's own downloads directory. */
+      path: string;
+      /** Sanitised (./engine/download-name.ts). */
+      name: string;
+      size: number;
+      mime: string;
+    }
+  | { kind: 'download-refused'; name: string; reason: 'too-large' | 'failed' }
+  | { kind: 'copied'; text: string; truncated: boolean };

@@ -15,6 +15,7 @@ import { allowedOrigins } from './allowed-origins';
 import { databaseLiveSessions, databaseRoomDirectory, engineLink } from './default-ports';
 import { registerSocketHandlers } from './registry';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
+import { registerRoomDownloadRoute } from './room-download-route';
 import { RoomRelay } from './room-relay';
 import type { TSocketAuthDeps } from './socket-auth';
 import { TicketBook } from './ticket';
@@ -104,6 +105,8 @@ export const roomRelayPlugin = fp(
         // Through the relay: a test that points it at other room data is answered from that data.
         auth: auth(relay.tickets, (roomId) => relay.findRoom(roomId)),
       });
+    // Where the hubs are, beside their sockets: a controller saves a room's download (gateways do not forward it).
+    if (role === 'all') registerRoomDownloadRoute(app, relay);
     dropDeadSockets(app);
 
     const stopListening = app.sessionEvents.subscribe((end) => relay.connections.endSessions(end));

@@ -21,6 +21,7 @@ import {
   ZControlState,
   ZControlTake,
 } from './control';
+import { ZClipboardCopied, ZDownloadOffered, ZDownloadRefused } from './files-out';
 import { ZCompositionInput, ZKeyInput, ZPointerInput, ZTextInput, ZWheelInput } from './input';
 import {
   ZMemberBan,
@@ -77,6 +78,9 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZReactionShown,
   ZBrowserTabs,
   ZBrowserFound,
+  ZDownloadOffered,
+  ZDownloadRefused,
+  ZClipboardCopied,
   ZStreamConfig,
   ZStreamStats,
   ZStreamLayerState,

@@ -40,6 +40,7 @@ import {
 } from '../sandbox/sandbox-support';
 import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
+import { makeDownloadsDir, removeDownloadsDir } from './downloads-dir';
 import { silentLogger, type TEngineLogger } from './logger';
 import { RoomBrowser } from './room-browser';
 import { applyRoomPreferences } from './room-profile-preferences';
@@ -115,6 +116,8 @@ interface TRun {
   /** Set when the teardown begins: no copy of the live profile starts after it. */
   closing?: boolean;
   sandbox?: RoomSandbox;
+  /** Where the run's browser saves downloads until the controller fetches them (./downloads-dir.ts). */
+  downloadsDir?: string;
   /** The run's own way to the egress proxy (sandboxed runs), in a directory of its own. */
   egressDoor?: TEgressDoor;
   media?: RoomMedia;
@@ -482,6 +485,7 @@ export class ChromiumRoomEngine implements RoomEngine {
         launched.session = await ChromiumRoomSession.open(launched.browser!.context, spec, this.logger, {
           encoded: launched.media,
           egressFailure: (address) => egress.failure(address),
+          downloadsDir: launched.downloadsDir,
         });
       } finally {
         for (const release of primed) release();
@@ -571,13 +575,14 @@ export class ChromiumRoomEngine implements RoomEngine {
     };
     try {
       const mediaDir = path === 'h264' ? await this.mediaDir() : undefined;
+      run.downloadsDir = await makeDownloadsDir(this.options.roomsDataDir);
       if (support.kind !== 'unconfined')
         run.egressDoor = await this.egressDoor(proxy, () => run.spec?.roomId ?? run.id);
       const limits = this.options.sandbox?.limits ?? DEFAULT_LIMITS;
       run.sandbox = await RoomSandbox.open({
         roomId: id,
         support,
-        keep: [...(run.fresh ? [] : [run.profileDir]), ...(mediaDir ? [mediaDir] : [])],
+        keep: [...(run.fresh ? [] : [run.profileDir]), ...(mediaDir ? [mediaDir] : []), run.downloadsDir],
         // A fresh profile is thrown away with the run anyway: in the room's memory, what a page stores is bounded
         // by the room's limits instead of filling the host's disk (a page is offered a share of its volume).
         scratch: run.fresh ? [run.profileDir] : [],
@@ -710,6 +715,7 @@ export class ChromiumRoomEngine implements RoomEngine {
       ?.stop()
       .catch((error) => this.logger.error({ err: error, roomId: run.id }, 'room media did not stop'));
     if (run.fresh) await rm(run.profileDir, { recursive: true, force: true }).catch(() => {});
+    await removeDownloadsDir(run.downloadsDir);
   }
 
   private async prepareProfile(

@@ -5,7 +5,8 @@ import type { TRoomLaunchSpec } from '@rooms/api';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { failurePage, type TEgressFailure } from '../egress/failure-page';
-import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer } from '../room-session';
+import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer, TRoomFileOut } from '../room-session';
+import { RoomFilesOut } from './files-out';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import { KeyFilter } from './key-filter';
 import type { TEngineLogger } from './logger';
@@ -26,6 +27,8 @@ export interface TSessionParts {
   encoded?: TEncodedMedia;
   /** Why the egress proxy could not open an address's host lately, if it could not (../egress/failure-page). */
   egressFailure?: (address: string) => TEgressFailure | undefined;
+  /** The run's own downloads directory (./files-out.ts); without it the room downloads nothing. */
+  downloadsDir?: string;
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -43,6 +46,7 @@ export class ChromiumRoomSession implements RoomSession {
   private readonly screencast: ScreencastSource;
   private readonly tabSet: TabSet;
   private readonly keys = new KeyFilter();
+  private filesOut: RoomFilesOut | undefined;
 
   private constructor(
     context: BrowserContext,
@@ -85,6 +89,10 @@ export class ChromiumRoomSession implements RoomSession {
   ): Promise<ChromiumRoomSession> {
     const session = new ChromiumRoomSession(context, spec, logger, parts);
     await session.tabSet.init();
+    session.filesOut = await RoomFilesOut.open(context, {
+      downloadsDir: parts.downloadsDir,
+      onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
+    });
     // The start URL comes from the system image, not from a participant, but passes the same policy.
     await session.navigate(spec.startUrl);
     return session;
@@ -175,7 +183,12 @@ export class ChromiumRoomSession implements RoomSession {
     }
   }
 
+  onFilesOut(listener: (event: TRoomFileOut) => void): () => void {
+    return this.filesOut?.on(listener) ?? (() => {});
+  }
+
   async close(): Promise<void> {
+    await this.filesOut?.close();
     this.tabSet.dispose();
     await this.screencast.stop();
   }

@@ -15,7 +15,7 @@ describe('the room browser policy', () => {
   it('locks the browser UI a room must not reach', () => {
     expect(ROOM_BROWSER_POLICY).toMatchObject({
       AllowFileSelectionDialogs: false,
-      DownloadRestrictions: 3,
+      DownloadRestrictions: 0,
       PrintingEnabled: false,
       IncognitoModeAvailability: 1,
       BrowserGuestModeEnabled: false,

@@ -32,8 +32,9 @@ export const ROOM_BROWSER_POLICY = {
 
   // Native file choosers would show the server's files to everyone; uploads and "Save as" are refused instead.
   AllowFileSelectionDialogs: false,
-  // 3 = block all downloads: nothing a page sends lands on the server's disk.
-  DownloadRestrictions: 3,
+  // 0 = no restriction by type: every download lands in the run's own downloads directory (the engine's CDP
+  // session sets it, ./downloads.ts), bounded in size, and is only ever offered to the controller, never opened.
+  DownloadRestrictions: 0,
   // The print preview is browser UI with a "Save as PDF" file dialog behind it.
   PrintingEnabled: false,
   // 1 = incognito disabled: an incognito window is another profile the room does not follow.

@@ -1,5 +1,6 @@
 // Launches and ends one room's Chromium: a persistent context on the room's profile directory, every request
-// through the egress proxy, downloads refused. Headless for the CDP screencast; on the media pipeline, headful in
+// through the egress proxy, downloads refused until the session lets them into the run's own directory
+// (./downloads.ts). Headless for the CDP screencast; on the media pipeline, headful in
 // kiosk mode on the room's virtual display, playing into the room's sound server. It reports a browser that dies
 // on its own so the engine can mark the room crashed.
 import { rm } from 'node:fs/promises';

@@ -24,6 +24,7 @@ import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { RoomPointing } from './pointing';
 import { BanList, banMarksOf } from './room-bans';
 import { RoomChat, type TRoomChatOptions } from './room-chat';
+import { RoomFilesOut, type TOfferedFile } from './room-files-out';
 
 export interface HubPeer extends MediaPeer {
   /** `serialized` is the message's JSON when the sender already has it (a broadcast serializes once). */
@@ -99,6 +100,9 @@ export class RoomHub {
   /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
   private readonly bans: BanList;
   private readonly stopTabs: () => void;
+  /** Downloads and copied text, for the controller alone (./room-files-out.ts). */
+  private readonly filesOut: RoomFilesOut;
+  private readonly stopFilesOut: () => void;
   private readonly now: () => number;
   private statsTimer: NodeJS.Timeout | undefined;
   // Input and browser actions run one after another, in the order the controller sent them.
@@ -121,10 +125,25 @@ export class RoomHub {
       ids: () => this.members.keys(),
     });
     this.stopTabs = options.session.onTabsChanged((tabs) => this.broadcast({ type: 'browser/tabs', tabs }));
+    this.filesOut = new RoomFilesOut({
+      roomId: this.room.id,
+      controller: () => {
+        const id = this.control.state().controllerId;
+        const member = id === null ? undefined : this.members.get(id);
+        return member && { id: member.info.id, peer: member.peer };
+      },
+      now: this.now,
+    });
+    this.stopFilesOut = options.session.onFilesOut?.((event) => this.filesOut.handle(event)) ?? (() => {});
   }
 
   get roomId(): string {
     return this.room.id;
+  }
+
+  /** A download offered to the controller, once, for its key (./room-files-out.ts); the caller deletes the file. */
+  takeDownload(id: string, key: string): TOfferedFile | undefined {
+    return this.filesOut.take(id, key);
   }
 
   get size(): number {
@@ -252,6 +271,8 @@ export class RoomHub {
     this.members.clear();
     this.media.close();
     this.stopTabs();
+    this.stopFilesOut();
+    this.filesOut.close();
     this.stopStats();
     this.options.participantsChanged(0);
   }

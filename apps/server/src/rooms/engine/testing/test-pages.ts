@@ -5,7 +5,7 @@
 // Pages a test presses on report `ready:<page>` once loaded: input sent before that can miss what it aims at. So
 // does the noise: a bitrate measured before it draws measures a blank page.
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 
 export interface TTestPages {
   /** e.g. http://127.0.0.1:41234 */
@@ -169,7 +169,49 @@ const PAGES: Record<string, string> = {
        }, 300);
      }, 1000);`,
   ),
+  // Text to copy out of the room: the field is focused with its text selected once the page loads.
+  '/copy': page(
+    `<textarea id="t" style="width:90%;height:50%;font-size:32px">Copied out of the room 房间里复制的文字</textarea>`,
+    `const field = document.getElementById('t');
+     field.focus();
+     field.select();
+     report('ready:copy');`,
+  ),
 };
+
+/**
+ * GET /file?name=…&size=…: an attachment of `size` bytes (byte i is i % 251), named by the Content-Disposition;
+ * `length=0` leaves the size unannounced. Sent as fast as it is read, so a cancelled download stops the sending.
+ */
+function sendFile(url: URL, response: ServerResponse): void {
+  const size = Number(url.searchParams.get('size') ?? '0');
+  const name = url.searchParams.get('name') ?? 'file.bin';
+  response.setHeader('content-type', url.searchParams.get('type') ?? 'application/octet-stream');
+  response.setHeader('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+  if (url.searchParams.get('length') !== '0') response.setHeader('content-length', String(size));
+  let sent = 0;
+  const write = () => {
+    while (sent < size) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, size - sent));
+      for (let i = 0; i < chunk.length; i++) chunk[i] = (sent + i) % 251;
+      sent += chunk.length;
+      if (!response.write(chunk)) {
+        response.once('drain', write);
+        return;
+      }
+    }
+    response.end();
+  };
+  response.once('close', () => response.off('drain', write));
+  write();
+}
+
+/** The bytes /file sends for `size`. */
+export function testFileBytes(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) bytes[i] = i % 251;
+  return bytes;
+}
 
 export async function startTestPages(): Promise<TTestPages> {
   const events: string[] = [];
@@ -185,6 +227,11 @@ export async function startTestPages(): Promise<TTestPages> {
     if (url.pathname.startsWith('/event/')) {
       record(decodeURIComponent(url.pathname.slice('/event/'.length)));
       response.end();
+      return;
+    }
+    if (url.pathname === '/file') {
+      record(`file:${url.searchParams.get('name') ?? ''}`);
+      sendFile(url, response);
       return;
     }
     if (url.pathname === '/submitted') record(`submitted:${url.searchParams.get('q') ?? ''}`);
