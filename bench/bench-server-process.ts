@@ -103,7 +103,7 @@ function inspectorUrlOf(child: ChildProcess): Promise<string> {
         resolve(url);
       }
       for (const line of text.split('\n')) {
-        if (line.trim() && !/Debugger listening|For help, see|Debugger attached/.test(line))
+        if (line.trim() && !/^Debugger |For help, see|Waiting for the debugger/.test(line))
           process.stderr.write(`${line}\n`);
       }
     });

@@ -76,6 +76,21 @@ async function measure(server: TBenchServerProcess) {
   };
 }
 
+/** RSS and heap growth between two samples: in all, per hour and per cycle. */
+function growth(from: TSample, to: TSample): string {
+  const hours = Math.max((to.minute - from.minute) / 60, 1 / 60);
+  const cycles = Math.max(to.cycle - from.cycle, 1);
+  const rss = to.rssMb - from.rssMb;
+  const heap = to.heapMb - from.heapMb;
+  return (
+    `RSS ${from.rssMb.toFixed(1)} → ${to.rssMb.toFixed(1)} MB (${rss.toFixed(1)} MB, ${(rss / hours).toFixed(0)} MB/h, ` +
+    `${((rss * 1024) / cycles).toFixed(0)} KB a cycle; anonymous ${(to.anonMb - from.anonMb).toFixed(1)} MB), ` +
+    `heap ${from.heapMb.toFixed(1)} → ${to.heapMb.toFixed(1)} MB (${heap.toFixed(1)} MB, ` +
+    `${((heap * 1024) / cycles).toFixed(0)} KB a cycle; V8's total ${(to.heapTotalMb - from.heapTotalMb).toFixed(1)} MB), ` +
+    `external ${(to.externalMb - from.externalMb).toFixed(1)} MB`
+  );
+}
+
 async function main() {
   const server = await startBenchServerProcess({ name: 'soak', postgresPort: 5596 });
   const { port, pages, roomsDir, token, call } = server;
@@ -147,21 +162,19 @@ async function main() {
   }
   if (snapshotDir) await snapshot(server, snapshotDir, `cycle-${cycle}`);
 
-  // Growth from the first cycles after warm-up to the last, so start-up allocations do not count.
+  // Growth from the first cycles after warm-up to the last, so start-up allocations do not count; and over the
+  // second half alone, where what the server still compiles and caches while it warms up no longer shows.
   const warm = samples[Math.min(WARM_CYCLE - 1, samples.length - 1)];
+  const middle = samples[Math.floor(samples.length / 2)];
   const last = samples.at(-1);
-  if (warm && last) {
-    const hours = Math.max((last.minute - warm.minute) / 60, 1 / 60);
+  if (warm && middle && last) {
     console.log(
       `\n${samples.length} cycles in ${last.minute.toFixed(1)} min. From cycle ${warm.cycle} to ${last.cycle}: ` +
-        `RSS ${(last.rssMb - warm.rssMb).toFixed(1)} MB (${((last.rssMb - warm.rssMb) / hours).toFixed(0)} MB/h; ` +
-        `anonymous ${(last.anonMb - warm.anonMb).toFixed(1)} MB), ` +
-        `heap ${(last.heapMb - warm.heapMb).toFixed(1)} MB (V8's total ${(last.heapTotalMb - warm.heapTotalMb).toFixed(1)} MB), external ${(last.externalMb - warm.externalMb).toFixed(1)} MB, ` +
-        `per cycle: RSS ${(((last.rssMb - warm.rssMb) * 1024) / Math.max(last.cycle - warm.cycle, 1)).toFixed(0)} KB, ` +
-        `heap ${(((last.heapMb - warm.heapMb) * 1024) / Math.max(last.cycle - warm.cycle, 1)).toFixed(0)} KB; handles ${last.handles - warm.handles}, ` +
-        `fds ${last.fds - warm.fds}; leftover processes at the end: ${last.leftovers}; ` +
+        `${growth(warm, last)}; handles ${last.handles - warm.handles}, fds ${last.fds - warm.fds}; ` +
+        `leftover processes at the end: ${last.leftovers}; ` +
         `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}`,
     );
+    console.log(`Second half, from cycle ${middle.cycle} to ${last.cycle}: ${growth(middle, last)}`);
   }
 
   await server.close();
