@@ -2,7 +2,10 @@
 // URL in chat keep the layout (also after a rejoin), the URL is a link that opens in a new tab of the reader's own
 // browser, the message box counts toward its limit and refuses a longer message instead of cutting it, a raised hand reaches the owner and the controller as a toast
 // whose Give control hands the browser over (once per request), and on a 390 px wide phone the members, the chat
-// and the control request all work, with long names cut to fit and the owner's actions in each row's menu.
+// and the control request all work, with long names cut to fit and the owner's actions in each row's menu; the
+// owner on a laptop and a phone is one person with two devices, never offered for removal, and counted once. A guest
+// points and reacts, and the owner sees the guest's labelled pointer over the picture and the reaction floating up,
+// in English and in Chinese.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESS_ME_PAGE, passEntry, startSharedRoom, type TSharedRoom } from './room-support';
 import { DESKTOP, type Page, PHONE, screenshots, toast } from './support';
@@ -197,6 +200,44 @@ describe('people in a room', () => {
     await ownerContext.close();
   });
 
+  it("shows one account on two devices as one person with a device count, and never offers the owner's other device for removal", async () => {
+    const laptop = await ownerInRoom();
+    const phone = await ownerInRoom(PHONE);
+    const guest = await guestInRoom('Hana');
+    const name = shared.owner.username;
+    for (const page of [laptop.page, phone.page, guest.page]) {
+      const panel = page.getByTestId('members-panel');
+      await expect.poll(() => panel.getByTestId('member').count()).toBe(2);
+      expect(await panel.getByTestId('members-count').getAttribute('data-count')).toBe('2');
+      const owner = panel.getByTestId('member').filter({ hasText: name });
+      expect(await owner.getByTestId('member-devices').textContent()).toBe('(2 devices)');
+    }
+    // The owner's own row (this device and the phone) has no Remove or Ban; the guest's has.
+    const own = laptop.page.getByTestId('member').filter({ hasText: name });
+    expect(await own.textContent()).toContain('(you)');
+    expect(await own.getByTestId('member-actions').count()).toBe(0);
+    await laptop.page.getByTestId('member').filter({ hasText: 'Hana' }).getByTestId('member-actions').click();
+    await laptop.page.getByTestId('member-actions-menu').getByTestId('member-kick').waitFor();
+    await laptop.page.keyboard.press('Escape');
+    await screenshots(laptop.page, 'room-owner-two-devices');
+
+    // The dashboard counts people too: stopping asks about 2 people inside, not 3 connections.
+    const dashboard = await laptop.context.newPage();
+    await dashboard.goto('/dashboard');
+    await dashboard
+      .locator(`[data-testid="room-card"][data-room-name="${shared.room.name}"]`)
+      .getByTestId('room-stop')
+      .click();
+    const ask = dashboard.getByTestId('room-interrupt-dialog');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('People inside now: 2');
+    await ask.getByTestId('confirm-no').click();
+
+    await guest.context.close();
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
   it('works on a 390 px wide phone: members, chat and asking for control', async () => {
     const { context: ownerContext, page: ownerPage } = await ownerInRoom();
     // The longest nickname the room accepts, with no space to break at.
@@ -277,6 +318,110 @@ describe('people in a room', () => {
     expect(clicks()).toBe(before + 1);
 
     await phone.context.close();
+    await ownerContext.close();
+  });
+
+  it("shows a guest's pointer to the owner as a labelled ghost, and the guest's reactions, in English and Chinese", async () => {
+    const { context: ownerContext, page: ownerPage } = await ownerInRoom();
+    const guest = await guestInRoom('Pia');
+    const { page } = guest;
+    const ghosts = (on: Page) => on.getByTestId('room-pointer-ghost');
+    // How the next reaction of this emoji moves on `on`, read as it appears (it lasts only a moment).
+    const nextReactionAnimation = (on: Page, emoji: string) =>
+      on.evaluate(
+        (wanted) =>
+          new Promise<string>((resolve) => {
+            const observer = new MutationObserver(() => {
+              const added = document.querySelector(`[data-testid="room-reaction"][data-emoji="${wanted}"]`);
+              if (!added) return;
+              observer.disconnect();
+              resolve(getComputedStyle(added).animationName);
+            });
+            observer.observe(document.body, { childList: true, subtree: true });
+          }),
+        emoji,
+      );
+
+    // The owner drives: their mouse is the pointer, so pointing is off for them and says why.
+    const ownerToggle = ownerPage.getByTestId('room-point-toggle');
+    expect(await ownerToggle.isDisabled()).toBe(true);
+    expect(await ownerToggle.getAttribute('aria-label')).toBe(
+      'Pointing is off while you are in control: your mouse drives the browser',
+    );
+
+    // Pia turns pointing on and points at a quarter across, 40 % down the picture.
+    const toggle = page.getByRole('button', {
+      name: 'Point at the picture: the others see where your mouse is',
+    });
+    await toggle.click();
+    expect(await page.getByTestId('room-point-toggle').getAttribute('aria-pressed')).toBe('true');
+    const pointAt = async (on: Page, x: number, y: number) => {
+      const box = await on.getByTestId('room-canvas').boundingBox();
+      if (!box) throw new Error('no room canvas');
+      await on.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 4 });
+    };
+    await pointAt(page, 0.25, 0.4);
+    const ghost = ghosts(ownerPage).filter({ hasText: 'Pia' });
+    await ghost.waitFor({ timeout: 15_000 });
+    // Where Pia points, on the owner's own picture, whatever its size there.
+    const where = async () => {
+      const canvas = (await ownerPage.getByTestId('room-canvas').boundingBox())!;
+      const dot = (await ghost.locator('span').first().boundingBox())!;
+      return {
+        x: (dot.x + dot.width / 2 - canvas.x) / canvas.width,
+        y: (dot.y + dot.height / 2 - canvas.y) / canvas.height,
+      };
+    };
+    await expect.poll(async () => Math.abs((await where()).x - 0.25), { timeout: 5000 }).toBeLessThan(0.02);
+    expect(Math.abs((await where()).y - 0.4)).toBeLessThan(0.02);
+    // Pia sees her own mouse, not a ghost of it; pointing drove nothing in the room's browser.
+    expect(await ghosts(page).count()).toBe(0);
+    expect(await ownerPage.getByTestId('room-page').getAttribute('data-controlling')).toBe('true');
+
+    // Pia reacts: it floats on her picture at once and on the owner's, with her name, read out there too.
+    await page.getByRole('button', { name: 'Send a reaction' }).click();
+    const celebrating = nextReactionAnimation(ownerPage, '🎉');
+    await page.getByRole('button', { name: 'React: Celebrate' }).click();
+    await page.locator('[data-testid="room-reaction"][data-emoji="🎉"]').waitFor();
+    const reaction = ownerPage.locator('[data-testid="room-reaction"][data-emoji="🎉"]');
+    await reaction.filter({ hasText: 'Pia' }).waitFor({ timeout: 15_000 });
+    expect(await ownerPage.getByTestId('room-reaction-announcement').textContent()).toBe('Pia reacted 🎉');
+    expect(await celebrating).toBe('room-reaction-float');
+    await pointAt(page, 0.6, 0.3);
+    await screenshots(ownerPage, 'room-pointing-owner');
+    await screenshots(page, 'room-pointing-guest');
+
+    // Left alone, the ghost fades and goes.
+    await ghost.waitFor({ state: 'detached', timeout: 15_000 });
+
+    // In Chinese, and for an owner who asks for reduced motion: the reaction does not rise, it only fades.
+    for (const context of [guest.context, ownerContext]) {
+      await context.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
+    }
+    await page.reload();
+    await passEntry(page, 'Pia');
+    await ownerPage.emulateMedia({ reducedMotion: 'reduce' });
+    await ownerPage.reload();
+    await passEntry(ownerPage, shared.owner.username);
+    const zhToggle = page.getByTestId('room-point-toggle');
+    await expect
+      .poll(() => zhToggle.getAttribute('aria-label'), { timeout: 15_000 })
+      .toBe('在画面上指点：其他人会看到你的鼠标位置');
+    await zhToggle.click();
+    await pointAt(page, 0.7, 0.6);
+    await ghosts(ownerPage).filter({ hasText: 'Pia' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: '发送表情回应' }).click();
+    const thumbsUp = nextReactionAnimation(ownerPage, '👍');
+    await page.getByRole('button', { name: '回应：点赞' }).click();
+    const thumbs = ownerPage.locator('[data-testid="room-reaction"][data-emoji="👍"]');
+    await thumbs.filter({ hasText: 'Pia' }).waitFor({ timeout: 15_000 });
+    expect(await ownerPage.getByTestId('room-reaction-announcement').textContent()).toBe('Pia 回应了 👍');
+    expect(await thumbsUp).toBe('room-reaction-fade');
+    await pointAt(page, 0.72, 0.62);
+    await screenshots(ownerPage, 'room-pointing-owner-zh');
+    await page.getByRole('button', { name: '停止指点' }).waitFor();
+
+    await guest.context.close();
     await ownerContext.close();
   });
 });

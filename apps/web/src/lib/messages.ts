@@ -103,6 +103,7 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The room password is incorrect. Please complete the verification before you try again': msg`The room password is incorrect. Please complete the verification before you try again`,
   'Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password': msg`Several wrong passwords were tried for this room from your network. Please complete the verification, then enter the password`,
   'You are sending messages too fast': msg`You are sending messages too fast`,
+  'You are sending reactions too fast; wait a few seconds': msg`You are sending reactions too fast; wait a few seconds`,
   'The browser could not do that': msg`The browser could not do that`,
   'You were removed from the room by its owner': msg`You were removed from the room by its owner`,
   'Too many messages could not be understood; the connection was closed': msg`Too many messages could not be understood; the connection was closed`,

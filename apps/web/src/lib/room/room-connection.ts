@@ -60,6 +60,9 @@ export interface TRoomSnapshot {
   ended: { code: TRoomErrorCode | 'CLOSED'; message: string } | null;
 }
 
+/** Another member's pointer or reaction: a passing moment for the picture's overlay (pointing-layer.tsx). */
+export type TPointingEvent = TServerMessageOf<'pointer/shown'> | TServerMessageOf<'reaction/shown'>;
+
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
   error(error: TServerMessageOf<'system/error'>): void;
@@ -142,6 +145,7 @@ export interface TRoomConnectionOptions {
 export class RoomConnection {
   private snapshot: TRoomSnapshot;
   private readonly listeners = new Set<() => void>();
+  private readonly pointingListeners = new Set<(event: TPointingEvent) => void>();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -172,6 +176,12 @@ export class RoomConnection {
   };
 
   getSnapshot = (): TRoomSnapshot => this.snapshot;
+
+  /** Others' pointers and reactions, told as they come: up to 20 a second each, so never kept in the snapshot. */
+  onPointing = (listener: (event: TPointingEvent) => void): (() => void) => {
+    this.pointingListeners.add(listener);
+    return () => this.pointingListeners.delete(listener);
+  };
 
   async connect(): Promise<void> {
     this.retryTimer = undefined;
@@ -332,6 +342,10 @@ export class RoomConnection {
         return this.update({ chat: [...now.chat, message.message].slice(-CHAT_KEEP) });
       case 'browser/tabs':
         return this.update({ tabs: message.tabs });
+      case 'pointer/shown':
+      case 'reaction/shown':
+        for (const listener of this.pointingListeners) listener(message);
+        return;
       case 'browser/found':
         return this.update({ found: { text: message.text, found: message.found } });
       case 'stream/config':

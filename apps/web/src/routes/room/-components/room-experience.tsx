@@ -30,6 +30,8 @@ import { ChatPanel } from './chat-panel';
 import { FindBar } from './find-bar';
 import { MembersPanel } from './members-panel';
 import { PictureQualityMenu } from './picture-quality-menu';
+import { PointingControls } from './pointing-controls';
+import { PointingLayer, usePointerSharing, usePointingBoard } from './pointing-layer';
 import { ReportRoomButton } from './report-room';
 import { RoomAway } from './room-away';
 import { EntryDialog } from './room-entry';
@@ -188,6 +190,17 @@ function LiveRoom({
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
+  // Pointing is for watchers: whoever drives points with the browser's own mouse.
+  const [pointing, setPointing] = useState(false);
+  const sharingPointer = pointing && !controlling && joined;
+  const you = snapshot.members.find((member) => member.id === snapshot.you);
+  const reactions = usePointingBoard(
+    connection,
+    snapshot.members.map((member) => member.id),
+    send,
+  );
+  usePointerSharing(canvas, sharingPointer, send);
+
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void stageBox.current?.requestFullscreen().catch(() => undefined);
@@ -245,6 +258,13 @@ function LiveRoom({
                 : t`Connecting…`}
         </span>
         <ReportRoomButton roomId={room.id} password={password} className="ml-auto" />
+        <PointingControls
+          pointing={pointing}
+          controlling={controlling}
+          joined={joined}
+          onPointingChange={setPointing}
+          onReact={(emoji) => reactions.react(emoji, you?.nickname ?? nickname)}
+        />
         <PictureQualityMenu
           stream={snapshot.stream}
           layer={snapshot.layer?.layer ?? null}
@@ -299,6 +319,8 @@ function LiveRoom({
             automatic={snapshot.choice === 'auto'}
             // The first connection is not a lost one: only reconnecting or a room gone away count.
             connected={snapshot.status === 'joined' || snapshot.status === 'connecting'}
+            pointing={sharingPointer}
+            overlay={<PointingLayer board={reactions.board} announced={reactions.announced} />}
           />
           <RoomAway
             status={snapshot.status}

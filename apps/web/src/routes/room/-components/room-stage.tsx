@@ -9,7 +9,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { TClientMessageInput, TStreamLayer } from '@rooms/api/room-protocol';
 import { cn } from '@rooms/ui/lib/utils';
 import { Spinner } from '@rooms/ui/spinner';
-import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import {
   boundScroll,
   fitPicture,
@@ -40,6 +40,8 @@ export function RoomStage({
   layer = null,
   automatic = true,
   connected = true,
+  pointing = false,
+  overlay = null,
 }: {
   canvasRef: RefObject<HTMLCanvasElement | null>;
   picture: TSize | null;
@@ -54,6 +56,10 @@ export function RoomStage({
   automatic?: boolean;
   /** False while the connection is down: the quality indicator says so. */
   connected?: boolean;
+  /** A watcher pointing at the picture (pointing-layer.tsx): the cursor says moving it shows. */
+  pointing?: boolean;
+  /** Drawn over the shown picture, letterbox excluded (the others' pointers and reactions). */
+  overlay?: ReactNode;
 }) {
   const { t } = useLingui();
   const box = useRef<HTMLDivElement>(null);
@@ -377,7 +383,7 @@ export function RoomStage({
         data-testid="room-canvas"
         className={cn(
           'absolute touch-none select-none outline-none',
-          controlling ? 'cursor-default' : 'cursor-not-allowed',
+          controlling ? 'cursor-default' : pointing ? 'cursor-crosshair' : 'cursor-not-allowed',
         )}
         style={
           shown && shown.width > 0
@@ -386,6 +392,18 @@ export function RoomStage({
         }
         onFocus={() => keys.current?.focus({ preventScroll: true })}
       />
+      {overlay ? (
+        <div
+          className="pointer-events-none absolute"
+          style={
+            shown && shown.width > 0
+              ? { left: shown.left, top: shown.top, width: shown.width, height: shown.height }
+              : { inset: 0 }
+          }
+        >
+          {overlay}
+        </div>
+      ) : null}
       <textarea
         ref={keys}
         aria-label={t`Keyboard input for the room browser`}
