@@ -3,10 +3,15 @@
 // picture says; chat is a named live log; the tab strip holds only tabs; handing control over from a member's
 // row keeps the focus in the row; the first key after getting control reaches the page, and a driver who loses
 // control is told why; the phone's quality badge is named by what it shows.
+import { readFile } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSharedRoom, type TSharedRoom } from './room-support';
 import { DESKTOP, type Page, PHONE, screenshots, toast } from './support';
+
+/** What the room's /files page offers to copy, and the name and text of the file it saves. */
+const FILES_TEXT = 'Notes from the room 房间笔记';
+const FILES_NAME = 'notes 笔记.txt';
 
 /** A form for the room's browser that reports every key going down and up to /event/down/… and /event/up/…. */
 const KEYS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>keys page</title></head>
@@ -14,6 +19,14 @@ const KEYS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>keys 
 <script>
 for (const type of ['keydown', 'keyup'])
   addEventListener(type, (event) => fetch('/event/' + type.slice(3) + '/' + encodeURIComponent(event.key)), true);
+// At /files: text to copy in the top half, a link saving a small file in the bottom half.
+if (location.pathname === '/files') {
+  document.body.innerHTML = '<textarea id="notes" style="position:fixed;left:5%;top:5%;width:90%;height:35%;font-size:32px">' +
+    ${JSON.stringify(FILES_TEXT)} + '</textarea><a id="save" download=' + ${JSON.stringify(JSON.stringify(FILES_NAME))} +
+    ' href="data:text/plain;charset=utf-8,' + encodeURIComponent(${JSON.stringify(FILES_TEXT)}) +
+    '" style="position:fixed;left:5%;top:55%;width:90%;height:40%;background:#36c;color:#fff">Save the notes</a>';
+  fetch('/event/files-ready');
+}
 </script></body></html>`;
 
 let shared: TSharedRoom;
@@ -201,6 +214,58 @@ describe('the room with the keyboard', () => {
     // The owner takes it back: the guest is told by whom, not left wondering why the picture stopped answering.
     await page.getByTestId('control-take').click();
     await toast(guest, `${shared.owner.username} took control back.`);
+  });
+
+  it('hands the driver a file the room saved and the text copied in it, in English and in Chinese', async () => {
+    const texts = {
+      'en-US': { offered: 'The room downloaded a file', save: 'Download', copied: 'Copied from the room' },
+      'zh-CN': { offered: '房间下载了一个文件', save: '下载', copied: '已从房间复制' },
+    } as const;
+    for (const language of ['en-US', 'zh-CN'] as const) {
+      const { context, page } = await shared.ownerInRoom();
+      opened.push(context);
+      const origin = new URL(shared.kit.server.url).origin;
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      if (language === 'zh-CN') {
+        await context.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
+        await page.reload();
+        const take = page.getByTestId('control-take');
+        await page.getByTestId('room-canvas').waitFor();
+        if (await take.isVisible()) await take.click();
+        await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+      }
+      const said = texts[language];
+
+      // The room's browser goes to the page with the notes and the link that saves them.
+      const ready = count('/event/files-ready');
+      await page.getByTestId('browser-address').fill(`${shared.pages.origin}/files`);
+      await page.getByTestId('browser-address').press('Enter');
+      await expect.poll(() => count('/event/files-ready'), { timeout: 20_000 }).toBe(ready + 1);
+
+      // A click on the link in the picture: the room saves the file, and this browser is offered it by name.
+      const canvas = page.getByTestId('room-canvas');
+      const box = (await canvas.boundingBox())!;
+      await canvas.click({ position: { x: box.width / 2, y: box.height * 0.75 } });
+      await toast(page, said.offered);
+      await toast(page, FILES_NAME);
+      await screenshots(page, `room-download-offered-${language}`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: said.save, exact: true }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(FILES_NAME);
+      expect(await readFile((await download.path())!, 'utf8')).toBe(FILES_TEXT);
+
+      // Select the notes in the room and copy them: they arrive on this computer's clipboard.
+      await page.evaluate(() => navigator.clipboard.writeText('before'));
+      await canvas.click({ position: { x: box.width / 2, y: box.height * 0.2 } });
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+C');
+      await toast(page, said.copied);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(FILES_TEXT);
+      await context.close();
+      opened = opened.filter((open) => open !== context);
+    }
   });
 
   it("names the phone's quality badge by the figure it shows", async () => {

@@ -63,6 +63,12 @@ export interface TRoomSnapshot {
 /** Another member's pointer or reaction: a passing moment for the picture's overlay (pointing-layer.tsx). */
 export type TPointingEvent = TServerMessageOf<'pointer/shown'> | TServerMessageOf<'reaction/shown'>;
 
+/** What leaves the room for this page while it controls the room (files-out-prompt.tsx). */
+export type TFilesOutEvent =
+  | TServerMessageOf<'download/offered'>
+  | TServerMessageOf<'download/refused'>
+  | TServerMessageOf<'clipboard/copied'>;
+
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
   error(error: TServerMessageOf<'system/error'>): void;
@@ -145,6 +151,7 @@ export interface TRoomConnectionOptions {
 export class RoomConnection {
   private snapshot: TRoomSnapshot;
   private readonly listeners = new Set<() => void>();
+  private readonly filesOutListeners = new Set<(event: TFilesOutEvent) => void>();
   private readonly pointingListeners = new Set<(event: TPointingEvent) => void>();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
@@ -176,6 +183,12 @@ export class RoomConnection {
   };
 
   getSnapshot = (): TRoomSnapshot => this.snapshot;
+
+  /** Downloads offered or refused and text copied in the room: told to the controller's page only, as they come. */
+  onFilesOut = (listener: (event: TFilesOutEvent) => void): (() => void) => {
+    this.filesOutListeners.add(listener);
+    return () => this.filesOutListeners.delete(listener);
+  };
 
   /** Others' pointers and reactions, told as they come: up to 20 a second each, so never kept in the snapshot. */
   onPointing = (listener: (event: TPointingEvent) => void): (() => void) => {
@@ -348,6 +361,11 @@ export class RoomConnection {
         return;
       case 'browser/found':
         return this.update({ found: { text: message.text, found: message.found } });
+      case 'download/offered':
+      case 'download/refused':
+      case 'clipboard/copied':
+        for (const listener of this.filesOutListeners) listener(message);
+        return;
       case 'stream/config':
         return this.update({ stream: message });
       case 'stream/layer':

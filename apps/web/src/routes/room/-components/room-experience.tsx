@@ -14,6 +14,7 @@ import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 
 import { StandalonePage } from '../../../components/standalone-page';
 import { useControlNotices } from '../../../hooks/use-control-notices';
 import { useRoomConnection } from '../../../hooks/use-room-connection';
+import { useRoomFilesOut } from '../../../hooks/use-room-files-out';
 import { translateServerText } from '../../../lib/messages';
 import {
   enteredInThisTab,
@@ -159,6 +160,7 @@ function LiveRoom({
   const [fullscreen, setFullscreen] = useState(false);
   const [finding, setFinding] = useState(false);
   const send = connection ? connection.send.bind(connection) : () => false;
+  useRoomFilesOut(connection);
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
   useControlNotices({
     members: snapshot.members,
