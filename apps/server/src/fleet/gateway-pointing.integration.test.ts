@@ -1,0 +1,113 @@
+// Pointing and reactions through a gateway, as real processes: a control plane, an agent running the room's real
+// browser and a gateway. The gateway passes a member's pointer/move and reaction/send on to the agent's hub, and
+// the others' pointer/shown and reaction/shown back, like any other room message; the hub's limits hold there.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { roomSocketPath } from '@rooms/api/room-protocol';
+import { freePort } from '@rooms/db';
+import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { storedRoom, storedUser } from '../testing/stored-accounts';
+import { RoomClient } from '../ws/room-client';
+
+const SECRET = 'gateway-pointing-secret-that-is-long-enough-for-hmac';
+
+let database: TestDatabase;
+let dataDir: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-gateway-pointing-'));
+}, 60_000);
+
+afterAll(async () => {
+  killServerProcesses();
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
+  return startServerProcess(
+    name,
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: join(dataDir, name),
+      APP_SECRET: SECRET,
+      BILLING_JOBS: 'off',
+      ...env,
+    },
+    port,
+  );
+}
+
+describe('pointing through a gateway', () => {
+  it('reaches the other members on the agent, and not beyond the limits', async () => {
+    const controlPort = await freePort();
+    const publicUrl = `http://127.0.0.1:${controlPort}`;
+    const control = await startProcess(
+      'control',
+      { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl },
+      controlPort,
+    );
+    const agentPort = await freePort();
+    await startProcess(
+      'agent',
+      {
+        ROOM_ROLE: 'agent',
+        AGENT_ADDRESS: `127.0.0.1:${agentPort}`,
+        CONTROL_URL: publicUrl,
+        ROOMS_DATA_DIR: join(dataDir, 'agent', 'rooms'),
+        ROOM_CAPACITY: '1',
+        ROOM_WARM_POOL: '0',
+      },
+      agentPort,
+    );
+    const gateway = await startProcess('gateway', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl });
+    const owner = await storedUser(database.orm, { prefix: 'point' });
+    const room = await storedRoom(database.orm, owner.id, { startUrl: 'about:blank', maxConnections: 5 });
+    const started = await fetch(`${publicUrl}/api/room/startRoom?id=${room.id}`, {
+      method: 'POST',
+      headers: { authorization: owner.token },
+    });
+    expect(((await started.json()) as { data: { state: string } }).data.state).toBe('running');
+
+    // Two seats of the owner's account: the first drives, the second watches and points.
+    const seat = async (nickname: string) => {
+      const client = await RoomClient.connect(
+        `ws://127.0.0.1:${gateway.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(owner.token)}`,
+      );
+      client.send({ type: 'member/join', nickname });
+      return { client, id: (await client.next('member/list')).you };
+    };
+    const driver = await seat('Olga');
+    const watcher = await seat('Olga');
+    expect((await watcher.client.next('control/state')).controllerId).toBe(driver.id);
+
+    watcher.client.send({ type: 'pointer/move', x: 0.3, y: 0.6 });
+    expect(await driver.client.next('pointer/shown')).toEqual({
+      type: 'pointer/shown',
+      memberId: watcher.id,
+      nickname: 'Olga',
+      x: 0.3,
+      y: 0.6,
+    });
+    watcher.client.send({ type: 'reaction/send', emoji: '👀' });
+    expect(await driver.client.next('reaction/shown')).toMatchObject({ memberId: watcher.id, emoji: '👀' });
+
+    // A burst of reactions: the hub behind the gateway refuses the sixth and tells the sender once.
+    for (let i = 0; i < 10; i++) watcher.client.send({ type: 'reaction/send', emoji: '👏' });
+    const refusal = await watcher.client.next('system/error');
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', about: 'reaction/send' });
+    // Nothing comes back to the sender itself.
+    expect(watcher.client.of('pointer/shown')).toEqual([]);
+    expect(watcher.client.of('reaction/shown')).toEqual([]);
+    watcher.client.close();
+    driver.client.close();
+    await fetch(`http://127.0.0.1:${control.port}/api/room/stopRoom?id=${room.id}`, {
+      method: 'POST',
+      headers: { authorization: owner.token },
+    });
+  }, 180_000);
+});
