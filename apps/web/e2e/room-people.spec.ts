@@ -387,6 +387,12 @@ describe('people in a room', () => {
     await reaction.filter({ hasText: 'Pia' }).waitFor({ timeout: 15_000 });
     expect(await ownerPage.getByTestId('room-reaction-announcement').textContent()).toBe('Pia reacted 🎉');
     expect(await celebrating).toBe('room-reaction-float');
+    // Beyond 5 in 5 seconds the page says so instead of showing a reaction the others would not get.
+    for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'React: Applause' }).click();
+    await toast(page, 'You are sending reactions too fast; wait a few seconds');
+    expect(await page.locator('[data-testid="room-reaction"][data-emoji="👏"]').count()).toBeLessThanOrEqual(
+      4,
+    );
     await pointAt(page, 0.6, 0.3);
     await screenshots(ownerPage, 'room-pointing-owner');
     await screenshots(page, 'room-pointing-guest');

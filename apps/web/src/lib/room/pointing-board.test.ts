@@ -41,4 +41,11 @@ describe('the pointing board', () => {
     for (let i = 0; i < 30; i++) board.react('😂', 'Me', 1000);
     expect(board.reactions(1000)).toHaveLength(24);
   });
+
+  it("holds this page's own reactions to the room's limit of 5 in 5 s, so none floats here that the others miss", () => {
+    const board = new PointingBoard();
+    expect([0, 1, 2, 3, 4, 5].map((at) => board.mayReact(at))).toEqual([true, true, true, true, true, false]);
+    expect(board.mayReact(4999)).toBe(false);
+    expect(board.mayReact(5000)).toBe(true);
+  });
 });

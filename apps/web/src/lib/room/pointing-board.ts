@@ -1,7 +1,12 @@
 // What the picture's overlay shows of the others' pointing: one ghost per member where they last pointed, gone
 // POINTER_FADE_MS after their last move (or when they leave), and the reactions floating up, each for a moment.
 // Plain TypeScript with the time passed in, so the overlay only draws what this says.
-import { POINTER_FADE_MS, type TReactionEmoji } from '@rooms/api/room-protocol';
+import {
+  POINTER_FADE_MS,
+  REACTION_RATE_LIMIT,
+  REACTION_RATE_WINDOW_MS,
+  type TReactionEmoji,
+} from '@rooms/api/room-protocol';
 import type { TPointingEvent } from './room-connection';
 
 /** How long a reaction floats over the picture. */
@@ -33,6 +38,8 @@ export class PointingBoard {
   private readonly ghostsById = new Map<string, TGhost>();
   private floating: TFloatingReaction[] = [];
   private nextId = 1;
+  /** When this page's own last reactions went, counted as the room counts them. */
+  private sent: number[] = [];
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -43,6 +50,17 @@ export class PointingBoard {
     } else {
       this.react(event.emoji, event.nickname, now);
     }
+  }
+
+  /**
+   * Whether one more reaction of this page's own is within the room's limit now, counting it if so: one beyond
+   * would float here while the room refuses it to everyone else.
+   */
+  mayReact(now: number): boolean {
+    this.sent = this.sent.filter((at) => now - at < REACTION_RATE_WINDOW_MS);
+    if (this.sent.length >= REACTION_RATE_LIMIT) return false;
+    this.sent.push(now);
+    return true;
   }
 
   /** A reaction, also this member's own (the room sends it to the others only). */

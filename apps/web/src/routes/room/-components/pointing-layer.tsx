@@ -7,6 +7,8 @@ import {
   type TClientMessageInput,
   type TReactionEmoji,
 } from '@rooms/api/room-protocol';
+import { cn } from '@rooms/ui/lib/utils';
+import { showToast } from '@rooms/ui/toaster';
 import { type CSSProperties, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PointingBoard } from '../../../lib/room/pointing-board';
 import type { RoomConnection } from '../../../lib/room/room-connection';
@@ -17,6 +19,7 @@ export function usePointingBoard(
   memberIds: readonly string[],
   send: (message: TClientMessageInput) => boolean,
 ) {
+  const { t } = useLingui();
   const board = useMemo(() => new PointingBoard(), []);
   const [, redraw] = useState(0);
   const frame = useRef(0);
@@ -47,8 +50,19 @@ export function usePointingBoard(
     board.keepOnly(new Set(present.split(' ')));
   }, [board, present]);
 
-  /** Sends a reaction and shows it here at once (the room passes it to the others only). */
+  /**
+   * Sends a reaction and shows it here at once (the room passes it to the others only); beyond the room's limit it
+   * says so instead, in the words the room would use.
+   */
   const react = (emoji: TReactionEmoji, nickname: string) => {
+    if (!board.mayReact(performance.now())) {
+      showToast({
+        severity: 'error',
+        summary: t`Error`,
+        detail: t`You are sending reactions too fast; wait a few seconds`,
+      });
+      return;
+    }
     if (!send({ type: 'reaction/send', emoji })) return;
     board.react(emoji, nickname, performance.now());
     wake();
@@ -100,6 +114,9 @@ export function usePointerSharing(
   }, [canvasRef, active]);
 }
 
+/** Beyond this share of the picture's width a ghost's name shows on the left of its dot. */
+const FLIP_LABEL_ABOVE = 0.8;
+
 /** A colour per member, the same on every screen, so a ghost is told apart from another at a glance. */
 function hueOf(memberId: string): number {
   let hash = 0;
@@ -124,7 +141,11 @@ export function PointingLayer({
       {ghosts.map((ghost) => (
         <div
           key={ghost.memberId}
-          className="absolute flex items-start gap-1 transition-[left,top] duration-75 ease-linear motion-reduce:transition-none"
+          className={cn(
+            'absolute flex items-start gap-1 transition-[left,top] duration-75 ease-linear motion-reduce:transition-none',
+            // Near the right edge the name goes on the left of the dot, where the picture still shows it.
+            ghost.x > FLIP_LABEL_ABOVE && '-translate-x-full flex-row-reverse',
+          )}
           style={
             {
               left: `${ghost.x * 100}%`,
@@ -137,7 +158,12 @@ export function PointingLayer({
           data-testid="room-pointer-ghost"
           data-member={ghost.memberId}
         >
-          <span className="-translate-x-1/2 -translate-y-1/2 size-3.5 rounded-full border-2 border-white bg-(--ghost-colour) shadow" />
+          <span
+            className={cn(
+              '-translate-y-1/2 size-3.5 shrink-0 rounded-full border-2 border-white bg-(--ghost-colour) shadow',
+              ghost.x > FLIP_LABEL_ABOVE ? 'translate-x-1/2' : '-translate-x-1/2',
+            )}
+          />
           <span className="-translate-y-1/2 max-w-40 truncate rounded bg-(--ghost-colour) px-1.5 py-0.5 font-medium text-white text-xs shadow">
             {ghost.nickname}
           </span>
