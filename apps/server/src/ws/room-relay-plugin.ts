@@ -92,6 +92,8 @@ export const roomRelayPlugin = fp(
       link: options.link ?? (app.hasDecorator('roomEngine') ? engineLink(app.roomEngine) : NO_ROOMS),
       rateLimiter: app.services.rateLimiter,
       log: app.log,
+      // Only a single server serves the fetch of a room's download for now (registerRoomDownloadRoute).
+      hub: { downloadsServed: role === 'all' },
     });
     app.decorate('roomRelay', relay);
     if (role === 'all' || role === 'control') registerTicketRoute(app, relay);

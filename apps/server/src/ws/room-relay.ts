@@ -23,7 +23,7 @@ export interface TRoomRelayOptions {
   spentTickets: OnceStore;
   log?: TRoomHubOptions['log'];
   /** Passed to every hub (tests shorten the stats interval, benchmarks tune backpressure). */
-  hub?: Pick<TRoomHubOptions, 'backpressure' | 'statsIntervalMs'>;
+  hub?: Pick<TRoomHubOptions, 'backpressure' | 'statsIntervalMs' | 'downloadsServed'>;
 }
 
 export class RoomRelay {

@@ -47,7 +47,9 @@ export function useRoomFilesOut(connection: RoomConnection | null): void {
             detail:
               event.reason === 'too-large'
                 ? t`${event.name} is larger than ${limit}, the most a room can hand out`
-                : t`${event.name} could not be downloaded in the room`,
+                : event.reason === 'unavailable'
+                  ? t`${event.name} stayed in the room: this server cannot hand files out of its rooms`
+                  : t`${event.name} could not be downloaded in the room`,
           });
           return;
         }

@@ -25,11 +25,14 @@ export const ZDownloadOffered = z.object({
   expiresAt: z.number(),
 });
 
-/** A download the room did not keep: larger than DOWNLOAD_MAX_BYTES, or it failed in the room's browser. */
+/**
+ * A download the room did not keep: larger than DOWNLOAD_MAX_BYTES, failed in the room's browser, or finished on a
+ * server that cannot hand files out (a room on an agent behind gateways: its files cannot be fetched yet).
+ */
 export const ZDownloadRefused = z.object({
   type: z.literal('download/refused'),
   name: z.string().max(DOWNLOAD_NAME_MAX_LENGTH),
-  reason: z.enum(['too-large', 'failed']),
+  reason: z.enum(['too-large', 'failed', 'unavailable']),
   maxBytes: z.number().int(),
 });
 

@@ -33,6 +33,11 @@ export interface TRoomFilesOutOptions {
   controller(): { id: string; peer: HubPeer } | undefined;
   now(): number;
   ttlMs?: number;
+  /**
+   * Whether this process serves the fetch (../../ws/room-download-route.ts): a single server does; an agent behind
+   * gateways does not yet, and its controller is told the file stayed in the room instead of given a dead link.
+   */
+  served?: boolean;
 }
 
 export class RoomFilesOut {
@@ -55,8 +60,17 @@ export class RoomFilesOut {
         });
         return;
       case 'download':
-        if (controller) this.offer(event, controller);
-        else void discard(event.path);
+        if (controller && this.options.served !== false) {
+          this.offer(event, controller);
+          return;
+        }
+        void discard(event.path);
+        controller?.peer.send({
+          type: 'download/refused',
+          name: event.name,
+          reason: 'unavailable',
+          maxBytes: DOWNLOAD_MAX_BYTES,
+        });
         return;
     }
   }

@@ -66,6 +66,8 @@ export interface TRoomHubOptions {
   bans?: { inForce?: readonly TBanMarks[]; record?(marks: readonly TBanMarks[]): Promise<void> };
   /** The room's chat beyond this hub: earlier runs' messages, and where new ones are stored (./room-chat.ts). */
   chat?: TRoomChatOptions;
+  /** Whether this process serves the fetch of the room's downloads (./room-files-out.ts); true unless said. */
+  downloadsServed?: boolean;
 }
 
 interface TMemberState {
@@ -133,6 +135,7 @@ export class RoomHub {
         return member && { id: member.info.id, peer: member.peer };
       },
       now: this.now,
+      served: options.downloadsServed,
     });
     this.stopFilesOut = options.session.onFilesOut?.((event) => this.filesOut.handle(event)) ?? (() => {});
   }
