@@ -79,6 +79,12 @@ const catalogue = {
   CAPTCHA_REQUIRED: { message: 'Please complete the verification', status: 400, trpc: 'BAD_REQUEST' },
   CAPTCHA_FAILED: { message: 'verification failed', status: 400, trpc: 'BAD_REQUEST' },
   PASS_TOKEN_USED: { message: 'pass_token used', status: 400, trpc: 'BAD_REQUEST' },
+  // Changing the password (spec §5): a captcha missing, failed or already used reads the same.
+  VERIFICATION_INVALID: {
+    message: 'Verification data is invalid, please verify again',
+    status: 400,
+    trpc: 'BAD_REQUEST',
+  },
   CAPTCHA_UNAVAILABLE: {
     message: 'The verification service is unavailable, please try again later',
     status: 503,

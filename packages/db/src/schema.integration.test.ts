@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEntry, Session, User } from './index';
+import { Migration20261127231847_user_previous_login } from './migrations/Migration20261127231847_user_previous_login';
 import { migrateAndSeed } from './orm';
 import { createTestDatabase, type TestDatabase } from './testing';
 
@@ -58,6 +59,48 @@ describe('users', () => {
     const check = db.orm.em.fork();
     expect(await check.count(Session, { user: user.id })).toBe(0);
     expect(await check.count(BalanceEntry, { user: user.id })).toBe(0);
+  });
+
+  it('get the sign-in before their latest from their own sessions when the column arrives', async () => {
+    const em = db.orm.em.fork();
+    const admin = newUser(em);
+    const user = newUser(em);
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+    const expiresAt = at(-60);
+    user.lastLoginAt = at(5);
+    user.lastLoginIp = '192.0.2.3';
+    const session = (createdAt: Date, ip: string, impersonator: User | null = null) =>
+      em.create(Session, {
+        user,
+        tokenHash: `${ip}-${createdAt.getTime()}`.padEnd(64, '0'),
+        createdAt,
+        expiresAt,
+        ip,
+        impersonator,
+      });
+    session(at(90), '192.0.2.1');
+    session(at(30), '192.0.2.2');
+    // An administrator's sign-in link is no sign-in of the user's.
+    session(at(10), '198.51.100.9', admin);
+    session(at(5), '192.0.2.3');
+    const never = newUser(em);
+    await em.flush();
+
+    const migration = new Migration20261127231847_user_previous_login(em.getDriver(), db.orm.config);
+    await migration.up();
+    const backfill = migration.getQueries()[1];
+    if (typeof backfill !== 'string') throw new Error('the backfill is one statement of SQL');
+    await em.execute(backfill);
+    const check = db.orm.em.fork();
+    expect(await check.findOneOrFail(User, user.id)).toMatchObject({
+      previousLoginIp: '192.0.2.2',
+      previousLoginAt: at(30),
+    });
+    expect(await check.findOneOrFail(User, never.id)).toMatchObject({
+      previousLoginIp: null,
+      previousLoginAt: null,
+    });
   });
 });
 

@@ -87,7 +87,11 @@ describe('the whole account journey over REST', () => {
     expect(typeof info.data.lastLoginTime).toBe('string');
 
     const changed = await rest(server.app, 'POST', '/api/user/updatePassword', {
-      body: { oldPassword: 'first-secret', newPassword: 'second-secret' },
+      body: {
+        oldPassword: 'first-secret',
+        newPassword: 'second-secret',
+        ...(await solveCaptcha(server.app, ip)),
+      },
       token,
       ip,
     });
@@ -185,24 +189,91 @@ describe('login errors', () => {
   it('tells a wrong current password apart when changing it', async () => {
     const { token, ip } = await registerUser();
     const wrong = await rest(server.app, 'POST', '/api/user/updatePassword', {
-      body: { oldPassword: 'not-it', newPassword: 'another-secret' },
+      body: { oldPassword: 'not-it', newPassword: 'another-secret', ...(await solveCaptcha(server.app, ip)) },
       token,
       ip,
     });
     expect(wrong).toEqual({ status: 400, msg: 'error', data: 'Incorrect password' });
+    const captcha = await solveCaptcha(server.app, ip);
     const short = await rest(server.app, 'POST', '/api/user/updatePassword', {
-      body: { oldPassword: 'first-secret-1', newPassword: '12345' },
+      body: { oldPassword: 'first-secret-1', newPassword: '12345', ...captcha },
       token,
       ip,
     });
     expect(short.data).toBe('Password length cannot be less than 6 digits');
     // Spaces alone are no password (spec §5: cannot be empty), however many.
     const blank = await rest(server.app, 'POST', '/api/user/updatePassword', {
-      body: { oldPassword: 'first-secret-1', newPassword: '      ' },
+      body: { oldPassword: 'first-secret-1', newPassword: '      ', ...captcha },
       token,
       ip,
     });
     expect([blank.status, blank.data]).toEqual([400, 'The password cannot be empty']);
+  });
+
+  it('changes the password only with a solved captcha, each good for one change (spec §5)', async () => {
+    const { email, token, ip } = await registerUser();
+    const verifyAgain = {
+      status: 400,
+      msg: 'error',
+      data: 'Verification data is invalid, please verify again',
+    };
+    const change = (newPassword: string, captcha: object) =>
+      rest(server.app, 'POST', '/api/user/updatePassword', {
+        body: { oldPassword: 'first-secret-1', newPassword, ...captcha },
+        token,
+        ip,
+      });
+
+    expect(await change('second-secret-2', {})).toEqual(verifyAgain);
+    const captcha = await solveCaptcha(server.app, ip);
+    expect(await change('second-secret-2', { ...captcha, captcha_output: 'forged' })).toEqual(verifyAgain);
+    // Nothing was changed by the refused calls.
+    expect((await login(email, 'first-secret-1', ip)).msg).toBe('success');
+
+    const solved = await solveCaptcha(server.app, ip);
+    expect(await change('second-secret-2', solved)).toEqual({ status: 200, msg: 'success', data: null });
+    // The same captcha does not pass a second time, whatever else the call gets right.
+    const again = await rest(server.app, 'POST', '/api/user/updatePassword', {
+      body: { oldPassword: 'second-secret-2', newPassword: 'third-secret-3', ...solved },
+      token,
+      ip,
+    });
+    expect(again).toEqual(verifyAgain);
+    expect((await login(email, 'second-secret-2', ip)).msg).toBe('success');
+  });
+});
+
+describe('the last login on the profile', () => {
+  it('is the sign-in before the current one, with its time and address', async () => {
+    const { email, ip: registeredFrom, token: registrationToken } = await registerUser();
+    const lastLogin = async (token: string) => {
+      const info = await rest<{ lastLoginIp: string | null; lastLoginTime: string | null }>(
+        server.app,
+        'GET',
+        '/api/user/userinfo',
+        { token },
+      );
+      return { ip: info.data.lastLoginIp, time: info.data.lastLoginTime };
+    };
+    // Registering is the first sign-in: there is none before it.
+    expect(await lastLogin(registrationToken)).toEqual({ ip: null, time: null });
+    const registeredAt = new Date().toISOString();
+
+    const laptop = uniqueCaller().ip;
+    const first = await login(email, 'first-secret-1', laptop);
+    expect(first.msg).toBe('success');
+    const afterFirst = await lastLogin(first.data.token);
+    expect(afterFirst.ip).toBe(registeredFrom);
+    expect(afterFirst.time! <= registeredAt).toBe(true);
+
+    const phone = uniqueCaller().ip;
+    const second = await login(email, 'first-secret-1', phone);
+    const afterSecond = await lastLogin(second.data.token);
+    expect(afterSecond.ip).toBe(laptop);
+    expect(afterSecond.time! > afterFirst.time!).toBe(true);
+    // A wrong password is no sign-in: what the profile shows stays.
+    expect((await login(email, 'not-the-password', uniqueCaller().ip)).status).toBe(400);
+    expect(await lastLogin(second.data.token)).toEqual(afterSecond);
   });
 });
 
@@ -249,8 +320,11 @@ describe('registration errors', () => {
 
   it('checks the e-mail format, missing fields and the password length', async () => {
     const { email, ip } = uniqueCaller();
+    // Spec §5, registration: 'Please enter a valid email address', also for one too long to keep.
     const { reply } = await sendCode('Register', 'no-at-sign.example', ip);
-    expect(reply.data).toBe('The email format is incorrect');
+    expect(reply.data).toBe('Please enter a valid email address');
+    const long = await sendCode('Register', `${'a'.repeat(250)}@example.test`, ip);
+    expect(long.reply.data).toBe('Please enter a valid email address');
     const captcha = await solveCaptcha(server.app, ip);
     const missing = await rest(server.app, 'POST', '/api/user/register', { body: { email, ...captcha }, ip });
     expect(missing.data).toBe('Please fill in the complete registration information');

@@ -32,6 +32,7 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'Please complete the verification': msg`Please complete the verification`,
   'verification failed': msg`verification failed`,
   'pass_token used': msg`pass_token used`,
+  'Verification data is invalid, please verify again': msg`Verification data is invalid, please verify again`,
   'The verification service is unavailable, please try again later': msg`The verification service is unavailable, please try again later`,
   'The self-hosted captcha is not enabled on this server': msg`The self-hosted captcha is not enabled on this server`,
   'Please fill in your email and password': msg`Please fill in your email and password`,
@@ -252,6 +253,7 @@ const CAPTCHA_CODES = new Set([
   'CAPTCHA_REQUIRED',
   'CAPTCHA_FAILED',
   'PASS_TOKEN_USED',
+  'VERIFICATION_INVALID',
   'CAPTCHA_UNAVAILABLE',
 ]);
 
@@ -307,6 +309,7 @@ const issueTexts: Record<TValidationIssue, MessageDescriptor> = {
   'password-too-short': msg`Password length cannot be less than 6 digits`,
   'code-first': msg`Please get the verification code first`,
   'password-empty': msg`The password cannot be empty`,
+  'verification-invalid': msg`Verification data is invalid, please verify again`,
 };
 
 export function issueText(i18n: I18n, issue: TValidationIssue): string {

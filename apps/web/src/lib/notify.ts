@@ -34,7 +34,7 @@ export function toastError(
 }
 
 export function toastIssue(i18n: I18n, issue: TValidationIssue): void {
-  const captcha = issue === 'captcha-required';
+  const captcha = issue === 'captcha-required' || issue === 'verification-invalid';
   showToast({
     severity: captcha ? 'error' : 'warn',
     summary: captcha ? i18n._(msg`Verification`) : i18n._(msg`Warning`),

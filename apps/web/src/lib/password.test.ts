@@ -45,6 +45,9 @@ describe('email pattern (spec §5: non-space text, @, text, dot, text)', () => {
     ['user example@example.com', false],
     ['@example.com', false],
     ['user@.com', false],
+    // Longer than the server keeps (254): refused on the form with the same text as the server's.
+    [`${'a'.repeat(242)}@example.com`, true],
+    [`${'a'.repeat(243)}@example.com`, false],
   ])('%j → %s', (email, valid) => {
     expect(isValidEmail(email)).toBe(valid);
   });
@@ -122,20 +125,35 @@ describe('reset rules', () => {
 
 describe('change password rules', () => {
   it('needs all three fields, matching entries and 6 characters', () => {
-    expect(validateChangePassword({ oldPassword: '', newPassword: 'secret1', confirm: 'secret1' })).toBe(
-      'password-empty',
-    );
-    expect(validateChangePassword({ oldPassword: 'old', newPassword: 'secret1', confirm: 'secret2' })).toBe(
-      'passwords-differ',
-    );
-    expect(validateChangePassword({ oldPassword: 'old', newPassword: 'abc', confirm: 'abc' })).toBe(
-      'password-too-short',
-    );
-    expect(validateChangePassword({ oldPassword: 'old', newPassword: '      ', confirm: '      ' })).toBe(
-      'password-empty',
-    );
     expect(
-      validateChangePassword({ oldPassword: 'old', newPassword: 'secret1', confirm: 'secret1' }),
-    ).toBeNull();
+      validateChangePassword({
+        oldPassword: '',
+        newPassword: 'secret1',
+        confirm: 'secret1',
+        captchaDone: true,
+      }),
+    ).toBe('password-empty');
+    expect(
+      validateChangePassword({
+        oldPassword: 'old',
+        newPassword: 'secret1',
+        confirm: 'secret2',
+        captchaDone: true,
+      }),
+    ).toBe('passwords-differ');
+    expect(
+      validateChangePassword({ oldPassword: 'old', newPassword: 'abc', confirm: 'abc', captchaDone: true }),
+    ).toBe('password-too-short');
+    expect(
+      validateChangePassword({
+        oldPassword: 'old',
+        newPassword: '      ',
+        confirm: '      ',
+        captchaDone: true,
+      }),
+    ).toBe('password-empty');
+    const filled = { oldPassword: 'old', newPassword: 'secret1', confirm: 'secret1' };
+    expect(validateChangePassword({ ...filled, captchaDone: false })).toBe('verification-invalid');
+    expect(validateChangePassword({ ...filled, captchaDone: true })).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // Password strength and the form rules of spec §5. Validators return a message id (see validation-messages.ts)
 // or null, so the rules stay testable without a translation catalogue.
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@rooms/api/client';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@rooms/api/client';
 
 export type TPasswordStrength = 'none' | 'weak' | 'medium' | 'strong';
 
@@ -21,8 +21,10 @@ export function strengthPercent(strength: TPasswordStrength): number {
   return { none: 0, weak: 33.33, medium: 66.66, strong: 100 }[strength];
 }
 
+/** The spec's pattern, and short enough to be kept: the server refuses a longer one with the same text. */
 export function isValidEmail(email: string): boolean {
-  return EMAIL_PATTERN.test(email.trim());
+  const trimmed = email.trim();
+  return trimmed.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(trimmed);
 }
 
 export type TValidationIssue =
@@ -37,7 +39,8 @@ export type TValidationIssue =
   | 'reset-required'
   | 'password-too-short'
   | 'code-first'
-  | 'password-empty';
+  | 'password-empty'
+  | 'verification-invalid';
 
 export function validateLogin(input: {
   email: string;
@@ -103,13 +106,16 @@ export function validateReset(input: {
   return null;
 }
 
+/** Spec §5, change password: not empty, the two entries match, then the captcha. */
 export function validateChangePassword(input: {
   oldPassword: string;
   newPassword: string;
   confirm: string;
+  captchaDone: boolean;
 }): TValidationIssue | null {
   if (!input.oldPassword || !input.newPassword.trim() || !input.confirm) return 'password-empty';
   if (input.newPassword !== input.confirm) return 'passwords-differ';
   if (input.newPassword.length < MIN_PASSWORD_LENGTH) return 'password-too-short';
+  if (!input.captchaDone) return 'verification-invalid';
   return null;
 }

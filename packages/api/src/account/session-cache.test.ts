@@ -14,6 +14,8 @@ function session(sessionId: string, userId: string, impersonatorId?: string): TS
       role: 'user',
       lastLoginIp: null,
       lastLoginAt: null,
+      previousLoginIp: null,
+      previousLoginAt: null,
       createdAt: new Date(0),
     },
     expiresAt: new Date(Date.now() + 60_000),

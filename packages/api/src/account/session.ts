@@ -22,6 +22,9 @@ export interface TAccount {
   readonly role: UserRole;
   readonly lastLoginIp: string | null;
   readonly lastLoginAt: Date | null;
+  /** The sign-in before the latest: the profile's last login. */
+  readonly previousLoginIp: string | null;
+  readonly previousLoginAt: Date | null;
   readonly createdAt: Date;
 }
 
@@ -102,6 +105,8 @@ function accountOf(user: User): TAccount {
     role: user.role,
     lastLoginIp: user.lastLoginIp ?? null,
     lastLoginAt: user.lastLoginAt ?? null,
+    previousLoginIp: user.previousLoginIp ?? null,
+    previousLoginAt: user.previousLoginAt ?? null,
     createdAt: user.createdAt,
   });
 }

@@ -1,17 +1,24 @@
 // The five fields a solved captcha hands to the server (spec §3), the same for GeeTest v4 and the self-hosted one.
 import { z } from 'zod';
 
-const requiredField = z
-  .string({ error: 'Please complete the verification' })
-  .min(1, { error: 'Please complete the verification' })
-  .max(2048, { error: 'verification failed' });
+/** The five fields, each refused with `required` when missing and `invalid` when no captcha could give it. */
+export function captchaFieldsOf(texts: { required: string; invalid: string }) {
+  const field = z
+    .string({ error: texts.required })
+    .min(1, { error: texts.required })
+    .max(2048, { error: texts.invalid });
+  return z.object({
+    lot_number: field,
+    captcha_output: field,
+    pass_token: field,
+    gen_time: field,
+    captcha_id: field,
+  });
+}
 
-export const ZCaptchaFields = z.object({
-  lot_number: requiredField,
-  captcha_output: requiredField,
-  pass_token: requiredField,
-  gen_time: requiredField,
-  captcha_id: requiredField,
+export const ZCaptchaFields = captchaFieldsOf({
+  required: 'Please complete the verification',
+  invalid: 'verification failed',
 });
 
 export type TCaptchaFields = z.infer<typeof ZCaptchaFields>;

@@ -11,6 +11,8 @@ export function isUuid(id: string): boolean {
 
 /** Spec §5: non-space text, @, text, dot, text. */
 export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
+/** The longest address the database keeps (users.email). */
+export const EMAIL_MAX_LENGTH = 254;
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
@@ -27,7 +29,7 @@ export function zEmail(messages: { required: string; format: string }) {
     .string({ error: messages.required })
     .trim()
     .min(1, { error: messages.required })
-    .max(254, { error: messages.format })
+    .max(EMAIL_MAX_LENGTH, { error: messages.format })
     .regex(EMAIL_PATTERN, { error: messages.format })
     .transform((email) => email.toLowerCase());
 }

@@ -52,7 +52,9 @@ describe('registration', () => {
     expect(firstError(ZRegisterRequest, { ...valid, username: '' })).toBe(
       'Please fill in the complete registration information',
     );
-    expect(firstError(ZRegisterRequest, { ...valid, email: 'a@b' })).toBe('The email format is incorrect');
+    expect(firstError(ZRegisterRequest, { ...valid, email: 'a@b' })).toBe(
+      'Please enter a valid email address',
+    );
     expect(firstError(ZRegisterRequest, { ...valid, password: '12345' })).toBe(
       'Password length cannot be less than 6 digits',
     );
@@ -71,7 +73,7 @@ describe('registration', () => {
 describe('codes and reset', () => {
   it('uses the register and reset screens’ own texts for a malformed e-mail', () => {
     expect(firstError(ZSendRegisterCodeRequest, { email: 'x@y', ...captcha })).toBe(
-      'The email format is incorrect',
+      'Please enter a valid email address',
     );
     expect(firstError(ZSendResetPasswordCodeRequest, { email: 'x@y', ...captcha })).toBe(
       'Email is incorrect',

@@ -7,6 +7,8 @@ import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute } from '@tanstack/react-router';
 import { CrownIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { CaptchaWidget } from '../../components/captcha/captcha-widget';
+import { useCaptcha } from '../../components/captcha/use-captcha';
 import { ImpersonationNote } from '../../components/impersonation-banner';
 import { UserAvatar } from '../../components/layout/user-avatar';
 import { PasswordInput } from '../../components/password-input';
@@ -126,6 +128,7 @@ function ProfilePage() {
 
 function ChangePasswordCard() {
   const { i18n, t } = useLingui();
+  const captcha = useCaptcha();
   const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
   const [pending, setPending] = useState(false);
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
@@ -133,18 +136,23 @@ function ChangePasswordCard() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const issue = validateChangePassword(form);
+    const issue = validateChangePassword({ ...form, captchaDone: captcha.done });
     if (issue) return toastIssue(i18n, issue);
+    const fields = captcha.consume();
+    if (!fields) return toastIssue(i18n, 'verification-invalid');
     setPending(true);
     try {
       await trpcClient.user.updatePassword.mutate({
         oldPassword: form.oldPassword,
         newPassword: form.newPassword,
+        ...fields,
       });
       setForm({ oldPassword: '', newPassword: '', confirm: '' });
       toastSuccess(i18n, t`Password changed`);
     } catch (error) {
       toastError(i18n, error, { unreachable: t`Failed to change password` });
+      // The captcha was spent either way; the next try needs a fresh one.
+      captcha.renew();
     } finally {
       setPending(false);
     }
@@ -192,6 +200,7 @@ function ChangePasswordCard() {
               onChange={set('confirm')}
             />
           </label>
+          <CaptchaWidget captcha={captcha} />
           <Button type="submit" disabled={pending} className="w-fit" data-testid="change-password-submit">
             {pending ? <Spinner /> : null}
             <Trans>Change password</Trans>

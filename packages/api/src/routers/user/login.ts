@@ -35,6 +35,9 @@ export const login = publicProcedure
     if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
 
     const now = ctx.services.now();
+    // The sign-in this one replaces is what the profile shows as the last login.
+    user.previousLoginIp = user.lastLoginIp ?? null;
+    user.previousLoginAt = user.lastLoginAt ?? null;
     user.lastLoginIp = ctx.request.ip;
     user.lastLoginAt = now;
     const token = await createSession(ctx.em, user, ctx.request, now);

@@ -3,6 +3,8 @@ import { ZCaptchaFields } from '../../schemas/captcha';
 import { ZPassword, ZVerificationCode, zEmail } from '../../schemas/common';
 
 const fillIn = 'Please fill in the complete registration information';
+/** Spec §5, registration: a valid e-mail address is required. */
+export const INVALID_REGISTER_EMAIL = 'Please enter a valid email address';
 
 export const ZUsername = z
   .string({ error: fillIn })
@@ -13,7 +15,7 @@ export const ZUsername = z
 
 export const ZRegisterRequest = z.object({
   username: ZUsername,
-  email: zEmail({ required: fillIn, format: 'The email format is incorrect' }),
+  email: zEmail({ required: fillIn, format: INVALID_REGISTER_EMAIL }),
   password: z.string({ error: fillIn }).min(1, { error: fillIn }).pipe(ZPassword),
   code: z.string({ error: fillIn }).min(1, { error: fillIn }).pipe(ZVerificationCode),
   ...ZCaptchaFields.shape,

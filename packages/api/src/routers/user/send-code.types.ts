@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ZCaptchaFields } from '../../schemas/captcha';
 import { zEmail } from '../../schemas/common';
+import { INVALID_REGISTER_EMAIL } from './register.types';
 
 export const ZSendRegisterCodeRequest = z.object({
-  email: zEmail({ required: 'Please enter a valid email address', format: 'The email format is incorrect' }),
+  email: zEmail({ required: INVALID_REGISTER_EMAIL, format: INVALID_REGISTER_EMAIL }),
   ...ZCaptchaFields.shape,
 });
 export type TSendRegisterCodeRequest = z.infer<typeof ZSendRegisterCodeRequest>;

@@ -16,8 +16,9 @@ export const userinfo = protectedProcedure
       level: user.level,
       role: user.role,
       balance: (await committedBalanceCents(() => ctx.em, user.id, ctx.services.balanceCache)) / 100,
-      lastLoginIp: user.lastLoginIp ?? null,
-      lastLoginTime: user.lastLoginAt ?? null,
+      // The sign-in before this visit's own (spec §3): the latest is the one the person is making now.
+      lastLoginIp: user.previousLoginIp,
+      lastLoginTime: user.previousLoginAt,
       createdAt: user.createdAt,
       impersonation: impersonator
         ? { adminEmail: impersonator.email, adminName: impersonator.username, expiresAt }

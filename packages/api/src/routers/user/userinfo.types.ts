@@ -7,8 +7,16 @@ export const ZUserInfo = z.object({
   level: z.number().int().describe('Above 1 means VIP.'),
   role: z.enum(['user', 'admin']),
   balance: z.number().describe('Prepaid balance in dollars.'),
-  lastLoginIp: z.string().nullable(),
-  lastLoginTime: z.date().nullable().describe('ISO 8601 over REST.'),
+  lastLoginIp: z
+    .string()
+    .nullable()
+    .describe('Where the sign-in before the current one came from; null until there has been one.'),
+  lastLoginTime: z
+    .date()
+    .nullable()
+    .describe(
+      'When the sign-in before the current one was (ISO 8601 over REST); null until there has been one.',
+    ),
   createdAt: z.date(),
   impersonation: z
     .object({ adminEmail: z.string(), adminName: z.string(), expiresAt: z.date() })
