@@ -25,6 +25,12 @@ const catalogue = {
     trpc: 'BAD_REQUEST',
   },
   NOT_FOUND: { message: 'Not found', status: 404, trpc: 'NOT_FOUND' },
+  // A REST path called with a method it does not take: {0} is the method used, {1} those the path takes.
+  METHOD_NOT_ALLOWED: {
+    message: 'This call does not take the {0} method; use {1}',
+    status: 405,
+    trpc: 'METHOD_NOT_SUPPORTED',
+  },
   INTERNAL: { message: 'Unknown error', status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
 
   // Session
