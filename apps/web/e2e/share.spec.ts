@@ -1,6 +1,9 @@
 // Sharing journeys in real Chromium against the real server: the owner shares a password room and a guest without
-// an account comes in through the link (password, nickname, live picture, chat, control, a click), then the room
-// goes public and a logged-in user finds it in the square, thumbnail and all, and joins it.
+// an account comes in through the link (password, nickname, live picture, chat, control, a click), stays a guest
+// through a restart, and is removed (asked first), kept out and let back in by the owner; then the room goes public
+// and a logged-in user finds it in the square, thumbnail and all, and joins it.
+import { COOKIES } from '@rooms/i18n';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner } from '../../server/src/rooms/room-test-users';
 import {
@@ -54,6 +57,26 @@ const awayTexts = (page: Page) =>
   page.evaluate(() => (window as unknown as { awayTexts: string[] }).awayTexts);
 
 const controlling = (page: Page) => page.getByTestId('room-page').getAttribute('data-controlling');
+
+/** Signs this browser in (as a login in another of its tabs would), leaving its open pages as they are. */
+async function signInElsewhere(context: BrowserContext, user: { token: string; username: string }) {
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  await context.addCookies(
+    [
+      [COOKIES.token, user.token],
+      [COOKIES.tokenExpires, String(expires)],
+      [COOKIES.username, user.username],
+    ].map(([name, value]) => ({
+      name: name!,
+      value: value!,
+      url: shared.kit.server.url,
+      expires: expires / 1000,
+    })),
+  );
+}
+
+const guestTag = (page: Page, nickname: string) =>
+  page.getByTestId('member').filter({ hasText: nickname }).locator('text=Guest').count();
 
 describe('sharing', () => {
   it('lets a guest in by the share link and password, to watch, chat, take control and click', async () => {
@@ -157,6 +180,10 @@ describe('sharing', () => {
     expect(await passEntry(guest, 'unused')).toBe('straight');
     expect(requested.filter((url) => url.includes(SHARED_ROOM_PASSWORD))).toEqual([]);
 
+    // The guest signs in to an account in another tab of the same browser. The room's page entered as a guest and
+    // stays one: the owner keeps seeing a guest, through the restart below too.
+    await signInElsewhere(guestContext, await createOwner(shared.kit.server.app));
+
     // The owner restarts the room from the dashboard with both inside: asked first, then both pages say who is
     // restarting it and show the picture again by themselves.
     const people = [ownerPage, guest];
@@ -180,6 +207,10 @@ describe('sharing', () => {
       const shown = await frames(page);
       await expect.poll(() => frames(page), { timeout: 30_000 }).toBeGreaterThan(shown);
     }
+    // Back after the restart, the guest is still shown as one, to the owner and to themselves.
+    await ownerPage.getByTestId('member').filter({ hasText: 'Gus' }).waitFor();
+    expect(await guestTag(ownerPage, 'Gus')).toBe(1);
+    expect(await guestTag(guest, 'Gus')).toBe(1);
     expect(await awayTexts(guest)).toContain(`${shared.owner.username} is restarting the room…`);
     expect(await awayTexts(ownerPage)).toContain('You are restarting the room…');
     console.log(
@@ -212,6 +243,58 @@ describe('sharing', () => {
       const shown = await frames(page);
       await expect.poll(() => frames(page), { timeout: 15_000 }).toBeGreaterThan(shown);
     }
+
+    await guestContext.close();
+    await ownerContext.close();
+  });
+
+  it('asks before removing a guest, keeps them out of that browser, and lets them back in at the owner’s word', async () => {
+    const { context: ownerContext, page: ownerPage } = await shared.ownerInRoom();
+    const { context: guestContext, page: guest } = await shared.guestInRoom('Gus');
+    await ownerPage.getByTestId('member').filter({ hasText: 'Gus' }).waitFor();
+
+    // Removing Gus asks first, naming him; saying no changes nothing.
+    const removeGus = async () => {
+      await ownerPage.getByTestId('member').filter({ hasText: 'Gus' }).getByTestId('member-actions').click();
+      await ownerPage.getByTestId('member-actions-menu').getByTestId('member-kick').click();
+      const ask = ownerPage.getByTestId('member-kick-dialog');
+      await ask.waitFor();
+      expect(await ask.textContent()).toContain('Remove Gus from the room?');
+      return ask;
+    };
+    await (await removeGus()).getByTestId('confirm-no').click();
+    await ownerPage.getByTestId('member-kick-dialog').waitFor({ state: 'detached' });
+    expect(await guest.getByTestId('room-page').getAttribute('data-status')).toBe('joined');
+    await screenshots(ownerPage, 'room-remove-confirm');
+    await (await removeGus()).getByTestId('confirm-yes').click();
+    await guest
+      .getByTestId('room-notice-text')
+      .filter({ hasText: 'You were removed from the room by its owner' })
+      .waitFor({ timeout: 15_000 });
+    // The owner sees whom they removed, and the people inside are counted without him.
+    const removed = ownerPage.getByTestId('removed-member').filter({ hasText: 'Gus' });
+    await removed.waitFor();
+    expect(await removed.locator('text=Guest').count()).toBe(1);
+    await expect.poll(() => ownerPage.getByTestId('members-count').getAttribute('data-count')).toBe('1');
+    await screenshots(ownerPage, 'room-removed-list');
+
+    // Reopening the link in another tab of the same browser does not bring him back, under another name either.
+    const again = await guestContext.newPage();
+    await again.goto(`/share/room/${shared.room.id}#password=${SHARED_ROOM_PASSWORD}`);
+    await again.getByTestId('nickname-input').fill('Not Gus');
+    await again.getByTestId('nickname-submit').click();
+    await again
+      .getByTestId('room-notice-text')
+      .filter({ hasText: 'You were removed from the room by its owner' })
+      .waitFor({ timeout: 15_000 });
+
+    // The owner lets him back in: the same tab comes in again, still a guest.
+    await removed.getByTestId('member-readmit').click();
+    await removed.waitFor({ state: 'detached' });
+    await again.reload();
+    await enterRoom(again, 'Gus');
+    await ownerPage.getByTestId('member').filter({ hasText: 'Gus' }).waitFor();
+    expect(await guestTag(ownerPage, 'Gus')).toBe(1);
 
     await guestContext.close();
     await ownerContext.close();

@@ -2,9 +2,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveSettings, type TRoomStateChange } from '@rooms/api';
 import { CHAT_HISTORY_SIZE, type TRoomEnding } from '@rooms/api/room-protocol';
-import { planOf, Room, RoomBan, RoomChatMessage, Session } from '@rooms/db';
+import { planOf, Room, RoomBan, RoomChatMessage, RoomRemoval, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
-import type { RoomBanBook, RoomChatBook, RoomDirectory, RoomLink } from './relay-ports';
+import type { RoomBanBook, RoomChatBook, RoomDirectory, RoomLink, RoomRemovalBook } from './relay-ports';
 
 // Room ids are UUIDs; anything else would make PostgreSQL reject the query instead of finding nothing.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,6 +30,7 @@ export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new
       };
     },
     bans: databaseRoomBans(orm),
+    removals: databaseRoomRemovals(orm),
     chat: databaseRoomChat(orm),
   };
 }
@@ -55,6 +56,42 @@ export function databaseRoomBans(orm: MikroORM): RoomBanBook {
         userId: row.userId ?? null,
         guestId: row.guestId ?? null,
         ip: row.ip ?? null,
+      }));
+    },
+  };
+}
+
+/**
+ * The people owners removed, in `room_removals`, read on every ticket as bans are; the rows go when the room stops
+ * (the rooms trigger) or when the owner lets the person back in.
+ */
+export function databaseRoomRemovals(orm: MikroORM): RoomRemovalBook {
+  return {
+    async record(roomId, removal) {
+      const em = orm.em.fork();
+      em.create(RoomRemoval, {
+        id: removal.id,
+        room: em.getReference(Room, roomId),
+        nickname: removal.nickname,
+        userId: removal.userId,
+        guestIds: removal.guestIds,
+        createdAt: new Date(removal.at),
+      });
+      await em.flush();
+    },
+    async lift(roomId, removalId) {
+      if (!UUID.test(removalId)) return;
+      await orm.em.fork().nativeDelete(RoomRemoval, { id: removalId, room: roomId });
+    },
+    async inForce(roomId) {
+      if (!UUID.test(roomId)) return [];
+      const rows = await orm.em.fork().find(RoomRemoval, { room: roomId }, { orderBy: { createdAt: 'asc' } });
+      return rows.map((row) => ({
+        id: row.id,
+        nickname: row.nickname,
+        userId: row.userId ?? null,
+        guestIds: row.guestIds,
+        at: row.createdAt.getTime(),
       }));
     },
   };

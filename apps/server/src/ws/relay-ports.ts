@@ -27,6 +27,8 @@ export interface RoomDirectory {
    * lives in its hub's memory only, for that hub's sockets and this server's tickets.
    */
   bans?: RoomBanBook;
+  /** The people owners removed, likewise: without it, a removal lives in its hub's memory only. */
+  removals?: RoomRemovalBook;
   /** Where the rooms' chat outlives their runs (the database); without it, chat lasts as long as the hub. */
   chat?: RoomChatBook;
 }
@@ -43,6 +45,26 @@ export interface RoomBanBook {
   record(roomId: string, marks: readonly TBanMarks[]): Promise<void>;
   /** The room's bans in force, whichever process made them. */
   inForce(roomId: string): Promise<TBanMarks[]>;
+}
+
+/** A person the owner removed from the room: kept out by account and by every browser they sat in. */
+export interface TRemoval {
+  id: string;
+  /** The name they sat under, for the owner's list. */
+  nickname: string;
+  userId: string | null;
+  guestIds: string[];
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface RoomRemovalBook {
+  /** Stores a removal the owner just made (it lasts until the room stops). */
+  record(roomId: string, removal: TRemoval): Promise<void>;
+  /** Forgets a removal: the owner let the person back in. */
+  lift(roomId: string, removalId: string): Promise<void>;
+  /** The room's removals in force, whichever process made them. */
+  inForce(roomId: string): Promise<TRemoval[]>;
 }
 
 export interface RoomChatBook {

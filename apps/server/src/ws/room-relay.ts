@@ -1,6 +1,7 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
+import { isRemovedBy } from '../rooms/hub/removals';
 import { BanList } from '../rooms/hub/room-bans';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from '../rooms/hub/room-hub';
 import type { RoomSession } from '../rooms/room-session';
@@ -73,10 +74,23 @@ export class RoomRelay {
    * server's hub knows at once, the stored bans (read on every ask, no cache to go stale) know the others'.
    */
   async isBanned(room: TRelayRoom, identity: TJoinIdentity): Promise<boolean> {
-    const hub = this.hubs.get(room.id);
-    if (hub && hub.session === this.link.session(room.id) && hub.isBanned(identity)) return true;
+    const hub = this.currentHub(room.id);
+    if (hub?.isBanned(identity)) return true;
     const stored = await this.directory.bans?.inForce(room.id);
     return !!stored && new BanList(stored).has(identity, room.ownerId);
+  }
+
+  /**
+   * Why this person may not have a ticket: banned, or removed by the owner and not let back in; null when they may.
+   * A removal is the running hub's to answer where it runs here (the owner may just have let the person back in,
+   * which the store learns a moment later); elsewhere the stored removals say.
+   */
+  async keptOut(room: TRelayRoom, identity: TJoinIdentity): Promise<'BANNED' | 'KICKED' | null> {
+    if (await this.isBanned(room, identity)) return 'BANNED';
+    const hub = this.currentHub(room.id);
+    if (hub) return hub.keptOut(identity);
+    const stored = (await this.directory.removals?.inForce(room.id)) ?? [];
+    return stored.some((removal) => isRemovedBy(removal, identity, room.ownerId)) ? 'KICKED' : null;
   }
 
   /** Why this caller may not enter (a script with a token and maybe a password), or null when they may. */
@@ -94,10 +108,12 @@ export class RoomRelay {
     }
   }
 
-  /** People connected to the room here; a hub left from an earlier run of the browser does not count. */
+  /**
+   * People in the room here (one account or guest browser on two devices is one); a hub left from an earlier run
+   * of the browser does not count.
+   */
   memberCount(roomId: string): number {
-    const hub = this.hubs.get(roomId);
-    return hub && hub.session === this.link.session(roomId) ? hub.size : 0;
+    return this.currentHub(roomId)?.peopleCount ?? 0;
   }
 
   /** People connected here, per room with anyone inside (what an agent reports to the fleet). */
@@ -122,8 +138,13 @@ export class RoomRelay {
       // A hub made for a room that already ran (its server went down) starts with the bans in force, and any hub
       // with the room's chat so far.
       const book = this.directory.bans;
+      const removals = this.directory.removals;
       const chat = this.directory.chat;
-      const [inForce, earlier] = await Promise.all([book?.inForce(roomId) ?? [], chat?.recent(roomId) ?? []]);
+      const [inForce, removed, earlier] = await Promise.all([
+        book?.inForce(roomId) ?? [],
+        removals?.inForce(roomId) ?? [],
+        chat?.recent(roomId) ?? [],
+      ]);
       const current = this.link.session(roomId);
       this.retireIfStale(roomId, current);
       if (!current) return { ok: false, code: 'ROOM_NOT_RUNNING' };
@@ -135,6 +156,11 @@ export class RoomRelay {
           participantsChanged: (count) => this.link.participantsChanged(roomId, count),
           log: this.options.log,
           bans: { inForce, record: book ? (marks) => book.record(roomId, marks) : undefined },
+          removals: removals && {
+            inForce: removed,
+            record: (removal) => removals.record(roomId, removal),
+            lift: (removalId) => removals.lift(roomId, removalId),
+          },
           chat: {
             earlier,
             store: chat && {
@@ -148,6 +174,12 @@ export class RoomRelay {
       }
     }
     return { ok: true, room, hub };
+  }
+
+  /** The room's hub for the run of its browser here now, if it has one. */
+  private currentHub(roomId: string): RoomHub | undefined {
+    const hub = this.hubs.get(roomId);
+    return hub && hub.session === this.link.session(roomId) ? hub : undefined;
   }
 
   /** A hub outlives its members (kicks last while the browser runs; chat, stored, the room's life) but not its browser. */

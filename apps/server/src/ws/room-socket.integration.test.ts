@@ -86,24 +86,38 @@ async function createRoom(ownerId: string, options: TRoomOptions = {}): Promise<
   return room.id;
 }
 
-async function ticket(roomId: string, options: { token?: string; password?: string } = {}) {
+/** `cookie`: the browser's guest cookie, which a ticket sets on a browser that has none. */
+async function ticket(roomId: string, options: { token?: string; password?: string; cookie?: string } = {}) {
   const response = await server.app.inject({
     method: 'POST',
     url: '/ws/ticket',
-    headers: options.token ? { authorization: options.token } : {},
+    headers: {
+      ...(options.token ? { authorization: options.token } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
     payload: { roomId, ...(options.password !== undefined ? { password: options.password } : {}) },
   });
-  return { status: response.statusCode, body: response.json() as { ticket: string; data?: string } };
+  const setCookie = response.headers['set-cookie'];
+  return {
+    status: response.statusCode,
+    body: response.json() as { ticket: string; data?: string },
+    cookie: typeof setCookie === 'string' ? setCookie.split(';')[0] : options.cookie,
+  };
 }
 
 function socketUrl(roomId: string, query: Record<string, string>) {
   return `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?${new URLSearchParams(query)}`;
 }
 
-/** A browser: gets a ticket and connects with our Origin. */
-async function enter(roomId: string, nickname: string, options: { token?: string; password?: string } = {}) {
-  const issued = await ticket(roomId, options);
-  expect(issued.status).toBe(200);
+/** A browser: gets a ticket and connects with our Origin (its guest cookie in `browser.cookie` from then on). */
+async function enter(
+  roomId: string,
+  nickname: string,
+  options: { token?: string; password?: string; browser?: { cookie?: string } } = {},
+) {
+  const issued = await ticket(roomId, { ...options, cookie: options.browser?.cookie });
+  expect(issued.status, issued.body.data).toBe(200);
+  if (options.browser) options.browser.cookie = issued.cookie;
   const client = await RoomClient.connect(socketUrl(roomId, { ticket: issued.body.ticket }), { origin });
   client.send({ type: 'member/join', nickname });
   await client.next('member/list');
@@ -350,6 +364,85 @@ describe('room limits and the owner’s powers', () => {
     expect((await gus.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
     expect(await olga.next('member/left')).toMatchObject({ memberId: gusId, reason: 'kicked' });
     olga.close();
+  });
+
+  it('keeps a removed guest out of its browser (a new ticket, another tab) until the owner lets them back in', async () => {
+    const owner = await createUser('Olga');
+    const roomId = await createRoom(owner.id);
+    const olga = await enter(roomId, 'Olga', { token: owner.token });
+    const gusBrowser: { cookie?: string } = {};
+    const gus = await enter(roomId, 'Gus', { password: 'sesame', browser: gusBrowser });
+    const gusTab = await enter(roomId, 'Gus', { password: 'sesame', browser: gusBrowser });
+    // A ticket taken before the removal, for a comeback in a tab opened earlier.
+    const early = await ticket(roomId, { password: 'sesame', cookie: gusBrowser.cookie });
+    expect(await olga.next('member/removals')).toEqual({ type: 'member/removals', removed: [] });
+
+    // Removing one seat removes the person: both tabs go, and the owner's list names them.
+    olga.send({ type: 'member/kick', memberId: gus.of('member/list')[0]!.you });
+    for (const tab of [gus, gusTab]) {
+      await tab.next('member/kicked');
+      expect((await tab.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
+    }
+    const { removed } = await olga.next('member/removals', (list) => list.removed.length === 1);
+    expect(removed).toEqual([
+      { id: expect.any(String), nickname: 'Gus', isGuest: true, removedAt: expect.any(Number) },
+    ]);
+
+    // Reopening the link in that browser: no ticket, with the reason; the early ticket's socket is refused too.
+    const refusal = { status: 403, body: { data: 'You were removed from the room by its owner' } };
+    expect(await ticket(roomId, { password: 'sesame', cookie: gusBrowser.cookie })).toMatchObject(refusal);
+    const comeback = await RoomClient.connect(socketUrl(roomId, { ticket: early.body.ticket }), { origin });
+    expect(await comeback.next('system/error')).toMatchObject({ code: 'KICKED' });
+    expect((await comeback.closedWith()).code).toBe(ROOM_CLOSE_CODES.KICKED);
+    // Another browser is someone else.
+    (await enter(roomId, 'Vera', { password: 'sesame' })).close();
+
+    // The room's run goes on elsewhere (its server lost, the room placed again without a stop): still out, and the
+    // owner still sees whom they removed.
+    olga.close();
+    sessions.set(roomId, new LocalRoomSession(roomId, { fps: 30 }));
+    endSession(roomId, { reason: 'server-restart', by: null });
+    await expect
+      .poll(async () => (await ticket(roomId, { password: 'sesame', cookie: gusBrowser.cookie })).status)
+      .toBe(403);
+    const olgaAgain = await enter(roomId, 'Olga', { token: owner.token });
+    const again = await olgaAgain.next('member/removals');
+    expect(again.removed).toEqual(removed);
+
+    // The owner lets Gus back in: the same browser gets a ticket and joins.
+    olgaAgain.send({ type: 'member/readmit', removalId: removed[0]!.id });
+    await olgaAgain.next('member/removals', (list) => list.removed.length === 0);
+    const back = await enter(roomId, 'Gus', { password: 'sesame', browser: gusBrowser });
+    expect(back.of('member/list')[0]!.members.find((member) => member.nickname === 'Gus')?.isGuest).toBe(
+      true,
+    );
+    back.close();
+    olgaAgain.close();
+  });
+
+  it('counts people, not connections: one account on two devices is one person', async () => {
+    const owner = await createUser('Olga');
+    const alice = await createUser('Alice');
+    const roomId = await createRoom(owner.id, { maxConnections: 4 });
+    const laptop = await enter(roomId, 'Olga', { token: owner.token });
+    const phone = await enter(roomId, 'Olga', { token: owner.token });
+    const aliceLaptop = await enter(roomId, 'Alice', { token: alice.token, password: 'sesame' });
+    const alicePhone = await enter(roomId, 'Alice', { token: alice.token, password: 'sesame' });
+    const members = alicePhone.of('member/list')[0]!.members;
+    expect(new Set(members.map((member) => member.personId)).size).toBe(2);
+    const { name } = await server.app.orm.em.fork().findOneOrFail(Room, roomId);
+    const info = await server.app.inject({
+      method: 'GET',
+      url: `/api/room/getRoomInfo?name=${name}`,
+      headers: { authorization: owner.token },
+    });
+    expect(info.json()).toMatchObject({ msg: 'success', data: { memberCount: 2 } });
+    // The room's max connections still counts connections: a fifth device finds the room full.
+    const fifth = await ticket(roomId, { password: 'sesame' });
+    const extra = await RoomClient.connect(socketUrl(roomId, { ticket: fifth.body.ticket }), { origin });
+    extra.send({ type: 'member/join', nickname: 'Fifth' });
+    expect(await extra.next('system/error')).toMatchObject({ code: 'ROOM_FULL' });
+    for (const client of [laptop, phone, aliceLaptop, alicePhone]) client.close();
   });
 
   it('disconnects everyone with a clear message when the room stops', async () => {

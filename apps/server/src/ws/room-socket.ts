@@ -148,8 +148,9 @@ class RoomConnection implements TBookedConnection {
         return;
       }
     }
-    if (opened.hub.isBanned(context.identity)) {
-      this.refuse('BANNED');
+    const keptOut = opened.hub.keptOut(context.identity);
+    if (keptOut) {
+      this.refuse(keptOut);
       return;
     }
     this.hub = opened.hub;

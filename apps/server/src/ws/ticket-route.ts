@@ -1,6 +1,6 @@
 // POST /ws/ticket — a browser's pass for the room WebSocket. The caller's session token (Authorization header)
 // makes it a user's ticket, without one a guest's; either is tied to the browser by a signed cookie
-// (guest-id.ts). Entry rules (owner, public, share password with its budget of wrong tries), bans and whether the room runs are
+// (guest-id.ts). Entry rules (owner, public, share password with its budget of wrong tries), bans, removals and whether the room runs are
 // checked here, where a refusal can still be an HTTP answer a page can read.
 import { checkShareAccess, describeError, type RateLimiter, resolveSession } from '@rooms/api';
 import {
@@ -82,11 +82,10 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       return fail(reply, refusal.status, refusal.message);
     }
 
-    // Before "is it running here": the ban may come from another server's hub, and a banned page must hear that
-    // it is banned (final) rather than that the room is not running (which it would wait out).
-    if (await relay.isBanned(room, { userId, guestId, ip: request.ip })) {
-      return fail(reply, 403, ROOM_ERROR_MESSAGES.BANNED);
-    }
+    // Before "is it running here": the ban or removal may come from another server's hub, and a page kept out
+    // must hear so (final) rather than that the room is not running (which it would wait out).
+    const keptOut = await relay.keptOut(room, { userId, guestId, ip: request.ip });
+    if (keptOut) return fail(reply, 403, ROOM_ERROR_MESSAGES[keptOut]);
     // Wherever it runs: in this process, or on another agent of the fleet.
     if (!relay.isRunning(room.id) && app.services.rooms.state(room.id) !== 'running') {
       return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);

@@ -17,9 +17,14 @@ export function handleUnauthorized(): void {
   onUnauthorized();
 }
 
-export async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+/** `withSession: false` asks as nobody in particular, whoever is signed in (a room page that entered as a guest). */
+export async function apiFetch(
+  input: RequestInfo | URL,
+  init: RequestInit = {},
+  { withSession = true }: { withSession?: boolean } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
-  const token = currentToken();
+  const token = withSession ? currentToken() : null;
   if (token && !headers.has('Authorization')) headers.set('Authorization', token);
   const timeout = AbortSignal.timeout(API_TIMEOUT_MS);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;

@@ -1,10 +1,11 @@
-// Messages of the `member/…` domain: joining with a nickname, the member list, leaving and kicks.
+// Messages of the `member/…` domain: joining with a nickname, the member list, leaving, kicks and letting a
+// removed person back in.
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH } from './limits';
 import { ZMediaCodec, ZStreamLayerChoice } from './stream';
 import { cleanNickname } from './text';
 
-/** Member ids are per connection: the same account in two tabs is two members. */
+/** Member ids are per connection: the same account in two tabs is two members (of one person, `personId`). */
 export const ZMemberId = z.string().min(1).max(64);
 
 export const ZNickname = z
@@ -23,6 +24,11 @@ export const ZMember = z.object({
   isOwner: z.boolean(),
   /** Joined without an account (from a shared link). */
   isGuest: z.boolean(),
+  /**
+   * The person behind the seat, the same for every seat of one account (its devices and tabs) or of one guest
+   * browser; an opaque id for this run of the room, so lists count people and show one row per person.
+   */
+  personId: z.string(),
   /** Epoch milliseconds. */
   joinedAt: z.number(),
 });
@@ -49,6 +55,11 @@ export const ZMemberJoin = z.object({
 export const ZMemberKick = z.object({ type: z.literal('member/kick'), memberId: ZMemberId });
 /** Owner only: removes the member and keeps that person out (account, browser and address) while the room runs. */
 export const ZMemberBan = z.object({ type: z.literal('member/ban'), memberId: ZMemberId });
+/** Owner only: lets a removed person (member/removals) come back. */
+export const ZMemberReadmit = z.object({
+  type: z.literal('member/readmit'),
+  removalId: z.string().min(1).max(64),
+});
 
 // Server → client
 
@@ -67,4 +78,19 @@ export const ZMemberLeft = z.object({
 /** To the kicked member, just before its socket closes. */
 export const ZMemberKicked = z.object({ type: z.literal('member/kicked') });
 
+/** Someone the owner removed, kept out (by account and guest browser) until the room stops or the owner relents. */
+export const ZRemovedMember = z.object({
+  id: z.string(),
+  nickname: z.string(),
+  isGuest: z.boolean(),
+  /** Epoch milliseconds. */
+  removedAt: z.number(),
+});
+/** To the owner's seats, on joining and whenever it changes: who was removed and may be let back in. */
+export const ZMemberRemovals = z.object({
+  type: z.literal('member/removals'),
+  removed: z.array(ZRemovedMember),
+});
+
 export type TMember = z.infer<typeof ZMember>;
+export type TRemovedMember = z.infer<typeof ZRemovedMember>;

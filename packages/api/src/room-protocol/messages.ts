@@ -31,6 +31,8 @@ import {
   ZMemberKicked,
   ZMemberLeft,
   ZMemberList,
+  ZMemberReadmit,
+  ZMemberRemovals,
 } from './member';
 import { ZPointerMove, ZPointerShown, ZReactionSend, ZReactionShown } from './pointing';
 import { ZStreamAck, ZStreamChoose, ZStreamConfig, ZStreamLayerState, ZStreamStats } from './stream';
@@ -40,6 +42,7 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZMemberJoin,
   ZMemberKick,
   ZMemberBan,
+  ZMemberReadmit,
   ZControlRequest,
   ZControlCancel,
   ZControlGrant,
@@ -71,6 +74,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZMemberJoined,
   ZMemberLeft,
   ZMemberKicked,
+  ZMemberRemovals,
   ZControlState,
   ZChatMessage,
   ZChatHistory,

@@ -3,7 +3,7 @@
 import { decodeMediaFrame, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalRoomSession, readLocalPicture } from '../../ws/local-room-session';
-import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
+import type { TBanMarks, TRelayRoom, TRemoval } from '../../ws/relay-ports';
 import { type HubPeer, RoomHub, type TRoomHubOptions } from './room-hub';
 
 class RecordingPeer implements HubPeer {
@@ -60,6 +60,7 @@ function setup(
   now = () => Date.now(),
   bans?: TRoomHubOptions['bans'],
   chat?: TRoomHubOptions['chat'],
+  removals?: TRoomHubOptions['removals'],
 ) {
   const session = new LocalRoomSession('room-1', { fps: 50 });
   sessions.push(session);
@@ -81,6 +82,7 @@ function setup(
     statsIntervalMs: 0,
     bans,
     chat,
+    removals,
   });
   let guests = 0;
   // Two guests are two people, who may not share a nickname.
@@ -90,7 +92,7 @@ function setup(
     return { peer, result, id: result.ok ? result.memberId : '' };
   }
   /** A seat of someone in particular (an account, a browser), where `join` makes a new person each time. */
-  function enter(identity: { userId: string | null; guestId?: string }, nickname: string) {
+  function enter(identity: { userId: string | null; guestId?: string; ip?: string }, nickname: string) {
     const peer = new RecordingPeer();
     const result = hub.join(peer, identity, nickname);
     return { peer, result, id: result.ok ? result.memberId : '' };
@@ -193,6 +195,145 @@ describe('kicking', () => {
     expect(guest.peer.errors()).toEqual(['NOT_OWNER']);
     expect(owner.peer.errors()).toEqual(['CANNOT_KICK_OWNER', 'NOT_A_MEMBER']);
     expect(hub.size).toBe(2);
+  });
+});
+
+describe('removing', () => {
+  it('keeps a removed guest out by its browser, in every tab and with a new name, until the owner lets them back in', () => {
+    const { hub, enter } = setup({ maxConnections: 10 });
+    const owner = enter({ userId: 'owner-user', guestId: 'owner-browser' }, 'Olga');
+    const ownerPhone = enter({ userId: 'owner-user', guestId: 'owner-phone' }, 'Olga');
+    expect(owner.peer.last('member/removals')).toEqual({ type: 'member/removals', removed: [] });
+    const gus = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    const gusTab = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    const other = enter({ userId: null, guestId: 'browser-2' }, 'Vera');
+    // Only the owner's seats are told who was removed.
+    expect(gus.peer.of('member/removals')).toEqual([]);
+
+    hub.handle(owner.id, { type: 'member/kick', memberId: gus.id });
+    expect([gus.peer.closedWith, gusTab.peer.closedWith, other.peer.closedWith]).toEqual([
+      4001,
+      4001,
+      undefined,
+    ]);
+    for (const seat of [owner, ownerPhone]) {
+      expect(seat.peer.last('member/removals')).toEqual({
+        type: 'member/removals',
+        removed: [{ id: expect.any(String), nickname: 'Gus', isGuest: true, removedAt: expect.any(Number) }],
+      });
+    }
+    expect(other.peer.of('member/removals')).toEqual([]);
+    // Reopening the link in that browser (a new ticket, another tab, another name, or signed in there): still out.
+    expect(enter({ userId: null, guestId: 'browser-1' }, 'Not Gus').result).toEqual({
+      ok: false,
+      code: 'KICKED',
+    });
+    expect(enter({ userId: 'gus-account', guestId: 'browser-1' }, 'Gus').result).toEqual({
+      ok: false,
+      code: 'KICKED',
+    });
+    expect(hub.keptOut({ userId: null, guestId: 'browser-1' })).toBe('KICKED');
+    // Another browser is another person: a removal never goes by address.
+    expect(enter({ userId: null, guestId: 'browser-3', ip: '10.0.0.2' }, 'Ida').result.ok).toBe(true);
+
+    // Only the owner lets people back in; then the guest's browser may come back.
+    const removalId = owner.peer.last('member/removals')!.removed[0]!.id;
+    hub.handle(other.id, { type: 'member/readmit', removalId });
+    expect(other.peer.errors()).toEqual(['NOT_OWNER']);
+    hub.handle(ownerPhone.id, { type: 'member/readmit', removalId });
+    for (const seat of [owner, ownerPhone]) {
+      expect(seat.peer.last('member/removals')).toEqual({ type: 'member/removals', removed: [] });
+    }
+    expect(enter({ userId: null, guestId: 'browser-1' }, 'Gus').result.ok).toBe(true);
+  });
+
+  it('removes an account from every device it sits on, and keeps those browsers out after signing out', () => {
+    const { hub, enter } = setup({ maxConnections: 10 });
+    const owner = enter({ userId: 'owner-user', guestId: 'owner-browser' }, 'Olga');
+    const laptop = enter({ userId: 'sam', guestId: 'browser-3' }, 'Sam');
+    const phone = enter({ userId: 'sam', guestId: 'browser-4' }, 'Sam');
+    hub.handle(owner.id, { type: 'member/kick', memberId: phone.id });
+    expect([laptop.peer.closedWith, phone.peer.closedWith]).toEqual([4001, 4001]);
+    expect(owner.peer.last('member/removals')?.removed).toEqual([
+      expect.objectContaining({ nickname: 'Sam', isGuest: false }),
+    ]);
+    expect(enter({ userId: 'sam', guestId: 'browser-9' }, 'Sam').result).toEqual({
+      ok: false,
+      code: 'KICKED',
+    });
+    expect(enter({ userId: null, guestId: 'browser-4' }, 'Sam').result).toEqual({
+      ok: false,
+      code: 'KICKED',
+    });
+    // The owner is never kept out, whatever browser they use.
+    expect(enter({ userId: 'owner-user', guestId: 'browser-3' }, 'Olga').result.ok).toBe(true);
+  });
+
+  it('stores removals and their lifting for the other servers, and starts with those in force', async () => {
+    const stored: TRemoval[] = [];
+    const lifted: string[] = [];
+    const earlier: TRemoval = {
+      id: 'removal-0',
+      nickname: 'Ann',
+      userId: null,
+      guestIds: ['browser-0'],
+      at: 1,
+    };
+    const { hub, enter } = setup({}, undefined, undefined, undefined, {
+      inForce: [earlier],
+      async record(removal) {
+        stored.push(removal);
+      },
+      async lift(removalId) {
+        lifted.push(removalId);
+      },
+    });
+    expect(enter({ userId: null, guestId: 'browser-0' }, 'Ann').result).toEqual({
+      ok: false,
+      code: 'KICKED',
+    });
+    const owner = enter({ userId: 'owner-user' }, 'Olga');
+    expect(owner.peer.last('member/removals')?.removed).toEqual([
+      { id: 'removal-0', nickname: 'Ann', isGuest: true, removedAt: 1 },
+    ]);
+    const gus = enter({ userId: null, guestId: 'browser-1' }, 'Gus');
+    hub.handle(owner.id, { type: 'member/kick', memberId: gus.id });
+    expect(stored).toEqual([
+      {
+        id: expect.any(String),
+        nickname: 'Gus',
+        userId: null,
+        guestIds: ['browser-1'],
+        at: expect.any(Number),
+      },
+    ]);
+    hub.handle(owner.id, { type: 'member/readmit', removalId: 'removal-0' });
+    expect(lifted).toEqual(['removal-0']);
+    expect(enter({ userId: null, guestId: 'browser-0' }, 'Ann').result.ok).toBe(true);
+  });
+});
+
+describe('people', () => {
+  it('shows the seats of one account, or of one guest browser, as one person, and counts people', () => {
+    const { hub, enter } = setup({ maxConnections: 10 });
+    const laptop = enter({ userId: 'owner-user', guestId: 'owner-browser' }, 'Olga');
+    const phone = enter({ userId: 'owner-user', guestId: 'owner-phone' }, 'Olga');
+    const alice = enter({ userId: 'alice', guestId: 'browser-1' }, 'Alice');
+    const aliceTab = enter({ userId: 'alice', guestId: 'browser-1' }, 'Alice');
+    const gus = enter({ userId: null, guestId: 'browser-2' }, 'Gus');
+    const vera = enter({ userId: null, guestId: 'browser-3' }, 'Vera');
+    const members = vera.peer.last('member/list')!.members;
+    const personOf = (seat: { id: string }) => members.find((member) => member.id === seat.id)?.personId;
+    expect(personOf(laptop)).toBe(personOf(phone));
+    expect(personOf(alice)).toBe(personOf(aliceTab));
+    expect(new Set([laptop, alice, gus, vera].map(personOf)).size).toBe(4);
+    // Neither the account nor the browser is shown to the others.
+    expect(JSON.stringify(members)).not.toMatch(/alice|owner-user|browser-/);
+    expect(hub.size).toBe(6);
+    expect(hub.peopleCount).toBe(4);
+    // The owner's other device is the owner: never removable.
+    hub.handle(laptop.id, { type: 'member/kick', memberId: phone.id });
+    expect(laptop.peer.errors()).toEqual(['CANNOT_KICK_OWNER']);
   });
 });
 

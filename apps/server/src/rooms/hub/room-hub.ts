@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   isControllerOnly,
-  nicknameKey,
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
@@ -20,8 +19,10 @@ import type { RoomSession } from '../room-session';
 import { ControlQueue, type TControlOutcome } from './control-queue';
 import { errorMessage } from './error-message';
 import type { MediaPeer, TBackpressure } from './media-fanout';
+import { hasSeatFor, nicknameRefusal, PersonIds, peopleIn, personSeats, removalRefusal } from './member-list';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { RoomPointing } from './pointing';
+import { Removals, type TRemovalOptions } from './removals';
 import { BanList, banMarksOf } from './room-bans';
 import { RoomChat, type TRoomChatOptions } from './room-chat';
 import { RoomFilesOut, type TOfferedFile } from './room-files-out';
@@ -43,11 +44,6 @@ export interface TJoinIdentity {
   sessionId?: string | null;
 }
 
-/** Two seats are one person when they share an account or a browser. */
-export function samePerson(a: TJoinIdentity, b: TJoinIdentity): boolean {
-  return (a.userId != null && a.userId === b.userId) || (!!a.guestId && a.guestId === b.guestId);
-}
-
 export interface TRoomHubOptions {
   room: TRelayRoom;
   session: RoomSession;
@@ -64,6 +60,8 @@ export interface TRoomHubOptions {
    * enforces a ban at once; storing it follows.
    */
   bans?: { inForce?: readonly TBanMarks[]; record?(marks: readonly TBanMarks[]): Promise<void> };
+  /** The people the owner removed, likewise (./removals.ts). */
+  removals?: TRemovalOptions;
   /** The room's chat beyond this hub: earlier runs' messages, and where new ones are stored (./room-chat.ts). */
   chat?: TRoomChatOptions;
   /** Whether this process serves the fetch of the room's downloads (./room-files-out.ts); true unless said. */
@@ -94,11 +92,13 @@ export class RoomHub {
   private readonly control: ControlQueue;
   private readonly chat: RoomChat;
   private readonly media: ParticipantStreams;
-  private readonly pointing = new RoomPointing(() => this.now(), (id) => this.control.isController(id));
-  /** Accounts the owner removed stay out while this room runs. */
-  private readonly kickedUsers = new Set<string>();
-  /** The browsers of kicked accounts: signing out there does not bring the account back as a guest. */
-  private readonly kickedBrowsers = new Set<string>();
+  private readonly pointing = new RoomPointing(
+    () => this.now(),
+    (id) => this.control.isController(id),
+  );
+  /** People the owner removed, by account and browser, until the room stops or the owner lets them back in. */
+  private readonly removals: Removals;
+  private readonly people = new PersonIds();
   /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
   private readonly bans: BanList;
   private readonly stopTabs: () => void;
@@ -117,6 +117,9 @@ export class RoomHub {
     this.session = options.session;
     this.now = options.now ?? Date.now;
     this.bans = new BanList(options.bans?.inForce);
+    this.removals = new Removals(options.removals, (err, what) =>
+      options.log?.warn({ err, roomId: this.room.id }, what),
+    );
     this.chat = new RoomChat(options.chat ?? {}, (err, what) =>
       options.log?.warn({ err, roomId: this.room.id }, what),
     );
@@ -149,8 +152,14 @@ export class RoomHub {
     return this.filesOut.take(id, key);
   }
 
+  /** Seats (connections): what the room's max connections limits. */
   get size(): number {
     return this.members.size;
+  }
+
+  /** People: one account or guest browser on several devices or tabs is one. */
+  get peopleCount(): number {
+    return peopleIn(this.members.values());
   }
 
   join(
@@ -162,17 +171,20 @@ export class RoomHub {
   ): TJoinResult {
     if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
     const isOwner = identity.userId !== null && identity.userId === this.room.ownerId;
-    if (this.isBanned(identity)) return { ok: false, code: 'BANNED' };
-    if (this.isKicked(identity)) return { ok: false, code: 'KICKED' };
-    const taken = this.nicknameRefusal(identity, nickname, isOwner);
+    const keptOut = this.keptOut(identity);
+    if (keptOut) return { ok: false, code: keptOut };
+    const joiner = { identity, nickname, isOwner };
+    const taken = nicknameRefusal(this.members.values(), joiner, this.room.ownerName);
     if (taken) return { ok: false, code: taken };
-    if (!this.hasSeatFor(isOwner)) return { ok: false, code: 'ROOM_FULL' };
+    if (!hasSeatFor(this.members, isOwner, this.room.maxConnections)) return { ok: false, code: 'ROOM_FULL' };
 
+    const id = randomUUID();
     const info: TMember = {
-      id: randomUUID(),
+      id,
       nickname,
       isOwner,
       isGuest: identity.userId === null,
+      personId: this.people.of(identity, id),
       joinedAt: this.now(),
     };
     this.broadcast({ type: 'member/joined', member: info });
@@ -190,6 +202,7 @@ export class RoomHub {
     if (joined.ok && joined.changed) this.broadcastControl({ action: 'joined', byId: info.id });
     else peer.send({ type: 'control/state', ...this.control.state() });
     peer.send({ type: 'chat/history', messages: this.chat.history() });
+    if (isOwner) peer.send({ type: 'member/removals', removed: this.removals.list() });
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
     peer.send({
       type: 'stream/config',
@@ -233,6 +246,9 @@ export class RoomHub {
         return;
       case 'member/ban':
         this.kick(member, message.memberId, true);
+        return;
+      case 'member/readmit':
+        this.readmit(member, message.removalId);
         return;
       case 'control/request':
         this.applyControl(member, 'request', this.control.request(memberId));
@@ -278,40 +294,6 @@ export class RoomHub {
     this.filesOut.close();
     this.stopStats();
     this.options.participantsChanged(0);
-  }
-
-  /**
-   * The owner's seat is kept free while the owner is away, so a room full of guests never locks its owner out
-   * (and the owner can then kick); a second tab of the owner still counts against the limit.
-   */
-  private hasSeatFor(isOwner: boolean): boolean {
-    const ownerPresent = [...this.members.values()].some((member) => member.info.isOwner);
-    const reserved = isOwner || ownerPresent ? 0 : 1;
-    return this.members.size + reserved < this.room.maxConnections;
-  }
-
-  /**
-   * A nickname may not pass for the owner (the account's name, or the name the owner sits under) nor for another
-   * person in the room, compared by nicknameKey: 'ＯＬＧＡ', 'o lga' and 'Оlga' (Cyrillic О) are 'Olga'. The same
-   * person in a second tab or reconnecting before the old socket is gone keeps its name.
-   */
-  private nicknameRefusal(
-    identity: TJoinIdentity,
-    nickname: string,
-    isOwner: boolean,
-  ): 'NICKNAME_RESERVED' | 'NICKNAME_TAKEN' | null {
-    const key = nicknameKey(nickname);
-    if (!isOwner && key === nicknameKey(this.room.ownerName)) return 'NICKNAME_RESERVED';
-    for (const member of this.members.values()) {
-      if (nicknameKey(member.info.nickname) !== key) continue;
-      // Only the owner is the owner: sharing her browser (its guest cookie) does not give her seat's name away.
-      if (member.info.isOwner) {
-        if (!isOwner) return 'NICKNAME_RESERVED';
-      } else if (!samePerson(member.identity, identity)) {
-        return 'NICKNAME_TAKEN';
-      }
-    }
-    return null;
   }
 
   private handleDriving(member: TMemberState, message: TClientMessage): void {
@@ -400,17 +382,18 @@ export class RoomHub {
     return this.bans.has(identity, this.room.ownerId);
   }
 
+  /** Why this person may not come in: banned, or removed and not let back in (./removals.ts); null when they may. */
+  keptOut(identity: TJoinIdentity): 'BANNED' | 'KICKED' | null {
+    if (this.isBanned(identity)) return 'BANNED';
+    return this.removals.has(identity, this.room.ownerId) ? 'KICKED' : null;
+  }
+
   /**
    * Records what names the target: its account, browser and address, and those of its other seats; here at once,
    * then where the other processes look before they issue a ticket.
    */
   private banPerson(target: TMemberState): void {
-    const marks: TBanMarks[] = [];
-    for (const member of this.members.values()) {
-      if (member.info.isOwner || (member !== target && !samePerson(member.identity, target.identity)))
-        continue;
-      marks.push(banMarksOf(member.identity));
-    }
+    const marks = personSeats(this.members.values(), target).map((seat) => banMarksOf(seat.identity));
     for (const mark of marks) this.bans.add(mark);
     this.options.bans?.record?.(marks).catch((error: unknown) => {
       this.options.log?.warn({ err: error, roomId: this.room.id }, 'room ban not stored for other servers');
@@ -420,52 +403,41 @@ export class RoomHub {
   }
 
   private kick(by: TMemberState, targetId: string, ban: boolean): void {
-    const about = ban ? 'member/ban' : 'member/kick';
-    if (!by.info.isOwner) {
-      this.refuse(by, 'NOT_OWNER', about);
-      return;
-    }
     const target = this.members.get(targetId);
-    if (!target) {
-      this.refuse(by, 'NOT_A_MEMBER', about);
+    const refusal = removalRefusal(by, target);
+    if (refusal || !target) {
+      this.refuse(by, refusal ?? 'NOT_A_MEMBER', ban ? 'member/ban' : 'member/kick');
       return;
     }
-    if (target.info.isOwner) {
-      this.refuse(by, 'CANNOT_KICK_OWNER', about);
-      return;
-    }
-    // A removed account stays out either way, in its browser too; a guest only when banned (a kick alone lets a
-    // guest come back).
+    // Either way the person stays out for the room's run, by account and browser; a ban by address too and with
+    // no way back, where the owner may let a removed person back in.
+    const seats = personSeats(this.members.values(), target);
     if (ban) this.banPerson(target);
-    else if (target.userId !== null) {
-      this.kickedUsers.add(target.userId);
-      if (target.identity.guestId) this.kickedBrowsers.add(target.identity.guestId);
+    else this.removals.remove(target.info.nickname, seats, this.now());
+    // Every seat now kept out goes: the person's other tabs and devices (and, banned, guests at their address).
+    const code = ban ? 'BANNED' : 'KICKED';
+    for (const seat of [...this.members.values()]) {
+      if (seat !== target && (seat.info.isOwner || this.keptOut(seat.identity) === null)) continue;
+      seat.peer.send(ban ? errorMessage(code) : { type: 'member/kicked' });
+      seat.peer.close(ROOM_CLOSE_CODES[code], ROOM_ERROR_MESSAGES[code]);
+      this.leave(seat.info.id, 'kicked');
     }
-    // The same person may sit in the room more than once (two tabs): every seat the rule now covers goes.
-    const removed = [...this.members.entries()].filter(
-      ([id, member]) =>
-        id === targetId ||
-        (!member.info.isOwner && (ban ? this.isBanned(member.identity) : this.isKicked(member.identity))),
-    );
-    for (const [id, member] of removed) {
-      if (ban) {
-        member.peer.send(errorMessage('BANNED'));
-        member.peer.close(ROOM_CLOSE_CODES.BANNED, ROOM_ERROR_MESSAGES.BANNED);
-      } else {
-        member.peer.send({ type: 'member/kicked' });
-        member.peer.close(ROOM_CLOSE_CODES.KICKED, ROOM_ERROR_MESSAGES.KICKED);
-      }
-      this.leave(id, 'kicked');
-    }
+    if (!ban) this.tellOwners();
   }
 
-  /** Whether the owner kicked this account, or an account in this browser (never the owner themselves). */
-  private isKicked(identity: TJoinIdentity): boolean {
-    if (identity.userId !== null && identity.userId === this.room.ownerId) return false;
-    return (
-      (identity.userId !== null && this.kickedUsers.has(identity.userId)) ||
-      (!!identity.guestId && this.kickedBrowsers.has(identity.guestId))
-    );
+  private readmit(by: TMemberState, removalId: string): void {
+    if (!by.info.isOwner) {
+      this.refuse(by, 'NOT_OWNER', 'member/readmit');
+      return;
+    }
+    this.removals.lift(removalId);
+    this.tellOwners();
+  }
+
+  /** The owner's seats hear who is removed, so each can let people back in. */
+  private tellOwners(): void {
+    const removed: TServerMessage = { type: 'member/removals', removed: this.removals.list() };
+    for (const member of this.members.values()) if (member.info.isOwner) member.peer.send(removed);
   }
 
   private applyControl(

@@ -5,6 +5,7 @@ import {
   decodeMediaFrame,
   isPaddingFrame,
   ROOM_CLOSE_CODES,
+  ROOM_ERROR_MESSAGES,
   ROOM_TICKET_PATH,
   rejoinDelayMs,
   retryAfterMs,
@@ -16,6 +17,7 @@ import {
   type TMediaCodecName,
   type TMediaFrame,
   type TMember,
+  type TRemovedMember,
   type TRoomEnding,
   type TRoomErrorCode,
   type TServerMessage,
@@ -24,6 +26,7 @@ import {
   ZServerMessage,
 } from '@rooms/api/room-protocol';
 import { apiFetch, RestError } from '../http';
+import { currentToken } from '../session';
 import { detectDecoders, onDecodersChanged } from './decoders';
 import { storedLayerChoice, storeLayerChoice } from './layer-choice';
 import { PING_EVERY_MS } from './quality-meter';
@@ -39,6 +42,8 @@ export interface TRoomSnapshot {
   status: TConnectionStatus;
   you: string | null;
   members: TMember[];
+  /** Who the owner removed and may let back in (told to the owner's seats only). */
+  removed: TRemovedMember[];
   controllerId: string | null;
   queue: string[];
   /** What made the last change of control and who (a driver who lost it is told why); null on joining. */
@@ -94,6 +99,7 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   status: 'connecting',
   you: null,
   members: [],
+  removed: [],
   controllerId: null,
   queue: [],
   controlChange: null,
@@ -122,12 +128,17 @@ export class TicketRefused extends RestError {
   }
 }
 
-export async function fetchRoomTicket(roomId: string, password?: string): Promise<string> {
-  const response = await apiFetch(ROOM_TICKET_PATH, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ roomId, password }),
-  });
+/** `asGuest`: asked without the session token, so a page that entered as a guest stays one. */
+export async function fetchRoomTicket(roomId: string, password?: string, asGuest = false): Promise<string> {
+  const response = await apiFetch(
+    ROOM_TICKET_PATH,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ roomId, password }),
+    },
+    { withSession: !asGuest },
+  );
   const body = (await response.json().catch(() => null)) as { ticket?: string; data?: unknown } | null;
   if (response.ok && body?.ticket) return body.ticket;
   throw new TicketRefused(
@@ -163,6 +174,12 @@ export class RoomConnection {
   private waitingSince = 0;
   /** Times the page asked whether the room runs again since it went away. */
   private waitAsks = 0;
+  /**
+   * Whether this page entered signed in or as a guest, decided by its first ticket: every rejoin (a restart, a
+   * dropped connection) comes back as the same, so signing in or out in another tab never turns the guest the
+   * others see into an account (or an account into a guest) behind the person's back.
+   */
+  private enteredAs: 'user' | 'guest' | null = null;
   private readonly unwatchDecoders: (() => void) | undefined;
   private readonly onOnline = () => this.retryNow();
 
@@ -198,11 +215,16 @@ export class RoomConnection {
 
   async connect(): Promise<void> {
     this.retryTimer = undefined;
+    const signedIn = currentToken() !== null;
+    this.enteredAs ??= signedIn ? 'user' : 'guest';
+    // Signed out (or the session's day is over) since entering: the account's seat is not taken over by a guest.
+    if (this.enteredAs === 'user' && !signedIn)
+      return this.end('SESSION_ENDED', ROOM_ERROR_MESSAGES.SESSION_ENDED);
     let ticket: string;
     let decoders: readonly TMediaCodecName[];
     try {
       [ticket, decoders] = await Promise.all([
-        fetchRoomTicket(this.roomId, this.options.password),
+        fetchRoomTicket(this.roomId, this.options.password, this.enteredAs === 'guest'),
         this.options.decoders ?? detectDecoders(),
       ]);
     } catch (error) {
@@ -342,7 +364,9 @@ export class RoomConnection {
           queue: now.queue.filter((id) => id !== message.memberId),
         });
       case 'member/kicked':
-        return this.end('KICKED', 'You were removed from the room by its owner');
+        return this.end('KICKED', ROOM_ERROR_MESSAGES.KICKED);
+      case 'member/removals':
+        return this.update({ removed: message.removed });
       case 'control/state':
         return this.update({
           controllerId: message.controllerId,
@@ -440,6 +464,7 @@ export class RoomConnection {
       away,
       retryAt: null,
       members: [],
+      removed: [],
       controllerId: null,
       queue: [],
       controlChange: null,

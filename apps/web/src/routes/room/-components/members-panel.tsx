@@ -1,10 +1,13 @@
 // Who is in the room, who drives, and the raise-hand queue, with the control actions the rules allow:
-// request/cancel for everyone, release and hand-over for the controller, take-back, kick and ban for the owner;
+// request/cancel for everyone, release and hand-over for the controller, take-back, remove and ban for the owner;
 // none while this participant is not in the room (connecting, or the room is away).
-// Hand-over, kick and ban sit in each row's menu so a narrow panel keeps names and the "In control" pill in view;
-// a member who asked for control also gets a Give control button in their row, and a toast (use-control-requests).
-import { Trans, useLingui } from '@lingui/react/macro';
-import type { TClientMessageInput, TMember } from '@rooms/api/room-protocol';
+// One row per person: an account on a laptop and a phone is one row saying '2 devices' (lib/room/people.ts), and
+// the count in the heading counts people. Hand-over, remove and ban sit in each row's menu so a narrow panel keeps
+// names and the "In control" pill in view; remove and ban ask first, naming the person. A member who asked for
+// control also gets a Give control button in their row, and a toast (use-control-requests). The owner also sees
+// whom they removed, each with Let back in.
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import type { TClientMessageInput, TMember, TRemovedMember } from '@rooms/api/room-protocol';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
 import {
@@ -27,17 +30,23 @@ import {
   MousePointer2Icon,
   UserXIcon,
 } from 'lucide-react';
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useControlRequests } from '../../../hooks/use-control-requests';
+import { peopleOf, seatToGrant, type TPerson } from '../../../lib/room/people';
+import { RemovedMembers } from './removed-members';
 
 export function MembersPanel({
   members,
+  removed,
   you,
   controllerId,
   queue,
   send,
 }: {
   members: TMember[];
+  /** Whom the owner removed (the owner's page only). */
+  removed: TRemovedMember[];
   you: string | null;
   controllerId: string | null;
   queue: string[];
@@ -50,36 +59,49 @@ export function MembersPanel({
   const waiting = you !== null && queue.includes(you);
   const { canGrant, sound, setSound } = useControlRequests({ members, you, controllerId, queue, send });
   const controller = members.find((member) => member.id === controllerId);
+  const people = peopleOf(members, you);
+  /** A removal or ban waiting for the owner's yes. */
+  const [asking, setAsking] = useState<{ kind: 'kick' | 'ban'; person: TPerson } | null>(null);
 
   // Whom this participant just gave control to. The hand-over takes away the Give control button (and, for a
   // driver who is not the owner, the row's menu) that had the focus, which would drop it on the page's body:
   // it goes to the row's menu button if it stays, else to this participant's own control button.
-  const handedTo = useRef<string | null>(null);
+  const handedTo = useRef<{ personId: string; memberId: string } | null>(null);
   const rows = useRef<HTMLUListElement>(null);
   const ownControl = useRef<HTMLButtonElement>(null);
-  const give = (memberId: string) => {
-    handedTo.current = memberId;
+  const give = (person: TPerson) => {
+    const memberId = seatToGrant(person, queue);
+    handedTo.current = { personId: person.personId, memberId };
     send({ type: 'control/grant', memberId });
   };
   useLayoutEffect(() => {
-    const memberId = handedTo.current;
-    if (memberId === null) return;
+    const handed = handedTo.current;
+    if (handed === null) return;
     const active = document.activeElement;
     if (active && active !== document.body) {
-      if (controllerId === memberId) handedTo.current = null;
+      if (controllerId === handed.memberId) handedTo.current = null;
       return;
     }
     handedTo.current = null;
-    const row = rows.current?.querySelector(`[data-member-id="${CSS.escape(memberId)}"]`);
+    const row = rows.current?.querySelector(`[data-person-id="${CSS.escape(handed.personId)}"]`);
     const target = row?.querySelector<HTMLElement>('[data-testid="member-actions"]') ?? ownControl.current;
     target?.focus();
   });
 
+  const confirmRemoval = () => {
+    const target = asking?.person.seats[0];
+    // The room takes every seat of the person: one of them is enough to name them.
+    if (asking && target)
+      send({ type: asking.kind === 'kick' ? 'member/kick' : 'member/ban', memberId: target.id });
+    setAsking(null);
+  };
+  const askingName = asking?.person.nickname ?? '';
+
   return (
     <section className="grid min-w-0 gap-2 border-b p-3" data-testid="members-panel" aria-label={t`Members`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="font-medium text-sm">
-          <Trans>Members ({members.length})</Trans>
+        <h2 className="font-medium text-sm" data-testid="members-count" data-count={people.length}>
+          <Trans>Members ({people.length})</Trans>
         </h2>
         <div className="flex items-center gap-1.5">
           {canGrant ? (
@@ -145,29 +167,38 @@ export function MembersPanel({
       </p>
       <TooltipProvider delayDuration={300}>
         <ul ref={rows} className="grid max-h-56 min-w-0 gap-1 overflow-y-auto">
-          {members.map((member) => {
-            const place = queue.indexOf(member.id);
-            const isController = member.id === controllerId;
-            const grantable = canGrant && !isController && member.id !== you;
-            const removable = isOwner && !member.isOwner;
+          {people.map((person) => {
+            const places = person.seats.map((seat) => queue.indexOf(seat.id)).filter((place) => place >= 0);
+            const place = places.length > 0 ? Math.min(...places) : -1;
+            const isController = person.seats.some((seat) => seat.id === controllerId);
+            // Never one's own row: one's other device is oneself (the owner's is the owner's too).
+            const grantable = canGrant && !isController && !person.isYou;
+            const removable = isOwner && !person.isOwner && !person.isYou;
+            const devices = person.seats.length;
             return (
               <li
-                key={member.id}
+                key={person.personId}
                 className="flex min-h-8 min-w-0 items-center gap-1.5 rounded-md px-1.5 text-sm hover:bg-accent/40"
                 data-testid="member"
-                data-member-id={member.id}
+                data-person-id={person.personId}
+                data-member-id={person.seats[0]?.id}
                 data-controller={isController}
               >
                 <TruncatedText className="flex-1" data-testid="member-name">
-                  {member.nickname}
+                  {person.nickname}
                 </TruncatedText>
-                {member.id === you ? (
+                {person.isYou ? (
                   <span className="shrink-0 text-muted-foreground text-xs">{t`(you)`}</span>
                 ) : null}
-                {member.isOwner ? (
+                {devices > 1 ? (
+                  <span className="shrink-0 text-muted-foreground text-xs" data-testid="member-devices">
+                    <Plural value={devices} one="(# device)" other="(# devices)" />
+                  </span>
+                ) : null}
+                {person.isOwner ? (
                   <CrownIcon className="size-3.5 shrink-0 text-vip" aria-label={t`Owner`} />
                 ) : null}
-                {member.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
+                {person.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
                 {isController ? (
                   <Badge data-testid="member-in-control">
                     <MousePointer2Icon />
@@ -186,7 +217,7 @@ export function MembersPanel({
                     size="sm"
                     variant="ghost"
                     className="h-7 px-2 text-xs"
-                    onClick={() => give(member.id)}
+                    onClick={() => give(person)}
                     data-testid="control-grant"
                   >
                     <Trans>Give control</Trans>
@@ -199,7 +230,7 @@ export function MembersPanel({
                         size="icon"
                         variant="ghost"
                         className="size-7"
-                        aria-label={t`Actions for ${member.nickname}`}
+                        aria-label={t`Actions for ${person.nickname}`}
                         data-testid="member-actions"
                       >
                         <EllipsisVerticalIcon />
@@ -207,11 +238,11 @@ export function MembersPanel({
                     </DropdownMenuTrigger>
                     <DropdownMenuContent align="end" className="w-56" data-testid="member-actions-menu">
                       <DropdownMenuLabel className="wrap-anywhere font-medium">
-                        {member.nickname}
+                        {person.nickname}
                       </DropdownMenuLabel>
                       <DropdownMenuSeparator />
                       {grantable ? (
-                        <DropdownMenuItem onSelect={() => give(member.id)} data-testid="member-grant">
+                        <DropdownMenuItem onSelect={() => give(person)} data-testid="member-grant">
                           <MousePointer2Icon />
                           <Trans>Give control</Trans>
                         </DropdownMenuItem>
@@ -219,21 +250,21 @@ export function MembersPanel({
                       {removable ? (
                         <DropdownMenuItem
                           className="wrap-anywhere text-destructive focus:text-destructive"
-                          onSelect={() => send({ type: 'member/kick', memberId: member.id })}
+                          onSelect={() => setAsking({ kind: 'kick', person })}
                           data-testid="member-kick"
                         >
                           <UserXIcon />
-                          {t`Remove ${member.nickname} from the room`}
+                          {t`Remove ${person.nickname} from the room`}
                         </DropdownMenuItem>
                       ) : null}
                       {removable ? (
                         <DropdownMenuItem
                           className="wrap-anywhere text-destructive focus:text-destructive"
-                          onSelect={() => send({ type: 'member/ban', memberId: member.id })}
+                          onSelect={() => setAsking({ kind: 'ban', person })}
                           data-testid="member-ban"
                         >
                           <BanIcon />
-                          {t`Ban ${member.nickname} until the room stops`}
+                          {t`Ban ${person.nickname} until the room stops`}
                         </DropdownMenuItem>
                       ) : null}
                     </DropdownMenuContent>
@@ -243,7 +274,40 @@ export function MembersPanel({
             );
           })}
         </ul>
+        {isOwner && removed.length > 0 ? (
+          <RemovedMembers
+            removed={removed}
+            onReadmit={(removalId) => send({ type: 'member/readmit', removalId })}
+          />
+        ) : null}
       </TooltipProvider>
+      <ConfirmDialog
+        open={asking !== null}
+        title={
+          asking?.kind === 'ban' ? (
+            <Trans>Ban {askingName} until the room stops?</Trans>
+          ) : (
+            <Trans>Remove {askingName} from the room?</Trans>
+          )
+        }
+        confirmLabel={asking?.kind === 'ban' ? <Trans>Ban</Trans> : <Trans>Remove</Trans>}
+        destructive
+        testId={asking?.kind === 'ban' ? 'member-ban-dialog' : 'member-kick-dialog'}
+        onCancel={() => setAsking(null)}
+        onConfirm={confirmRemoval}
+      >
+        {asking?.kind === 'ban' ? (
+          <Trans>
+            {askingName} leaves the room on every device and is kept out until the room stops (a guest also
+            from other browsers at the same address). A ban cannot be undone.
+          </Trans>
+        ) : (
+          <Trans>
+            {askingName} leaves the room on every device and cannot come back while the room runs, unless you
+            let them back in from the list of removed people.
+          </Trans>
+        )}
+      </ConfirmDialog>
     </section>
   );
 }

@@ -351,6 +351,7 @@ function LiveRoom({
         <aside className="flex min-h-0 flex-1 flex-col border-t lg:w-80 lg:flex-none lg:border-t-0 lg:border-l">
           <MembersPanel
             members={snapshot.members}
+            removed={snapshot.removed}
             you={snapshot.you}
             controllerId={snapshot.controllerId}
             queue={snapshot.queue}
