@@ -252,6 +252,29 @@ describe('admin', () => {
     await page.context().close();
   });
 
+  it('shows a signed-in user who is not an administrator the access-denied page, in either language', async () => {
+    const page = await signedInPage(await createOwner(kit.server.app));
+    await page.goto('/admin/users');
+    await page.waitForURL((url) => url.pathname === '/auth/access');
+    const denied = page.getByTestId('status-page');
+    await expect
+      .poll(() => denied.getByRole('heading').textContent(), { timeout: 15_000 })
+      .toBe('Access denied');
+    expect(await denied.textContent()).toContain('You do not have the permission to view this page.');
+    await expect.poll(() => page.title()).toBe('Access denied | Cloud-browser rooms');
+    await screenshots(page, 'admin-access-denied');
+
+    await page.context().addCookies([{ name: 'language', value: 'zh-CN', url: kit.server.url }]);
+    await page.goto('/admin/audit');
+    await page.waitForURL((url) => url.pathname === '/auth/access');
+    await expect.poll(() => denied.getByRole('heading').textContent(), { timeout: 15_000 }).toBe('拒绝访问');
+    expect(await denied.textContent()).toContain('您没有查看此页面的权限。');
+    // The way out leads to the user's own pages.
+    await denied.getByRole('link', { name: '前往仪表盘' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.context().close();
+  });
+
   it('takes no longer search than the server does, and marks the plan field the server refuses', async () => {
     const page = await signedInPage(await createAdmin(kit.server.app));
     // The lengths of packages/api admin.types.ts: a longer text would only be refused.

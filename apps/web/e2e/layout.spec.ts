@@ -1,7 +1,7 @@
 // Guard, session and layout journeys: redirect and return, 401, unknown paths, language switch, share dialog and
 // the mobile menu, pages whose code cannot be fetched, in real Chromium against the real server.
 import { join } from 'node:path';
-import type { Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   login,
@@ -30,6 +30,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await kit?.close();
 });
+
+/** The stacking order a layer gets (for a popper, its positioned wrapper's, which radix copies from it). */
+function zIndexOf(layer: ReturnType<Page['locator']>): Promise<number> {
+  return layer.evaluate((element) => {
+    const positioned = element.closest('[data-radix-popper-content-wrapper]') ?? element;
+    return Number(getComputedStyle(positioned).zIndex);
+  });
+}
 
 async function loggedInPage(viewport?: { width: number; height: number }) {
   const context = await kit.browser.newContext({
@@ -149,9 +157,17 @@ describe('layout', () => {
   it('shares the site: copies the address, shows the QR code and opens a share page', async () => {
     const { context, page } = await loggedInPage();
     await page.goto('/dashboard');
+    // Spec §9's stacking: menus at 1000, tooltips and modals (the dialog and its mask) at 1100.
+    await page.getByTestId('user-menu-button').click();
+    expect(await zIndexOf(page.getByRole('menu'))).toBe(1000);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('share-button').hover();
+    expect(await zIndexOf(page.getByRole('tooltip'))).toBe(1100);
     await page.getByTestId('share-button').click();
     const dialog = page.getByTestId('share-dialog');
     await dialog.waitFor();
+    expect(await zIndexOf(dialog)).toBe(1100);
+    expect(await zIndexOf(page.locator('[data-slot="dialog-overlay"]'))).toBe(1100);
     expect(await dialog.getByRole('heading').first().textContent()).toBe('share apps');
     expect(await page.getByTestId('share-url').inputValue()).toBe(kit.server.url);
 
@@ -162,6 +178,15 @@ describe('layout', () => {
     await page.getByTestId('share-qr').click();
     const qr = page.getByTestId('qr-image');
     await qr.waitFor();
+    // An overlay (1000) opened from the dialog goes above the dialog, not behind it: what shows where the code is
+    // drawn is the popup's own.
+    expect(await zIndexOf(page.getByTestId('qr-popup'))).toBeGreaterThan(1100);
+    const onTop = await qr.evaluate((image) => {
+      const box = image.getBoundingClientRect();
+      const shown = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return Boolean(shown && image.closest('[data-testid="qr-popup"]')?.contains(shown));
+    });
+    expect(onTop).toBe(true);
     // An image is decoded after it is attached: its size reads 0 until then.
     await expect
       .poll(() => qr.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]), {
@@ -265,6 +290,42 @@ describe('pages loaded on demand', () => {
     await page.getByRole('heading', { name: 'Subscription', exact: true }).waitFor();
     expect(gone).toBeGreaterThan(1);
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false);
+    await context.close();
+  });
+});
+
+describe('a page that fails beyond repair', () => {
+  it('goes to the error page, which loads the page afresh', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/bill');
+    await page.getByRole('heading', { name: 'Bill management', exact: true }).waitFor();
+    // A broken deploy: the About page's code arrives but throws as it runs.
+    const broken = (route: Route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/javascript',
+        body: 'throw new Error("a broken build of the about page");',
+      });
+    await context.route(/\/assets\/about-/, broken);
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /© \d+ Cloud-browser rooms/ })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/auth/error');
+    expect(new URL(page.url()).searchParams.get('from')).toBe('/about');
+    const shown = page.getByTestId('status-page');
+    await expect
+      .poll(() => shown.getByRole('heading').textContent(), { timeout: 15_000 })
+      .toBe('Something went wrong');
+    await expect.poll(() => page.title()).toBe('Error | Cloud-browser rooms');
+    await screenshots(page, 'route-error');
+
+    // Once the page's code is sound again, trying again opens it.
+    await context.unroute(/\/assets\/about-/, broken);
+    await page.getByTestId('error-retry').click();
+    await page.waitForURL((url) => url.pathname === '/about');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByTestId('status-page').count()).toBe(0);
     await context.close();
   });
 });

@@ -9,11 +9,14 @@ export function StatusPage({
   code,
   title,
   description,
+  action,
 }: {
   icon: ReactNode;
   code: string;
   title: ReactNode;
   description: ReactNode;
+  /** Shown before the ways out (dashboard, home), e.g. trying again. */
+  action?: ReactNode;
 }) {
   return (
     <StandalonePage>
@@ -27,7 +30,8 @@ export function StatusPage({
         <p className="font-bold font-mono text-5xl text-muted-foreground">{code}</p>
         <h1 className="font-semibold text-2xl">{title}</h1>
         <p className="text-muted-foreground">{description}</p>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap justify-center gap-2">
+          {action}
           <Button asChild>
             <Link to="/dashboard">
               <Trans>Go to dashboard</Trans>

@@ -1,5 +1,6 @@
 import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui';
 import type * as React from 'react';
+import { Layer, useLayerZIndex } from '../lib/layers';
 import { cn } from '../lib/utils';
 
 export const DropdownMenu = DropdownMenuPrimitive.Root;
@@ -14,19 +15,24 @@ const item =
 export function DropdownMenuContent({
   className,
   sideOffset = 4,
+  style,
   ...props
 }: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
+  const zIndex = useLayerZIndex('menu');
   return (
-    <DropdownMenuPrimitive.Portal>
-      <DropdownMenuPrimitive.Content
-        sideOffset={sideOffset}
-        className={cn(
-          'z-[1100] min-w-[8rem] animate-pop-in overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
-          className,
-        )}
-        {...props}
-      />
-    </DropdownMenuPrimitive.Portal>
+    <Layer zIndex={zIndex}>
+      <DropdownMenuPrimitive.Portal>
+        <DropdownMenuPrimitive.Content
+          sideOffset={sideOffset}
+          className={cn(
+            'min-w-[8rem] animate-pop-in overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
+            className,
+          )}
+          style={{ ...style, zIndex }}
+          {...props}
+        />
+      </DropdownMenuPrimitive.Portal>
+    </Layer>
   );
 }
 
@@ -84,17 +90,22 @@ export function DropdownMenuSubTrigger({
 
 export function DropdownMenuSubContent({
   className,
+  style,
   ...props
 }: React.ComponentProps<typeof DropdownMenuPrimitive.SubContent>) {
+  const zIndex = useLayerZIndex('menu');
   return (
-    <DropdownMenuPrimitive.Portal>
-      <DropdownMenuPrimitive.SubContent
-        className={cn(
-          'z-[1100] min-w-[8rem] animate-pop-in overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg',
-          className,
-        )}
-        {...props}
-      />
-    </DropdownMenuPrimitive.Portal>
+    <Layer zIndex={zIndex}>
+      <DropdownMenuPrimitive.Portal>
+        <DropdownMenuPrimitive.SubContent
+          className={cn(
+            'min-w-[8rem] animate-pop-in overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg',
+            className,
+          )}
+          style={{ ...style, zIndex }}
+          {...props}
+        />
+      </DropdownMenuPrimitive.Portal>
+    </Layer>
   );
 }

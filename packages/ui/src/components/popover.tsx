@@ -1,5 +1,6 @@
 import { Popover as PopoverPrimitive } from 'radix-ui';
 import type * as React from 'react';
+import { Layer, useLayerZIndex } from '../lib/layers';
 import { cn } from '../lib/utils';
 
 export const Popover = PopoverPrimitive.Root;
@@ -10,19 +11,24 @@ export function PopoverContent({
   className,
   align = 'center',
   sideOffset = 6,
+  style,
   ...props
 }: React.ComponentProps<typeof PopoverPrimitive.Content>) {
+  const zIndex = useLayerZIndex('overlay');
   return (
-    <PopoverPrimitive.Portal>
-      <PopoverPrimitive.Content
-        align={align}
-        sideOffset={sideOffset}
-        className={cn(
-          'z-[1100] animate-pop-in rounded-md border bg-popover p-3 text-popover-foreground shadow-md outline-hidden',
-          className,
-        )}
-        {...props}
-      />
-    </PopoverPrimitive.Portal>
+    <Layer zIndex={zIndex}>
+      <PopoverPrimitive.Portal>
+        <PopoverPrimitive.Content
+          align={align}
+          sideOffset={sideOffset}
+          className={cn(
+            'animate-pop-in rounded-md border bg-popover p-3 text-popover-foreground shadow-md outline-hidden',
+            className,
+          )}
+          style={{ ...style, zIndex }}
+          {...props}
+        />
+      </PopoverPrimitive.Portal>
+    </Layer>
   );
 }
