@@ -1,7 +1,9 @@
 // The dashboard's dialogs and cards as a user meets them: a toast raised while the create dialog is open shows above
-// it and can be closed, the name field says its rule, a dialog closed with Escape gives focus back to the control
-// that opened it, the auto-close times read '1 hour', a long remark stays inside its card on a phone, and a phone
-// visitor on the landing page can log in.
+// it and can be closed, the name field says its rule, "Create and start" takes the owner into the new running room
+// (and, with no room time left, keeps the room and says why), a dialog closed with Escape gives focus back to the
+// control that opened it, the auto-close times read '1 hour', a long remark stays inside its card on a phone, and a
+// phone visitor on the landing page can log in.
+import { UsageMonth, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser, type TStoredUser } from '../../server/src/testing/stored-accounts';
 import { type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
@@ -71,6 +73,57 @@ describe('dashboard', () => {
     await dialog.getByText('may only contain letters, digits, - and _', { exact: false }).waitFor();
     await name.fill('movie-night');
     expect(await name.getAttribute('aria-invalid')).toBeNull();
+    await page.context().close();
+  });
+
+  it('creates and starts a room in one step and takes the owner into it', async () => {
+    const page = await dashboard();
+    await page.getByTestId('create-room').click();
+    const dialog = page.getByTestId('create-room-dialog');
+    const name = `go_${Date.now().toString(36)}`;
+    await dialog.getByTestId('room-name').fill(name);
+    // Zone and image come preselected (a blank page needs nothing more); the default button starts the room too.
+    await expect.poll(() => dialog.getByTestId('room-image').inputValue(), { timeout: 15_000 }).not.toBe('');
+    expect(await dialog.getByTestId('create-room-start').getAttribute('type')).toBe('submit');
+    await dialog.getByTestId('create-room-start').click();
+    // A browser's start takes a while on a loaded machine.
+    await page.waitForURL('**/room/*', { timeout: 60_000 });
+    await page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('room-title').textContent()).toBe(name);
+    await page.goto('/dashboard');
+    await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="running"]`).waitFor();
+    await page.context().close();
+  });
+
+  it('keeps a room it could not start for lack of room time, and says why', async () => {
+    // A free account whose month of free time is spent.
+    const spent = await storedUser(kit.server.app.orm, { prefix: 'spent', plan: null });
+    const em = kit.server.app.orm.em.fork();
+    em.create(UsageMonth, {
+      user: em.getReference(User, spent.id),
+      month: new Date().toISOString().slice(0, 7),
+      freeUsedSeconds: 1_000_000,
+    });
+    await em.flush();
+    const page = await (await signedIn(kit, spent)).newPage();
+    await page.goto('/dashboard');
+    await page.getByTestId('rooms-empty').waitFor();
+    await page.getByTestId('create-room').first().click();
+    const dialog = page.getByTestId('create-room-dialog');
+    const name = `wait_${Date.now().toString(36)}`;
+    await dialog.getByTestId('room-name').fill(name);
+    await expect.poll(() => dialog.getByTestId('room-image').inputValue(), { timeout: 15_000 }).not.toBe('');
+    await dialog.getByTestId('room-name').press('Enter');
+    const notStarted = dialog.getByTestId('create-room-not-started');
+    await notStarted.waitFor({ timeout: 30_000 });
+    expect(await notStarted.textContent()).toContain(`The room ${name} was created, but it could not start.`);
+    expect(await dialog.getByTestId('create-room-not-started-reason').textContent()).toBe(
+      'Your room time is used up; buy a plan or wait for next month’s free time',
+    );
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    await screenshots(page, 'dashboard-create-no-time');
+    await dialog.getByTestId('create-room-not-started-close').click();
+    await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="stopped"]`).waitFor();
     await page.context().close();
   });
 

@@ -1,6 +1,7 @@
 // The owner's share settings in real Chromium against the real server: public and the share password are two
 // settings, so listing a room in the square and taking it off again leaves the password as it was; the dialogs
-// show both, and a guest is asked for the password again once the room is private.
+// show both, and a guest is asked for the password again once the room is private, on a page naming the room and
+// its owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { roomThroughApi } from './room-support';
@@ -97,6 +98,13 @@ describe('room sharing', () => {
     const guest = await guestContext.newPage();
     await guest.goto(`/share/room/${room.id}`);
     await guest.getByTestId('share-password').waitFor();
+    // Whose room it is, before the password: its name and its owner's, and nothing more.
+    await expect.poll(() => guest.getByTestId('share-invite-room').textContent()).toBe(room.name);
+    expect(await guest.getByTestId('share-invite-owner').textContent()).toBe(owner.username);
+    expect(await guest.getByTestId('share-invite').textContent()).toBe(
+      `${owner.username} invites you to this room. Enter the password they gave you.`,
+    );
+    await screenshots(guest, 'share-password-invite');
     await guest.getByTestId('share-password-input').fill('sesame');
     await guest.getByTestId('share-password-submit').click();
     // The room is stopped: past the password, the guest waits for it to start.
@@ -144,6 +152,30 @@ describe('room sharing', () => {
     await screenshots(guest, 'share-password-captcha');
     await guest.getByTestId('share-password-submit').click();
     await guest.getByTestId('share-retry').waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+
+  it('logs no error in the console for a link opened without its password, nor while the room is stopped', async () => {
+    const context = await kit.newContext();
+    const guest = await context.newPage();
+    const errors: string[] = [];
+    guest.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    // "This room needs a password" is where every such link starts, not a failure (it was a 403).
+    await guest.goto(`/share/room/${room.id}`);
+    await guest.getByTestId('share-password').waitFor();
+    await guest.getByTestId('share-password-input').fill('sesame');
+    await guest.getByTestId('share-password-submit').click();
+    await guest.getByTestId('share-retry').waitFor({ timeout: 15_000 });
+    // The stopped room is watched: one more ask whether it runs, answered without an error either.
+    await guest.waitForResponse(
+      (response) => /\/trpc\/room\.(getRoomEntry|getPublicRoomConfig)/.test(response.url()),
+      {
+        timeout: 15_000,
+      },
+    );
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

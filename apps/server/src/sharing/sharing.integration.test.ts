@@ -236,6 +236,26 @@ describe('a room shared by link', () => {
     ).toMatchObject({ status: 404 });
   });
 
+  it('names the room and its owner to a visitor of its link before the password, and nothing else', async () => {
+    const owner = await createOwner(server.app);
+    const shared = await createRoom(owner, { remark: 'Movie night', running: false });
+    const open = await createRoom(owner, { password: null, isPublic: true });
+    const hidden = await createRoom(owner, { password: null });
+    const invite = (id: string) => trpc('query', 'room.getShareInvite', { id });
+    // Exactly these two: no remark, state, zone or people inside before the password.
+    expect(await invite(shared.id)).toEqual({
+      status: 200,
+      data: { name: shared.name, owner: owner.username },
+      error: undefined,
+    });
+    expect((await invite(open.id)).data).toEqual({ name: open.name, owner: owner.username });
+    // A room that is not shared, one that does not exist and a made-up id all answer the same nothing.
+    for (const id of [hidden.id, '00000000-0000-4000-8000-000000000000', 'not-a-room']) {
+      expect(await invite(id)).toEqual({ status: 200, data: null, error: undefined });
+    }
+    expect((await invite('')).error?.message).toBe('Please choose a room');
+  });
+
   it('gives a guest with the password the room’s configuration and a ticket, and nothing when it is stopped', async () => {
     const owner = await createOwner(server.app);
     const room = await createRoom(owner);

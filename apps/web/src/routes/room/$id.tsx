@@ -50,6 +50,16 @@ function RoomPage() {
       </Notice>
     );
   }
+  if (config.data.state === 'starting') {
+    // Just started (the dashboard's "Create and start", another tab): entered as soon as it runs.
+    return (
+      <Notice title={config.data.name} home={HOME}>
+        <span data-testid="room-starting">
+          <Trans>The room is starting. You will be let in as soon as it runs.</Trans>
+        </span>
+      </Notice>
+    );
+  }
   if (config.data.state !== 'running') {
     return (
       <Notice

@@ -10,6 +10,7 @@ import { getRoomInfo } from './get-room-info';
 import { getRoomInfoShare } from './get-room-info-share';
 import { getRoomList } from './get-room-list';
 import { getRoomRegion } from './get-room-region';
+import { getShareInvite } from './get-share-invite';
 import { reportRoom } from './report-room';
 import { restartRoom } from './restart-room';
 import { startRoom } from './start-room';
@@ -33,6 +34,7 @@ export const roomRouter = router({
   getPublicRoom,
   getRoomInfo_share: getRoomInfoShare,
   getPublicRoomConfig,
+  getShareInvite,
   getShareDomain,
   getMainDomain,
   updateRoomShare,

@@ -51,6 +51,21 @@ export const ZSharedRoomInfo = z.object({
 });
 export type TSharedRoomInfo = z.infer<typeof ZSharedRoomInfo>;
 
+export const ZShareInviteRequest = z.object({
+  id: z
+    .string({ error: 'Please choose a room' })
+    .trim()
+    .min(1, { error: 'Please choose a room' })
+    .max(64, { error: 'Please choose a room' }),
+});
+
+/** Who invites, before the password: the only things a share link tells anyone without it. */
+export const ZShareInvite = z.object({
+  name: z.string().describe('The room’s name.'),
+  owner: z.string().describe('The owner’s username.'),
+});
+export type TShareInvite = z.infer<typeof ZShareInvite>;
+
 /** One running public room in the square. */
 export const ZPublicRoom = z.object({
   id: z.string(),

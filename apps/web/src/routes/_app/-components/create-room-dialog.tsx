@@ -1,5 +1,8 @@
 // The create-room dialog (spec §2, §5 Room): name, remark, password, zone and image, the stream settings
 // bounded by the caller's plan, keep-data and auto-close when the plan allows them, and the upgrade hint.
+// Its default action creates the room and starts it, then takes the owner into it (the room page lets the owner
+// straight in), so a new room is one step from use; "Create only" leaves it stopped on the dashboard. A start the
+// room time or the servers refuse leaves the room created and says why in the dialog.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ROOM_NAME_MAX_LENGTH, ROOM_NAME_PATTERN } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
@@ -18,11 +21,11 @@ import { NativeSelect } from '@rooms/ui/native-select';
 import { Spinner } from '@rooms/ui/spinner';
 import { showToast } from '@rooms/ui/toaster';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { SparklesIcon } from 'lucide-react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { PlayIcon, SparklesIcon } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { formatMinutes } from '../../../lib/format';
-import { translateServerText } from '../../../lib/messages';
+import { describeError, translateServerText } from '../../../lib/messages';
 import { toastError, toastSuccess } from '../../../lib/notify';
 import {
   AUTO_CLOSE_MINUTES,
@@ -164,14 +167,46 @@ export function CreateRoomDialog({
   }, [open, regions.data, images.data]);
 
   const chosenImage = images.data?.images.find((image) => image.code === form.image);
+  const navigate = useNavigate();
+  /** Where a create-and-start is: creating, then starting (which takes a browser's start). */
+  const [phase, setPhase] = useState<'creating' | 'starting'>('creating');
+  /** A room created whose start was refused (no room time left, no server free): what the dialog says instead. */
+  const [notStarted, setNotStarted] = useState<{ name: string; reason: string; code?: string } | null>(null);
+  // The dialog closed while its room was starting: the room is still started, but nobody is taken anywhere.
+  const openNow = useRef(open);
+  openNow.current = open;
+  useEffect(() => {
+    if (open) setNotStarted(null);
+  }, [open]);
   const create = useMutation({
-    mutationFn: (input: TCreateRoomInput) => trpcClient.room.createRoom.mutate(input),
-    onSuccess: async (room) => {
-      toastSuccess(i18n, t`Room ${room.name} created`);
+    mutationFn: async ({ input, start }: { input: TCreateRoomInput; start: boolean }) => {
+      setPhase('creating');
+      const room = await trpcClient.room.createRoom.mutate(input);
+      if (!start) return { room, started: false as const };
+      setPhase('starting');
+      try {
+        await trpcClient.room.startRoom.mutate({ id: room.id });
+        return { room, started: true as const };
+      } catch (error) {
+        return { room, started: false as const, startError: error };
+      }
+    },
+    onSuccess: async ({ room, started, startError }) => {
       await queryClient.invalidateQueries({ queryKey: trpc.room.getRoomList.queryKey() });
       setForm(EMPTY);
       setSubmitted(false);
+      if (startError !== undefined) {
+        const described = describeError(i18n, startError);
+        if (openNow.current)
+          setNotStarted({ name: room.name, reason: described.text, code: described.appCode });
+        else toastError(i18n, startError, { prefix: t`Room ${room.name} was created but could not start:` });
+        return;
+      }
+      const wanted = openNow.current;
       onOpenChange(false);
+      if (!started) toastSuccess(i18n, t`Room ${room.name} created`);
+      else if (wanted) void navigate({ to: '/room/$id', params: { id: room.id } });
+      else toastSuccess(i18n, t`Room ${room.name} is running`);
     },
     onError: (error) => {
       toastError(i18n, error, {
@@ -183,7 +218,8 @@ export function CreateRoomDialog({
 
   const ruleText = t`The room name may only contain letters, digits, - and _ (Chinese, Japanese and Korean included)`;
 
-  function submit(event: FormEvent) {
+  /** The form's own submit (Enter, the default button) creates and starts; "Create only" does not start. */
+  function submit(event: FormEvent, start = true) {
     event.preventDefault();
     setSubmitted(true);
     const problem = nameIssue(form.name, true);
@@ -203,7 +239,7 @@ export function CreateRoomDialog({
       });
     }
     const [width, height] = form.resolution.split('x').map(Number);
-    create.mutate({
+    const input: TCreateRoomInput = {
       name: form.name.trim(),
       remark: form.remark.trim(),
       password: form.password || null,
@@ -220,7 +256,8 @@ export function CreateRoomDialog({
       ...(plan?.canConfigureAutoClose
         ? { autoClose: form.autoClose, autoCloseMinutes: Number(form.autoCloseMinutes) }
         : {}),
-    });
+    };
+    create.mutate({ input, start });
   }
 
   const upgradeHint = context?.upgradeHint;
@@ -239,7 +276,14 @@ export function CreateRoomDialog({
             </Trans>
           </DialogDescription>
         </DialogHeader>
-        {loading ? (
+        {notStarted ? (
+          <NotStarted
+            name={notStarted.name}
+            reason={notStarted.reason}
+            outOfTime={notStarted.code === 'QUOTA_EXHAUSTED'}
+            onClose={() => onOpenChange(false)}
+          />
+        ) : loading ? (
           <div className="flex justify-center py-10">
             <Spinner />
           </div>
@@ -481,14 +525,70 @@ export function CreateRoomDialog({
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
                 <Trans>Cancel</Trans>
               </Button>
-              <Button type="submit" disabled={create.isPending} data-testid="create-room-submit">
-                {create.isPending ? <Spinner /> : null}
-                <Trans>Create</Trans>
+              <Button
+                type="button"
+                variant="secondary"
+                disabled={create.isPending}
+                onClick={(event) => submit(event, false)}
+                data-testid="create-room-submit"
+              >
+                {create.isPending && !create.variables?.start ? <Spinner /> : null}
+                <Trans>Create only</Trans>
+              </Button>
+              <Button type="submit" disabled={create.isPending} data-testid="create-room-start">
+                {create.isPending && create.variables?.start ? <Spinner /> : <PlayIcon />}
+                {create.isPending && create.variables?.start && phase === 'starting' ? (
+                  <Trans>Starting the room…</Trans>
+                ) : (
+                  <Trans>Create and start</Trans>
+                )}
               </Button>
             </DialogFooter>
           </form>
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** Where the dialog ends when the room was created but its start was refused: the room waits on the dashboard. */
+function NotStarted({
+  name,
+  reason,
+  outOfTime,
+  onClose,
+}: {
+  name: string;
+  reason: string;
+  /** No room time left: the plans are where more comes from. */
+  outOfTime: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <div className="grid gap-4" data-testid="create-room-not-started">
+      <div className="grid gap-1 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm" role="alert">
+        <p className="wrap-anywhere font-medium">
+          <Trans>The room {name} was created, but it could not start.</Trans>
+        </p>
+        <p className="wrap-anywhere" data-testid="create-room-not-started-reason">
+          {reason}
+        </p>
+        <p className="text-muted-foreground">
+          <Trans>It waits, stopped, on your dashboard: start it from there once this is sorted out.</Trans>
+        </p>
+      </div>
+      <DialogFooter>
+        {outOfTime ? (
+          <Button asChild variant="outline">
+            <Link to="/planlist">
+              <Trans>See plans</Trans>
+            </Link>
+          </Button>
+        ) : null}
+        <Button onClick={onClose} data-testid="create-room-not-started-close">
+          <Trans>Close</Trans>
+        </Button>
+      </DialogFooter>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 // A room shared by link (spec §2, §6), open without an account: the room password when it has one (or the one the
-// link carries in its fragment; asked once per tab and sent only in request bodies), then the same entry as the
+// link carries in its fragment; asked once per tab and sent only in request bodies), under the room's name and who
+// invites (room.getShareInvite, all a link tells before its password), then the same entry as the
 // room page (the nickname, and the 'may disturb' confirmation when others are inside) and the same room. A guest
 // joins with a guest ticket; someone logged in joins as themselves.
 import { msg } from '@lingui/core/macro';
@@ -99,6 +100,7 @@ function SharedRoomPage() {
   if (config.isError && code && PASSWORD_CODES.includes(code)) {
     return (
       <PasswordForm
+        roomId={id}
         error={code === 'ROOM_PASSWORD_REQUIRED' ? null : describeError(i18n, config.error).text}
         needsCaptcha={CAPTCHA_PASSWORD_CODES.includes(code)}
         pending={config.isFetching}
@@ -160,11 +162,13 @@ function SharedRoomPage() {
 }
 
 function PasswordForm({
+  roomId,
   error,
   needsCaptcha,
   pending,
   onSubmit,
 }: {
+  roomId: string;
   error: string | null;
   /** Several wrong passwords came from this network: each try goes with a solved captcha. */
   needsCaptcha: boolean;
@@ -175,6 +179,15 @@ function PasswordForm({
   const id = useId();
   const [value, setValue] = useState('');
   const captcha = useCaptcha();
+  // Whose room this is, so nobody types a password into a page that does not say where it leads; a room that is
+  // not shared answers nothing, and the form asks as before.
+  const invite = useQuery({
+    ...trpc.room.getShareInvite.queryOptions({ id: roomId }),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  const room = invite.data?.name;
+  const owner = invite.data?.owner;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -190,12 +203,25 @@ function PasswordForm({
       <Card className="mx-auto w-full max-w-md" data-testid="share-password">
         <form onSubmit={submit} noValidate className="grid gap-4">
           <CardHeader>
-            <CardTitle className="flex items-center gap-2">
-              <LockIcon className="size-4" />
-              <Trans>This room needs a password</Trans>
+            <CardTitle className="flex min-w-0 items-center gap-2">
+              <LockIcon className="size-4 shrink-0" />
+              {room ? (
+                <span className="wrap-anywhere" data-testid="share-invite-room">
+                  {room}
+                </span>
+              ) : (
+                <Trans>This room needs a password</Trans>
+              )}
             </CardTitle>
-            <CardDescription>
-              <Trans>Enter the password the room's owner gave you.</Trans>
+            <CardDescription className="wrap-anywhere" data-testid="share-invite">
+              {owner ? (
+                <Trans>
+                  <span data-testid="share-invite-owner">{owner}</span> invites you to this room. Enter the
+                  password they gave you.
+                </Trans>
+              ) : (
+                <Trans>Enter the password the room's owner gave you.</Trans>
+              )}
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-2">
