@@ -9,6 +9,7 @@
 //   npm run build && npm run bench:fleet [-- agents=1000 rooms=10 seconds=60 history=500000 placements=500 mode=control]
 
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,7 +29,8 @@ import {
   User,
 } from '@rooms/db';
 import pg from 'pg';
-import { fleetToken } from '../apps/server/src/fleet/fleet-token';
+import { fleetAuthorization, issueCredential } from '../apps/server/src/fleet/fleet-credentials';
+import { developmentSigningKey, publicKeyText } from '../apps/server/src/fleet/fleet-keys';
 
 const named = Object.fromEntries(
   process.argv
@@ -232,7 +234,27 @@ async function main(): Promise<void> {
     placing = false;
     await keepAlive;
     // The agents: each heartbeats every 3 s (spread over the interval) and follows the notice relay.
-    const token = fleetToken(APP_SECRET);
+    // Each agent heartbeats with a credential naming its agent id, as its enrolment would give it, and signs each
+    // call with its own key: the control plane checks both (the control plane derives the install's signing key
+    // from APP_SECRET outside production, so the bench can issue them).
+    const signingKey = developmentSigningKey(APP_SECRET);
+    const credentials = new Map(
+      agents.map((agent) => {
+        const holder = generateKeyPairSync('ed25519');
+        const claims = {
+          role: 'agent' as const,
+          sub: agent.id,
+          key: publicKeyText(holder.publicKey),
+          agents: [agent.id],
+          address: null,
+        };
+        return [agent.id, { credential: issueCredential(signingKey, claims), key: holder.privateKey }];
+      }),
+    );
+    const signed = (agentId: string, method: string, path: string) => {
+      const { credential, key } = credentials.get(agentId)!;
+      return fleetAuthorization(credential, key, { audience: 'control', method, path });
+    };
     const beatTimes: number[] = [];
     let beatFailures = 0;
     const beat = async (agent: { id: string; runIds: string[] }) => {
@@ -250,7 +272,10 @@ async function main(): Promise<void> {
         } else {
           const response = await fetch(`${controlUrl}/fleet/heartbeats`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            headers: {
+              authorization: signed(agent.id, 'POST', '/fleet/heartbeats'),
+              'content-type': 'application/json',
+            },
             body: JSON.stringify({
               beats: [
                 {
@@ -276,12 +301,12 @@ async function main(): Promise<void> {
       }
     };
     let relayed = 0;
-    const follow = async () => {
+    const follow = async (agentId: string) => {
       const aborter = new AbortController();
       followers.push(aborter);
       try {
         const response = await fetch(`${controlUrl}/fleet/notices`, {
-          headers: { authorization: `Bearer ${token}` },
+          headers: { authorization: signed(agentId, 'GET', '/fleet/notices') },
           signal: aborter.signal,
         });
         const reader = response.body!.getReader();
@@ -291,7 +316,7 @@ async function main(): Promise<void> {
       }
     };
     for (const [index, agent] of agents.entries()) {
-      if (mode === 'control') void follow();
+      if (mode === 'control') void follow(agent.id);
       timers.push(
         setTimeout(
           () => {

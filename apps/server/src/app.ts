@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { type DestinationStream, destination } from 'pino';
 import type { TConfig } from './env';
 import { registerControlRoutes } from './fleet/control-routes';
-import { fleetToken } from './fleet/fleet-token';
 import { redactQuerySecrets, serializeError } from './log-redaction';
 import { databasePlugin } from './plugins/database';
 import { devMailboxPlugin } from './plugins/dev-mailbox';
@@ -107,7 +106,8 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
   registerControlRoutes(app, {
     sink: app.fleetHeartbeats.beat,
     notices: app.sessionEvents,
-    token: fleetToken(config.appSecret),
+    auth: app.fleetAuth,
+    orm: app.orm,
   });
   await app.register(trpcPlugin);
   await app.register(restPlugin, { config, version: APP_VERSION });

@@ -1,7 +1,14 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env';
 
 const base = { APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/rooms-env-test' };
+
+const fleetKeys = generateKeyPairSync('ed25519');
+const SIGNING_KEY = fleetKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const VERIFY_KEY = fleetKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
+const AGENT_JOIN = 'a'.repeat(40);
+const GATEWAY_JOIN = 'g'.repeat(40);
 
 describe('parseEnv', () => {
   it('defaults to port 3000, the embedded database and the self-hosted captcha', () => {
@@ -53,10 +60,92 @@ describe('parseEnv', () => {
   it('asks the mail server of the roles that send mail only: a room agent or a gateway need not hold it', () => {
     const fleet = { ...base, NODE_ENV: 'production', DATABASE_URL: 'postgres://db/rooms' };
     expect(() => parseEnv({ ...fleet, ROOM_ROLE: 'control' })).toThrowError(/SMTP_URL: is required/);
-    expect(parseEnv({ ...fleet, ROOM_ROLE: 'gateway' }).smtpUrl).toBeUndefined();
     expect(
-      parseEnv({ ...fleet, ROOM_ROLE: 'agent', AGENT_ADDRESS: '10.0.0.7:3000' }).smtpUrl,
+      parseEnv({ ...fleet, ROOM_ROLE: 'gateway', FLEET_GATEWAY_JOIN_TOKEN: GATEWAY_JOIN }).smtpUrl,
     ).toBeUndefined();
+    expect(
+      parseEnv({ ...fleet, ROOM_ROLE: 'agent', AGENT_ADDRESS: '10.0.0.7:3000', FLEET_VERIFY_KEY: VERIFY_KEY })
+        .smtpUrl,
+    ).toBeUndefined();
+  });
+
+  it('gives each role of a fleet only its part of the fleet’s credentials, and derives none in production', () => {
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/rooms',
+      SMTP_URL: 'smtp://mail.example.com:587',
+    };
+    const control = {
+      ...production,
+      ROOM_ROLE: 'control',
+      FLEET_SIGNING_KEY: SIGNING_KEY,
+      FLEET_AGENT_JOIN_TOKEN: AGENT_JOIN,
+      FLEET_GATEWAY_JOIN_TOKEN: GATEWAY_JOIN,
+    };
+    const fleet = parseEnv(control).fleet;
+    expect(fleet.signingKey?.asymmetricKeyType).toBe('ed25519');
+    expect(fleet.verifyKey?.export({ format: 'pem', type: 'spki' })).toBe(VERIFY_KEY);
+    expect(fleet.joinTokens).toEqual({ agent: AGENT_JOIN, gateway: GATEWAY_JOIN });
+    for (const name of ['FLEET_SIGNING_KEY', 'FLEET_AGENT_JOIN_TOKEN', 'FLEET_GATEWAY_JOIN_TOKEN']) {
+      expect(() => parseEnv({ ...control, [name]: '' }), name).toThrowError(
+        new RegExp(`${name}: is required when ROOM_ROLE=control in production`),
+      );
+    }
+    // An agent: the verify key and its join token, never the signing key or the gateways' token.
+    const agent = { ...production, ROOM_ROLE: 'agent', AGENT_ADDRESS: '10.0.0.7:3000' };
+    expect(() => parseEnv(agent)).toThrowError(/FLEET_VERIFY_KEY: is required when ROOM_ROLE=agent/);
+    expect(() => parseEnv({ ...agent, CONTROL_URL: 'http://control' })).toThrowError(
+      /FLEET_AGENT_JOIN_TOKEN: is required when ROOM_ROLE=agent/,
+    );
+    expect(parseEnv({ ...agent, FLEET_VERIFY_KEY: VERIFY_KEY }).fleet).toMatchObject({
+      signingKey: undefined,
+      joinTokens: { agent: undefined, gateway: undefined },
+    });
+    expect(() =>
+      parseEnv({ ...agent, FLEET_VERIFY_KEY: VERIFY_KEY, FLEET_SIGNING_KEY: SIGNING_KEY }),
+    ).toThrowError(/FLEET_SIGNING_KEY: must not be given to ROOM_ROLE=agent/);
+    expect(() =>
+      parseEnv({ ...agent, FLEET_VERIFY_KEY: VERIFY_KEY, FLEET_GATEWAY_JOIN_TOKEN: GATEWAY_JOIN }),
+    ).toThrowError(/FLEET_GATEWAY_JOIN_TOKEN: must not be given to an agent/);
+    // The private key where the public one belongs is refused, not quietly taken for its public half.
+    expect(() => parseEnv({ ...agent, FLEET_VERIFY_KEY: SIGNING_KEY })).toThrowError(
+      /FLEET_VERIFY_KEY: must be the public key/,
+    );
+    const gateway = { ...production, ROOM_ROLE: 'gateway' };
+    expect(() => parseEnv(gateway)).toThrowError(/FLEET_GATEWAY_JOIN_TOKEN: is required/);
+    expect(() =>
+      parseEnv({ ...gateway, FLEET_GATEWAY_JOIN_TOKEN: GATEWAY_JOIN, FLEET_AGENT_JOIN_TOKEN: AGENT_JOIN }),
+    ).toThrowError(/FLEET_AGENT_JOIN_TOKEN: must not be given to a gateway/);
+  });
+
+  it('takes the fleet’s keys as PEM or as their 32 bytes in base64, and says what is wrong with others', () => {
+    const seed = Buffer.from(SIGNING_KEY.split('\n').slice(1, -2).join(''), 'base64').subarray(-32);
+    const fromSeed = parseEnv({ ...base, FLEET_SIGNING_KEY: seed.toString('base64') }).fleet;
+    expect(fromSeed.verifyKey?.export({ format: 'pem', type: 'spki' })).toBe(VERIFY_KEY);
+    const rawPublic = Buffer.from(VERIFY_KEY.split('\n').slice(1, -2).join(''), 'base64').subarray(-32);
+    const agent = {
+      ...base,
+      ROOM_ROLE: 'agent',
+      AGENT_ADDRESS: '10.0.0.7:3000',
+      DATABASE_URL: 'postgres://db',
+    };
+    expect(
+      parseEnv({ ...agent, FLEET_VERIFY_KEY: rawPublic.toString('base64url') }).fleet.verifyKey?.export({
+        format: 'pem',
+        type: 'spki',
+      }),
+    ).toBe(VERIFY_KEY);
+    expect(() => parseEnv({ ...base, FLEET_SIGNING_KEY: 'not a key' })).toThrowError(
+      /FLEET_SIGNING_KEY: must be an Ed25519 private key/,
+    );
+    expect(() => parseEnv({ ...agent, FLEET_VERIFY_KEY: 'c2hvcnQ=' })).toThrowError(
+      /FLEET_VERIFY_KEY: must be an Ed25519 public key/,
+    );
+    // Outside production nothing needs setting: processes of one install derive the same keys from APP_SECRET.
+    expect(parseEnv(agent).fleet.verifyKey?.export({ format: 'pem', type: 'spki' })).toBe(
+      parseEnv(base).fleet.verifyKey?.export({ format: 'pem', type: 'spki' }),
+    );
   });
 
   it('needs GeeTest credentials when GeeTest is the provider', () => {

@@ -1,10 +1,17 @@
 // The server's configuration, parsed once from the environment. Nothing else reads process.env.
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  developmentJoinToken,
+  developmentSigningKey,
+  generatedSigningKey,
+  parseSigningKey,
+  parseVerifyKey,
+} from './fleet/fleet-keys';
 import type { TRoomSandboxMode } from './rooms/sandbox/sandbox-support';
 
 /** The checkout: from src/env.ts, or from dist/server.mjs (src/bundle.ts), both one folder below apps/server. */
@@ -178,6 +185,26 @@ const ZEnv = z
      * fleet cannot afford.
      */
     CONTROL_URL: optionalString.pipe(z.url().optional()),
+    /**
+     * The fleet's credentials (ARCHITECTURE.md, "Fleet credentials"). Control planes only: the Ed25519 private key
+     * that signs the credentials of agents and gateways and the control plane's orders (PEM, or its 32-byte seed
+     * in base64). Unset outside production: derived from APP_SECRET; in production `all` generates one into
+     * DATA_DIR.
+     */
+    FLEET_SIGNING_KEY: optionalString,
+    /**
+     * Agents (gateways may pin it too): the signing key's public half (PEM, or 32 bytes in base64), what the
+     * control plane's orders are checked with. Unset: taken from the control plane at enrolment (CONTROL_URL).
+     */
+    FLEET_VERIFY_KEY: optionalString,
+    /** What an agent enrols with at the control plane (agents and control planes hold it, never gateways). */
+    FLEET_AGENT_JOIN_TOKEN: optionalString.pipe(
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    /** What a gateway enrols with at the control plane (gateways and control planes hold it, never agents). */
+    FLEET_GATEWAY_JOIN_TOKEN: optionalString.pipe(
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
     /** The agent's name where it runs: its pod's (and so its GameServer's) name on Kubernetes. */
     AGENT_NAME: optionalString.pipe(z.string().max(253).optional()),
     /**
@@ -326,7 +353,7 @@ const ZEnv = z
         message: 'is required when ROOM_ROLE=agent: the control plane and the gateways reach the agent there',
       });
     }
-    // Processes of one install recognise one another (tickets, the fleet's own calls) by the shared secret.
+    // Processes of one install recognise one another's tickets by the shared secret.
     if (env.ROOM_ROLE !== 'all' && !env.APP_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -334,6 +361,7 @@ const ZEnv = z
         message: `is required when ROOM_ROLE=${env.ROOM_ROLE}: every process of the install must share it`,
       });
     }
+    fleetCredentialIssues(env, ctx);
     if (env.ROOM_ROLE !== 'all' && !env.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -344,6 +372,71 @@ const ZEnv = z
   });
 
 export type TRoomRole = 'all' | 'control' | 'agent' | 'gateway';
+
+/** What fleetCredentialIssues reads of the environment. */
+interface TFleetEnv {
+  NODE_ENV: string;
+  ROOM_ROLE: TRoomRole;
+  CONTROL_URL?: string;
+  FLEET_SIGNING_KEY?: string;
+  FLEET_VERIFY_KEY?: string;
+  FLEET_AGENT_JOIN_TOKEN?: string;
+  FLEET_GATEWAY_JOIN_TOKEN?: string;
+}
+
+/**
+ * Each role holds only its part of the fleet's credentials: an agent or a gateway given the signing key could order
+ * every agent, an agent given the gateways' join token could enrol as one and open any room's feed. In production
+ * nothing is derived, so each part a role needs must be given.
+ */
+function fleetCredentialIssues(env: TFleetEnv, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  for (const [name, parse] of [
+    ['FLEET_SIGNING_KEY', parseSigningKey],
+    ['FLEET_VERIFY_KEY', parseVerifyKey],
+  ] as const) {
+    const value = env[name];
+    if (!value) continue;
+    try {
+      parse(value);
+    } catch (error) {
+      issue(name, (error as Error).message);
+    }
+  }
+  const role = env.ROOM_ROLE;
+  if ((role === 'agent' || role === 'gateway') && env.FLEET_SIGNING_KEY) {
+    issue(
+      'FLEET_SIGNING_KEY',
+      `must not be given to ROOM_ROLE=${role}: whoever holds it can order every agent`,
+    );
+  }
+  if (role === 'agent' && env.FLEET_GATEWAY_JOIN_TOKEN) {
+    issue(
+      'FLEET_GATEWAY_JOIN_TOKEN',
+      'must not be given to an agent: it would let the agent enrol as a gateway',
+    );
+  }
+  if (role === 'gateway' && env.FLEET_AGENT_JOIN_TOKEN) {
+    issue(
+      'FLEET_AGENT_JOIN_TOKEN',
+      'must not be given to a gateway: it would let the gateway enrol as an agent',
+    );
+  }
+  if (env.NODE_ENV !== 'production') return;
+  const required = (name: Exclude<keyof TFleetEnv, 'NODE_ENV' | 'ROOM_ROLE'>, why: string) => {
+    if (!env[name]) issue(name, `is required when ROOM_ROLE=${role} in production: ${why}`);
+  };
+  if (role === 'control') {
+    required('FLEET_SIGNING_KEY', 'it signs the fleet’s credentials');
+    required('FLEET_AGENT_JOIN_TOKEN', 'agents enrol with it');
+    required('FLEET_GATEWAY_JOIN_TOKEN', 'gateways enrol with it');
+  }
+  if (role === 'gateway') required('FLEET_GATEWAY_JOIN_TOKEN', 'the gateway enrols with it');
+  if (role === 'agent' && env.CONTROL_URL) required('FLEET_AGENT_JOIN_TOKEN', 'the agent enrols with it');
+  if (role === 'agent' && !env.CONTROL_URL) {
+    required('FLEET_VERIFY_KEY', 'without CONTROL_URL it cannot be learnt, and orders are checked with it');
+  }
+}
 
 /** A DNS name of at least two labels, as a public certificate authority issues for. */
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
@@ -444,6 +537,15 @@ export interface TConfig {
   role: TRoomRole;
   /** Where an agent or a gateway reaches the control plane (CONTROL_URL); undefined: the database directly. */
   controlUrl: string | undefined;
+  /** This process's part of the fleet's credentials (fleet/fleet-auth.ts): each role holds only what it needs. */
+  fleet: {
+    /** Control planes and `all`: signs credentials and orders. */
+    signingKey: KeyObject | undefined;
+    /** What credentials are checked with; undefined on an agent that learns it at enrolment, and on gateways. */
+    verifyKey: KeyObject | undefined;
+    /** The join tokens this process holds: a control plane both, an agent or a gateway its own. */
+    joinTokens: { agent: string | undefined; gateway: string | undefined };
+  };
   agent: {
     /** Where others reach this agent (host:port); undefined in `all`, where the agent is reached in-process. */
     address: string | undefined;
@@ -527,6 +629,39 @@ function developmentSecret(dataDir: string): string {
   }
 }
 
+/** The parts of the fleet's credentials this role holds, derived outside production where none is given. */
+function fleetCredentials(env: TFleetEnv & { DATA_DIR: string }, appSecret: string): TConfig['fleet'] {
+  const development = env.NODE_ENV !== 'production';
+  const role = env.ROOM_ROLE;
+  const controls = role === 'all' || role === 'control';
+  const signingKey = !controls
+    ? undefined
+    : env.FLEET_SIGNING_KEY
+      ? parseSigningKey(env.FLEET_SIGNING_KEY)
+      : development
+        ? developmentSigningKey(appSecret)
+        : generatedSigningKey(resolve(env.DATA_DIR));
+  const verifyKey = signingKey
+    ? createPublicKey(signingKey)
+    : env.FLEET_VERIFY_KEY
+      ? parseVerifyKey(env.FLEET_VERIFY_KEY)
+      : role === 'agent' && !env.CONTROL_URL && development
+        ? createPublicKey(developmentSigningKey(appSecret))
+        : undefined;
+  const joinToken = (of: 'agent' | 'gateway', given: string | undefined) =>
+    controls || role === of
+      ? (given ?? (development ? developmentJoinToken(appSecret, of) : undefined))
+      : undefined;
+  return {
+    signingKey,
+    verifyKey,
+    joinTokens: {
+      agent: joinToken('agent', env.FLEET_AGENT_JOIN_TOKEN),
+      gateway: joinToken('gateway', env.FLEET_GATEWAY_JOIN_TOKEN),
+    },
+  };
+}
+
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
   const parsed = ZEnv.safeParse(source);
   if (!parsed.success) {
@@ -560,6 +695,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
         : null;
   const defaultHost = tls?.kind === 'acme' ? tls.domains[0] : 'localhost';
   const defaultPort = port === (tls ? 443 : 80) ? '' : `:${port}`;
+  const appSecret = env.APP_SECRET ?? developmentSecret(resolve(env.DATA_DIR));
+  const fleet = fleetCredentials(env, appSecret);
   const publicUrl = (env.PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${defaultHost}${defaultPort}`).replace(
     /\/$/,
     '',
@@ -585,7 +722,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
       geetestKey: env.GEETEST_KEY,
       geetestApiServer: env.GEETEST_API_SERVER,
     },
-    appSecret: env.APP_SECRET ?? developmentSecret(resolve(env.DATA_DIR)),
+    appSecret,
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
@@ -615,6 +752,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     billingJobs: env.BILLING_JOBS === 'on',
     role: env.ROOM_ROLE,
     controlUrl: env.CONTROL_URL,
+    fleet,
     agent: {
       address: env.AGENT_ADDRESS,
       regions: env.AGENT_REGIONS?.split(',')

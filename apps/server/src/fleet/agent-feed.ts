@@ -13,22 +13,28 @@ import {
 import { type MediaSource, pictureLadder, type RoomSession } from '../rooms/room-session';
 import type { RoomRelay } from '../ws/room-relay';
 import { defineSocketHandler } from '../ws/socket-handler';
-import { isFleetCaller } from './fleet-token';
+import { checkCaller, type TFleetAuth } from './fleet-auth';
 import { ROOM_FEED_PATH, type TFeedHello, tagFeedFrame, ZFeedRequest } from './room-feed';
 
 const SESSION_CHECK_MS = 1000;
 
 interface TFeedDeps {
   relay: RoomRelay;
-  token: string;
+  auth: TFleetAuth;
   log: FastifyBaseLogger;
 }
 
 export const agentFeedHandler = defineSocketHandler<{ roomId: string }, TFeedDeps>({
   path: ROOM_FEED_PATH,
   async authenticate(request, deps) {
-    if (!isFleetCaller(request.headers.authorization, deps.token)) {
-      return { ok: false, status: 401, message: 'Only a gateway of this install may take a room’s feed' };
+    // A room's pictures and sound go to a gateway (or the control plane), never to another agent.
+    const checked = checkCaller(request, deps.auth, ['gateway', 'control']);
+    if (!checked.ok) {
+      return {
+        ok: false,
+        status: checked.status,
+        message: `Only a gateway of this install may take a room’s feed: ${checked.reason}`,
+      };
     }
     return { ok: true, context: { roomId: (request.params as { roomId: string }).roomId } };
   },

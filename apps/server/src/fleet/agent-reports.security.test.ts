@@ -1,6 +1,7 @@
 // A report that an agent is unreachable makes the control plane lose the agent and restart its rooms at once, so it
-// is heard only from the install's own processes (the fleet token), and it decides nothing by itself: the control
+// is heard only from the install's own gateways (their credentials), and it decides nothing by itself: the control
 // plane probes the agent where it registered, and an agent that answers keeps its rooms.
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { agentReportPath } from './agent-reports';
-import { fleetToken } from './fleet-token';
+import { fleetProcess, tampered } from './testing/fleet-calls';
 
 let control: TTestServer;
 /** An agent that answers: its health check, and the control plane's orders to start a room. */
@@ -61,7 +62,8 @@ async function agentWithRoom(address: string): Promise<{ agentId: string; roomId
   return { agentId: agent.id, roomId: room.id, run };
 }
 
-function report(agentId: string, authorization?: string) {
+/** A report of `agentId`, by a gateway of this install unless `authorization` says otherwise. */
+function report(agentId: string, authorization: string | null = gatewayCall(agentId)) {
   return control.app.inject({
     method: 'POST',
     url: agentReportPath(agentId),
@@ -69,13 +71,19 @@ function report(agentId: string, authorization?: string) {
   });
 }
 
-const ownToken = () => `Bearer ${fleetToken(control.config.appSecret)}`;
+const gatewayCall = (agentId: string) =>
+  fleetProcess(control.config.fleet.signingKey!, 'gateway').call('control', 'POST', agentReportPath(agentId));
 
 describe('an agent reported unreachable', () => {
   it('is heard only from the install’s own processes', async () => {
     const gone = await agentWithRoom(`127.0.0.1:${await freePort()}`);
-    const other = fleetToken('another-install-secret-that-is-long-enough');
-    for (const authorization of [undefined, `Bearer ${other}`, `${ownToken().slice(0, -1)}x`]) {
+    const otherInstall = generateKeyPairSync('ed25519').privateKey;
+    const other = fleetProcess(otherInstall, 'gateway').call(
+      'control',
+      'POST',
+      agentReportPath(gone.agentId),
+    );
+    for (const authorization of [null, other, tampered(gatewayCall(gone.agentId))]) {
       const answer = await report(gone.agentId, authorization);
       expect(answer.statusCode).toBe(401);
     }
@@ -87,7 +95,7 @@ describe('an agent reported unreachable', () => {
 
   it('keeps its rooms while it answers the probe', async () => {
     const alive = await agentWithRoom(answeringAddress);
-    const answer = await report(alive.agentId, ownToken());
+    const answer = await report(alive.agentId);
     expect(answer.json()).toEqual({ lost: false });
     expect((await fleet.agentById(em(), alive.agentId))?.state).toBe('active');
     expect((await fleet.liveRunOf(em(), alive.roomId))?.id).toBe(alive.run.id);
@@ -97,7 +105,7 @@ describe('an agent reported unreachable', () => {
     for (const address of [`127.0.0.1:${await freePort()}`, frozenAddress]) {
       const gone = await agentWithRoom(address);
       // Reports of every gateway at once share one probe.
-      const answers = await Promise.all([1, 2, 3].map(() => report(gone.agentId, ownToken())));
+      const answers = await Promise.all([1, 2, 3].map(() => report(gone.agentId)));
       expect(answers.map((answer) => answer.json())).toEqual([
         { lost: true },
         { lost: true },
@@ -109,13 +117,13 @@ describe('an agent reported unreachable', () => {
         .poll(async () => fleet.liveRunOf(em(), gone.roomId))
         .toMatchObject({ epoch: gone.run.epoch + 1 });
       // Once lost, a report changes nothing more.
-      expect((await report(gone.agentId, ownToken())).json()).toEqual({ lost: false });
+      expect((await report(gone.agentId)).json()).toEqual({ lost: false });
     }
   });
 
   it('names an agent, never an address: an unknown agent is not probed', async () => {
-    expect((await report('not-an-agent', ownToken())).json()).toEqual({ lost: false });
-    expect((await report('00000000-0000-4000-8000-000000000000', ownToken())).json()).toEqual({
+    expect((await report('not-an-agent')).json()).toEqual({ lost: false });
+    expect((await report('00000000-0000-4000-8000-000000000000')).json()).toEqual({
       lost: false,
     });
   });

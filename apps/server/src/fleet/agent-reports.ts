@@ -1,12 +1,15 @@
 // An agent's loss noticed where it shows first: a gateway's socket to it breaks the moment its process dies, seconds
-// before its silence would (fleet-duties.ts). The gateway reports the agent to the control plane (the fleet token);
+// before its silence would (fleet-duties.ts). The gateway reports the agent to the control plane (a gateway's
+// credential: no agent can report another);
 // the control plane probes the agent's registered address once, and only if that fails is the agent lost with its
 // runs and its rooms queued for restart at once. A report never names an address: the probe goes only where the
 // agent registered, so the route cannot be turned against anything else.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { isFleetCaller } from './fleet-token';
+import { checkCaller, type TFleetAuth } from './fleet-auth';
+import type { TFleetCaller } from './fleet-callers';
+import { CONTROL_AUDIENCE } from './fleet-credentials';
 
 export const agentReportPath = (agentId: string) =>
   `/fleet/agents/${encodeURIComponent(agentId)}/unreachable`;
@@ -17,7 +20,7 @@ const REPORT_TIMEOUT_MS = 5_000;
 
 export interface TAgentReportsOptions {
   orm: MikroORM;
-  token: string;
+  auth: TFleetAuth;
   log: FastifyBaseLogger;
   /** Queues the lost rooms' restarts now (fleet duties). */
   restartLost(): Promise<void>;
@@ -60,10 +63,16 @@ export function registerAgentReports(app: FastifyInstance, options: TAgentReport
   };
 
   app.post<{ Params: { agentId: string } }>('/fleet/agents/:agentId/unreachable', async (request, reply) => {
-    if (!isFleetCaller(request.headers.authorization, options.token)) {
-      return reply
-        .code(401)
-        .send({ code: 'FORBIDDEN', message: 'Only the processes of this install may report an agent' });
+    const checked = checkCaller(request, options.auth, ['gateway']);
+    if (!checked.ok) {
+      return reply.code(checked.status).send({
+        code: 'FORBIDDEN',
+        message:
+          checked.status === 401
+            ? 'Only the processes of this install may report an agent'
+            : 'Only a gateway reports an agent unreachable',
+        reason: checked.reason,
+      });
     }
     const { agentId } = request.params;
     let pending = probing.get(agentId);
@@ -80,18 +89,23 @@ export function registerAgentReports(app: FastifyInstance, options: TAgentReport
  * for a few seconds, without waiting for the answer. A control plane that cannot be reached changes nothing: the
  * agent's silence still makes it lost.
  */
-export function agentReporter(controlUrl: string, token: string, log: FastifyBaseLogger) {
+export function agentReporter(controlUrl: string, caller: TFleetCaller, log: FastifyBaseLogger) {
   const reported = new Map<string, number>();
   return (agentId: string): void => {
     const at = Date.now();
     if (at - (reported.get(agentId) ?? -Infinity) < REPORT_AGAIN_AFTER_MS) return;
     reported.set(agentId, at);
     for (const [id, when] of reported) if (at - when >= REPORT_AGAIN_AFTER_MS) reported.delete(id);
-    fetch(new URL(agentReportPath(agentId), controlUrl), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
-    })
+    const path = agentReportPath(agentId);
+    caller
+      .authorization(CONTROL_AUDIENCE, 'POST', path)
+      .then((authorization) =>
+        fetch(new URL(path, controlUrl), {
+          method: 'POST',
+          headers: { authorization },
+          signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
+        }),
+      )
       .then(async (response) => {
         const answer = (await response.json().catch(() => null)) as { lost?: boolean } | null;
         log.info({ agentId, status: response.status, lost: answer?.lost }, 'gateway: reported an agent gone');

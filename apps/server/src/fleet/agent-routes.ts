@@ -1,6 +1,7 @@
-// A room agent's own routes, for the other processes of the install only (the fleet token): the control plane
-// orders runs started and rooms stopped, and gateways forward participants' sockets here, each with the identity
-// the gateway verified (its ticket or session token).
+// A room agent's own routes, each for the one role that calls it (fleet-auth.ts): the control plane orders runs
+// started and rooms stopped, and gateways forward participants' sockets here, each with the identity the gateway
+// verified (its ticket or session token). Every call is signed for this agent's address, so what one agent is sent
+// cannot be replayed to another.
 import { describeError } from '@rooms/api';
 import { ZSystemRoomEnded } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -10,7 +11,7 @@ import { openRoomConnection, type TRoomSocketContext } from '../ws/room-socket';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { agentFeedHandler } from './agent-feed';
 import type { AgentRuns } from './agent-runs';
-import { isFleetCaller } from './fleet-token';
+import { checkCaller, type TFleetAuth } from './fleet-auth';
 import { MEDIA_BY_GATEWAY_HEADER } from './room-feed';
 
 /** The identity a gateway forwards with a participant's socket, as JSON in this header (base64url). */
@@ -43,19 +44,23 @@ const ZRunOrder = z.object({
 export interface TAgentRoutesOptions {
   runs: AgentRuns;
   relay: RoomRelay;
-  token: string;
+  auth: TFleetAuth;
 }
 
 export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesOptions): void {
-  const { runs, relay, token } = options;
+  const { runs, relay, auth } = options;
+  // Orders come from the control plane alone: an agent's or a gateway's credential orders nothing.
   const fleetOnly = async (
     request: FastifyRequest,
     reply: { code(status: number): { send(body: unknown): unknown } },
   ) => {
-    if (!isFleetCaller(request.headers.authorization, token)) {
-      return reply
-        .code(401)
-        .send({ code: 'FORBIDDEN', message: 'Only the processes of this install may call an agent' });
+    const checked = checkCaller(request, auth, ['control']);
+    if (!checked.ok) {
+      const message =
+        checked.status === 401
+          ? 'Only the processes of this install may call an agent'
+          : 'Only the control plane orders an agent';
+      return reply.code(checked.status).send({ code: 'FORBIDDEN', message, reason: checked.reason });
     }
   };
 
@@ -92,19 +97,25 @@ export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesO
     },
   );
 
-  agentSocketHandler.register(app, { relay, token, log: app.log });
-  agentFeedHandler.register(app, { relay, token, log: app.log });
+  agentSocketHandler.register(app, { relay, auth, log: app.log });
+  agentFeedHandler.register(app, { relay, auth, log: app.log });
 }
 
 /** A participant a gateway forwarded, with the identity the gateway verified (its ticket or session token). */
 const agentSocketHandler = defineSocketHandler<
   TRoomSocketContext,
-  { relay: RoomRelay; token: string; log: FastifyBaseLogger }
+  { relay: RoomRelay; auth: TFleetAuth; log: FastifyBaseLogger }
 >({
   path: '/fleet/rooms/:roomId/socket',
   async authenticate(request, deps) {
-    if (!isFleetCaller(request.headers.authorization, deps.token)) {
-      return { ok: false, status: 401, message: 'Only a gateway of this install may forward a participant' };
+    // The identity forwarded is believed: only a gateway, which checked it, may forward one.
+    const checked = checkCaller(request, deps.auth, ['gateway']);
+    if (!checked.ok) {
+      return {
+        ok: false,
+        status: checked.status,
+        message: `Only a gateway of this install may forward a participant: ${checked.reason}`,
+      };
     }
     const identity = forwardedIdentity(request.headers[FORWARDED_IDENTITY_HEADER]);
     if (!identity)

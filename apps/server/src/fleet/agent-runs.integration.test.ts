@@ -6,7 +6,8 @@ import { fleet } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { fleetToken } from './fleet-token';
+import { developmentSigningKey } from './fleet-keys';
+import { fleetProcess } from './testing/fleet-calls';
 
 const ADDRESS = '127.0.0.1:9';
 let agent: TTestServer;
@@ -32,7 +33,14 @@ async function runningRoom(): Promise<{ roomId: string; runId: string; epoch: nu
   const started = await agent.app.inject({
     method: 'POST',
     url: '/fleet/runs',
-    headers: { authorization: `Bearer ${fleetToken(agent.config.appSecret)}` },
+    // The control plane's order, signed for this agent (test servers derive the install's key from APP_SECRET).
+    headers: {
+      authorization: fleetProcess(developmentSigningKey(agent.config.appSecret), 'control').call(
+        ADDRESS,
+        'POST',
+        '/fleet/runs',
+      ),
+    },
     payload: {
       runId: run.id,
       epoch: run.epoch,

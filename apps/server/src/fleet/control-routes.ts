@@ -1,13 +1,17 @@
-// The control plane's routes for the other processes of the install (the fleet token): agents send their
-// heartbeats here, to be written in batches (heartbeat-batcher.ts), and agents and gateways follow the database's
-// notices here (session ends, account and table changes), rather than each holding database connections of its
-// own for them.
+// The control plane's routes for the other processes of the install (fleet-auth.ts): agents send their heartbeats
+// here, each only as the agents its credential names, to be written in batches (heartbeat-batcher.ts); agents and
+// gateways follow the database's notices here (session ends, account and table changes), rather than each holding
+// database connections of its own for them; and they enrol here for their credentials (fleet-enrolment.ts).
 import type { ServerResponse } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { RELAY_KEEPALIVE_MS } from '../services/session-events/notice-sources';
 import type { TSessionEventBus } from '../services/session-events/session-events';
-import { isFleetCaller } from './fleet-token';
+import { checkCaller, type TFleetAuth } from './fleet-auth';
+import type { TFleetCaller } from './fleet-callers';
+import { CONTROL_AUDIENCE, type TCredential, type TFleetRole } from './fleet-credentials';
+import { registerEnrolment } from './fleet-enrolment';
 import type { THeartbeatSink } from './heartbeat-batcher';
 
 /** One agent process speaks for each zone it serves; a run's id per room it has. */
@@ -32,24 +36,51 @@ export const NOTICES_PATH = '/fleet/notices';
 export interface TControlRoutesOptions {
   sink: THeartbeatSink;
   notices: Pick<TSessionEventBus, 'subscribeNotices'>;
-  token: string;
+  auth: TFleetAuth;
+  orm: MikroORM;
 }
 
-export function registerControlRoutes(app: FastifyInstance, options: TControlRoutesOptions) {
-  const fleetOnly = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isFleetCaller(request.headers.authorization, options.token)) {
-      return reply.code(401).send({
-        code: 'FORBIDDEN',
-        message: 'Only the processes of this install may call the fleet’s routes',
-      });
-    }
-  };
+/** The fleet's caller of this request, once fleetOnly let it through. */
+const callers = new WeakMap<FastifyRequest, TCredential>();
 
-  app.post(HEARTBEATS_PATH, { preHandler: fleetOnly }, async (request, reply) => {
+export function registerControlRoutes(app: FastifyInstance, options: TControlRoutesOptions) {
+  const { auth } = options;
+  const fleetOnly =
+    (roles: readonly TFleetRole[], refused: string) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const checked = checkCaller(request, auth, roles);
+      if (!checked.ok) {
+        const message =
+          checked.status === 401 ? 'Only the processes of this install may call the fleet’s routes' : refused;
+        return reply.code(checked.status).send({ code: 'FORBIDDEN', message, reason: checked.reason });
+      }
+      callers.set(request, checked.caller);
+    };
+
+  if (auth.authority) {
+    registerEnrolment(app, {
+      orm: options.orm,
+      signingKey: auth.authority.signingKey,
+      verifyKey: auth.verifyKey()!,
+      joinTokens: auth.authority.joinTokens,
+    });
+  }
+
+  const heartbeatsOnly = fleetOnly(['agent'], 'Only a room agent sends heartbeats');
+  app.post(HEARTBEATS_PATH, { preHandler: heartbeatsOnly }, async (request, reply) => {
     const parsed = ZHeartbeats.safeParse(request.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return reply.code(400).send({ message: `${issue?.path.join('.') || 'body'}: ${issue?.message}` });
+    }
+    // An agent beats for the agents it registered as, the ids of its own credential, and for no other.
+    const caller = callers.get(request)!;
+    const other = parsed.data.beats.find((beat) => !caller.agents.includes(beat.agentId));
+    if (other) {
+      return reply.code(403).send({
+        code: 'FORBIDDEN',
+        message: `An agent heartbeats only as itself: ${other.agentId} is not an agent of this credential`,
+      });
     }
     const answers = await options.sink(
       parsed.data.beats.map((beat) => ({
@@ -67,7 +98,8 @@ export function registerControlRoutes(app: FastifyInstance, options: TControlRou
   app.addHook('preClose', async () => {
     for (const stream of followers) stream.destroy();
   });
-  app.get(NOTICES_PATH, { preHandler: fleetOnly }, (_request, reply) => {
+  const followersOnly = fleetOnly(['agent', 'gateway'], 'Only agents and gateways follow the notices');
+  app.get(NOTICES_PATH, { preHandler: followersOnly }, (_request, reply) => {
     reply.hijack();
     const stream = reply.raw;
     followers.add(stream);
@@ -91,10 +123,11 @@ export function registerControlRoutes(app: FastifyInstance, options: TControlRou
   });
 }
 
-/** An agent's heartbeats sent to the control plane at `controlUrl` (CONTROL_URL). */
-export function controlPlaneSink(controlUrl: string, token: string, timeoutMs = 5000): THeartbeatSink {
+/** An agent's heartbeats sent to the control plane at `controlUrl` (CONTROL_URL), signed with its credential. */
+export function controlPlaneSink(controlUrl: string, caller: TFleetCaller, timeoutMs = 5000): THeartbeatSink {
   const url = new URL(HEARTBEATS_PATH, controlUrl);
   return async (requests) => {
+    const authorization = await caller.authorization(CONTROL_AUDIENCE, 'POST', HEARTBEATS_PATH);
     const body: THeartbeats = {
       beats: requests.map((request) => ({
         agentId: request.agentId,
@@ -104,7 +137,7 @@ export function controlPlaneSink(controlUrl: string, token: string, timeoutMs = 
     };
     const response = await fetch(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });

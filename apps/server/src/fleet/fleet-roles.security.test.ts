@@ -1,13 +1,14 @@
 // What each role answers to a stranger. An agent's routes start rooms and take forwarded participants, so they
-// answer only the install's own processes (the fleet token): no token, another install's, or a forged identity
-// gets nothing. An agent and a gateway serve none of the control plane's API, and a gateway's room sockets check
+// answer only the install's own processes (fleet credentials, fleet-auth.ts): no credential, another install's, or
+// a forged identity gets nothing. An agent and a gateway serve none of the control plane's API, and a gateway's room sockets check
 // the participant as a single server does.
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
-import { fleetToken } from './fleet-token';
+import { developmentSigningKey } from './fleet-keys';
+import { fleetProcess, tampered } from './testing/fleet-calls';
 
 let agent: TTestServer;
 let gateway: TTestServer;
@@ -24,6 +25,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([agent?.close(), gateway?.close(), control?.close()]);
 });
+
+/** Another install's key: what it signs is nobody's here. */
+const otherInstall = generateKeyPairSync('ed25519').privateKey;
+/** This install's signing key, as its control plane holds it (test servers derive it from their APP_SECRET). */
+const ownKey = () => developmentSigningKey(agent.config.appSecret);
+const AGENT_ADDRESS = '127.0.0.1:9';
 
 const order = () => ({
   runId: randomUUID(),
@@ -49,16 +56,18 @@ describe('a control plane', () => {
         headers: authorization ? { authorization } : {},
         payload: payload as object,
       });
-    const unknown = { beats: [{ agentId: randomUUID(), held: [] }] };
-    const other = fleetToken('another-install-secret-that-is-long-enough');
-    for (const authorization of [undefined, `Bearer ${other}`]) {
+    const agentId = randomUUID();
+    const unknown = { beats: [{ agentId, held: [] }] };
+    const asAgent = (key: typeof otherInstall) =>
+      fleetProcess(key, 'agent', { agents: [agentId] }).call('control', 'POST', '/fleet/heartbeats');
+    for (const authorization of [undefined, asAgent(otherInstall)]) {
       const refused = await beat(authorization, unknown);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({
         message: 'Only the processes of this install may call the fleet’s routes',
       });
     }
-    const own = `Bearer ${fleetToken(control.config.appSecret)}`;
+    const own = asAgent(control.config.fleet.signingKey!);
     const malformed = await beat(own, { beats: [{ agentId: 'agent-1' }] });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toMatch(/^beats\.0\.agentId: /);
@@ -73,7 +82,9 @@ describe('a control plane', () => {
       const response = await server.app.inject({
         method: 'POST',
         url: '/fleet/heartbeats',
-        headers: { authorization: `Bearer ${fleetToken(server.config.appSecret)}` },
+        headers: {
+          authorization: fleetProcess(ownKey(), 'agent').call('control', 'POST', '/fleet/heartbeats'),
+        },
         payload: { beats: [{ agentId: randomUUID() }] },
       });
       expect(response.statusCode).toBe(404);
@@ -83,20 +94,29 @@ describe('a control plane', () => {
 
 describe('a room agent', () => {
   it('starts and stops rooms only for the install’s own processes', async () => {
-    const own = fleetToken(agent.config.appSecret);
-    const other = fleetToken('another-install-secret-that-is-long-enough');
-    for (const authorization of [undefined, `Bearer ${other}`, `Bearer ${own.slice(0, -1)}x`, own.slice(1)]) {
+    const control = fleetProcess(ownKey(), 'control');
+    const other = fleetProcess(otherInstall, 'control');
+    const stopPath = `/fleet/rooms/${randomUUID()}/stop`;
+    const refusals = (path: string) => [
+      undefined,
+      other.call(AGENT_ADDRESS, 'POST', path),
+      tampered(control.call(AGENT_ADDRESS, 'POST', path)),
+      control.call(AGENT_ADDRESS, 'POST', path).slice(1),
+    ];
+    for (const [index, authorization] of refusals('/fleet/runs').entries()) {
       const start = await agent.app.inject({
         method: 'POST',
         url: '/fleet/runs',
         headers: authorization ? { authorization } : {},
         payload: order(),
       });
-      expect(start.statusCode).toBe(401);
+      expect(start.statusCode, `refusal ${index}`).toBe(401);
       expect(start.json()).toMatchObject({ message: 'Only the processes of this install may call an agent' });
+    }
+    for (const authorization of refusals(stopPath)) {
       const stop = await agent.app.inject({
         method: 'POST',
-        url: `/fleet/rooms/${randomUUID()}/stop`,
+        url: stopPath,
         headers: authorization ? { authorization } : {},
         payload: {},
       });
@@ -107,14 +127,15 @@ describe('a room agent', () => {
     const malformed = await agent.app.inject({
       method: 'POST',
       url: '/fleet/runs',
-      headers: { authorization: `Bearer ${own}` },
+      headers: { authorization: control.call(AGENT_ADDRESS, 'POST', '/fleet/runs') },
       payload: { runId: 'not-a-run' },
     });
     expect(malformed.statusCode).toBe(400);
   });
 
   it('gives a room’s feed only to a gateway of the install, and none for a room it does not run', async () => {
-    const url = `${agent.url.replace(/^http/, 'ws')}/fleet/rooms/${randomUUID()}/feed`;
+    const path = `/fleet/rooms/${randomUUID()}/feed`;
+    const url = `${agent.url.replace(/^http/, 'ws')}${path}`;
     const refusal = async (headers: Record<string, string>) =>
       RoomClient.connect(url, headers).then(
         (client) => client.closedWith().then((closed) => closed.code),
@@ -122,12 +143,14 @@ describe('a room agent', () => {
       );
     expect(await refusal({})).toBe(401);
     expect(
-      await refusal({ authorization: `Bearer ${fleetToken('another-install-secret-that-is-long-enough')}` }),
+      await refusal({
+        authorization: fleetProcess(otherInstall, 'gateway').call(AGENT_ADDRESS, 'GET', path),
+      }),
     ).toBe(401);
     // The install's own gateway is let in, and told the room does not run here.
-    expect(await refusal({ authorization: `Bearer ${fleetToken(agent.config.appSecret)}` })).toBe(
-      ROOM_CLOSE_CODES.ROOM_NOT_RUNNING,
-    );
+    expect(
+      await refusal({ authorization: fleetProcess(ownKey(), 'gateway').call(AGENT_ADDRESS, 'GET', path) }),
+    ).toBe(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
   });
 
   it('takes a forwarded participant only from a gateway of the install, with a well-formed identity', async () => {
@@ -152,11 +175,11 @@ describe('a room agent', () => {
     expect(await refusal({ 'x-room-identity': identity })).toBe(401);
     expect(
       await refusal({
-        authorization: `Bearer ${fleetToken('another-install-secret-that-is-long-enough')}`,
+        authorization: fleetProcess(otherInstall, 'gateway').call(AGENT_ADDRESS, 'GET', path),
         'x-room-identity': identity,
       }),
     ).toBe(401);
-    const own = { authorization: `Bearer ${fleetToken(agent.config.appSecret)}` };
+    const own = { authorization: fleetProcess(ownKey(), 'gateway').call(AGENT_ADDRESS, 'GET', path) };
     expect(await refusal(own)).toBe(400);
     expect(await refusal({ ...own, 'x-room-identity': 'not-json' })).toBe(400);
     const forged = Buffer.from(JSON.stringify({ userId: 'owner', via: 'ticket' })).toString('base64url');

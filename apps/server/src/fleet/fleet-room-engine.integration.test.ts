@@ -9,8 +9,9 @@ import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer } from '../testing/test-server';
+import { controlCaller } from './fleet-callers';
+import { developmentSigningKey } from './fleet-keys';
 import { FleetRoomEngine } from './fleet-room-engine';
-import { fleetToken } from './fleet-token';
 
 let db: TestDatabase;
 const em = () => db.orm.em.fork() as unknown as EntityManager;
@@ -47,7 +48,7 @@ describe('FleetRoomEngine', () => {
   it("gives up a lost room its owner stops, so the fleet's restart does not bring it back", async () => {
     const roomId = await lostRoom();
     expect(await fleet.lostRunOf(em(), roomId)).not.toBeNull();
-    const engine = new FleetRoomEngine({ orm: db.orm, token: 'unused', log: { warn() {} } });
+    const engine = new FleetRoomEngine({ orm: db.orm, caller: undefined, log: { warn() {} } });
 
     await engine.stop(roomId);
 
@@ -79,7 +80,8 @@ describe('FleetRoomEngine', () => {
     const warnings: string[] = [];
     const engine = new FleetRoomEngine({
       orm: db.orm,
-      token: fleetToken(agent.config.appSecret),
+      // A control plane's, with the install's key (test servers derive it from APP_SECRET).
+      caller: controlCaller(developmentSigningKey(agent.config.appSecret), 'test control plane'),
       log: { warn: (_object, message) => warnings.push(message) },
     });
     try {

@@ -19,6 +19,7 @@ import type { TSessionEventBus } from '../services/session-events/session-events
 import { httpAgentLink, type TAgentLink } from './agent-link';
 import type { AgentRuns } from './agent-runs';
 import type { TAllocateAgents } from './agones/agones-placement';
+import type { TFleetCaller } from './fleet-callers';
 
 interface TLog {
   warn(object: object, message: string): void;
@@ -36,7 +37,8 @@ export interface TLocalRooms {
 
 export interface TFleetRoomEngineOptions {
   orm: MikroORM;
-  token: string;
+  /** How its orders are signed: a control plane's caller. Absent (agents, gateways): it orders no other agent. */
+  caller: TFleetCaller | undefined;
   log: TLog;
   local?: TLocalRooms;
   /**
@@ -218,7 +220,8 @@ export class FleetRoomEngine implements RoomEngine {
   private linkTo(agentId: string, address: string): TAgentLink {
     const local = this.options.local;
     if (local?.agentIds().has(agentId)) return local.runs;
-    return httpAgentLink(address, this.options.token);
+    if (!this.options.caller) throw new Error('only a control plane orders another agent');
+    return httpAgentLink(address, this.options.caller);
   }
 
   private runChanged(key: string): void {

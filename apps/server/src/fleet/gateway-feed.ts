@@ -165,15 +165,21 @@ export class GatewayRoomFeed {
     socket.on('error', (error) => log.debug({ err: error, roomId }, 'room feed: agent connection failed'));
   }
 
+  /** The path of the room's feed on its agent, which the call's signature names. */
+  static path(roomId: string): string {
+    return `/fleet/rooms/${encodeURIComponent(roomId)}/feed`;
+  }
+
+  /** Opens the feed with `authorization`, the gateway's call signed for the agent and GatewayRoomFeed.path. */
   static open(
     address: string,
     roomId: string,
-    token: string,
+    authorization: string,
     log: FastifyBaseLogger,
     onClosed: () => void,
   ): GatewayRoomFeed {
-    const socket = new WebSocket(`ws://${address}/fleet/rooms/${encodeURIComponent(roomId)}/feed`, {
-      headers: { authorization: `Bearer ${token}` },
+    const socket = new WebSocket(`ws://${address}${GatewayRoomFeed.path(roomId)}`, {
+      headers: { authorization },
       perMessageDeflate: false,
       handshakeTimeout: HELLO_TIMEOUT_MS,
     });

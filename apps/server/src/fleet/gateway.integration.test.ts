@@ -10,13 +10,18 @@ import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
 
+let control: TTestServer;
 let gateway: TTestServer;
 /** An agent's port that accepts connections and never answers. */
 let stuck: Server;
 const held: Socket[] = [];
 
 beforeAll(async () => {
-  gateway = await startTestServer({ env: { ROOM_ROLE: 'gateway' } });
+  // The gateway's credential, to call agents at all, comes from the control plane.
+  control = await startTestServer({ env: { ROOM_ROLE: 'control' } });
+  gateway = await startTestServer({
+    env: { ROOM_ROLE: 'gateway', DATABASE_URL: control.config.databaseUrl!, CONTROL_URL: control.url },
+  });
   stuck = createServer((socket) => held.push(socket));
   stuck.listen(0, '127.0.0.1');
   await once(stuck, 'listening');
@@ -26,6 +31,7 @@ afterAll(async () => {
   for (const socket of held) socket.destroy();
   stuck?.close();
   await gateway?.close();
+  await control?.close();
 });
 
 describe('a gateway whose agent stopped answering', () => {

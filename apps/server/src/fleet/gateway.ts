@@ -22,6 +22,7 @@ import type { ViewerPeer } from '../rooms/hub/viewer-stream';
 import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
+import type { TFleetCaller } from './fleet-callers';
 import { GatewayRoomFeed } from './gateway-feed';
 import { MEDIA_BY_GATEWAY_HEADER } from './room-feed';
 
@@ -41,7 +42,8 @@ const AGENT_PING_MS = 10_000;
 export interface TGatewayOptions {
   orm: MikroORM;
   auth: TSocketAuthDeps;
-  token: string;
+  /** Signs its calls to agents with the gateway's credential (fleet-auth.ts). */
+  caller: TFleetCaller;
   /** Tells the control plane that this gateway's socket to an agent broke (agentReporter). */
   reportAgent?: (agentId: string) => void;
 }
@@ -87,7 +89,7 @@ const gatewaySocketHandler = defineSocketHandler<
       identity,
       password: typeof password === 'string' ? password : undefined,
       orm: deps.orm,
-      token: deps.token,
+      caller: deps.caller,
       log: deps.log,
       feeds: deps.feeds,
       reportAgent: deps.reportAgent,
@@ -102,7 +104,7 @@ interface TForward {
   identity: TForwardedIdentity;
   password: string | undefined;
   orm: MikroORM;
-  token: string;
+  caller: TFleetCaller;
   log: FastifyBaseLogger;
   feeds: TFeeds;
   reportAgent: ((agentId: string) => void) | undefined;
@@ -181,7 +183,22 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
     const key = `${agentAddress} ${options.roomId}`;
     let shared = options.feeds.get(key);
     if (!shared) {
-      shared = GatewayRoomFeed.open(agentAddress, options.roomId, options.token, options.log, () => {
+      let authorization: string;
+      try {
+        // Held already: the participant's own socket to the agent was signed with it a moment ago.
+        authorization = options.caller.authorizationNow(
+          agentAddress,
+          'GET',
+          GatewayRoomFeed.path(options.roomId),
+        );
+      } catch (error) {
+        options.log.warn(
+          { err: error, roomId: options.roomId },
+          'gateway: no credential to take the room’s feed',
+        );
+        return notRunning(true);
+      }
+      shared = GatewayRoomFeed.open(agentAddress, options.roomId, authorization, options.log, () => {
         if (options.feeds.get(key) === shared) options.feeds.delete(key);
       });
       options.feeds.set(key, shared);
@@ -213,20 +230,27 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   if (!address) return notRunning(false);
   if (clientClosed) return;
 
+  const path = `/fleet/rooms/${encodeURIComponent(options.roomId)}/socket`;
+  let authorization: string;
+  try {
+    authorization = await options.caller.authorization(address, 'GET', path);
+  } catch (error) {
+    // No credential (the control plane out of reach since this gateway started): the page tries again.
+    options.log.warn({ err: error, roomId: options.roomId }, 'gateway: no credential to reach the agent');
+    return notRunning(true);
+  }
+  if (clientClosed) return;
   const headers: Record<string, string> = {
-    authorization: `Bearer ${options.token}`,
+    authorization,
     [FORWARDED_IDENTITY_HEADER]: encodeForwardedIdentity(options.identity),
     [MEDIA_BY_GATEWAY_HEADER]: '1',
   };
   if (options.password !== undefined) headers['x-room-password'] = options.password;
-  const agentSocket = new WebSocket(
-    `ws://${address}/fleet/rooms/${encodeURIComponent(options.roomId)}/socket`,
-    {
-      headers,
-      perMessageDeflate: false,
-      handshakeTimeout: AGENT_HANDSHAKE_MS,
-    },
-  );
+  const agentSocket = new WebSocket(`ws://${address}${path}`, {
+    headers,
+    perMessageDeflate: false,
+    handshakeTimeout: AGENT_HANDSHAKE_MS,
+  });
   upstream = agentSocket;
   let paused = false;
   let heard = true;

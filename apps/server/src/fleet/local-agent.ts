@@ -24,10 +24,34 @@ interface TLog {
   warn(object: object, message: string): void;
 }
 
+/**
+ * How it registers, one new agent per zone (an earlier one at this address there is lost): through the control
+ * plane (CONTROL_URL), which puts the new ids in this process's credential, or in the database itself.
+ * Resolves zone code → agent id.
+ */
+export type TRegisterAgents = (
+  regionCodes: readonly string[],
+  agent: { address: string; capacity: number; version: string },
+) => Promise<ReadonlyMap<string, string>>;
+
+/** Registration in the database by the agent itself: `npm start`'s, and an agent's without CONTROL_URL. */
+export function registerInDatabase(orm: MikroORM, now: () => Date = () => new Date()): TRegisterAgents {
+  return async (regionCodes, agent) => {
+    const ids = new Map<string, string>();
+    for (const regionCode of regionCodes) {
+      const registered = await fleet.registerAgent(orm.em.fork(), { regionCode, ...agent }, now());
+      ids.set(regionCode, registered.agent.id);
+    }
+    return ids;
+  };
+}
+
 export interface TLocalAgentOptions {
   orm: MikroORM;
   /** Where its heartbeats go: the control plane (CONTROL_URL), or this process's own batcher. */
   heartbeats: THeartbeatSink;
+  /** How it registers; by default in the database itself. */
+  register?: TRegisterAgents;
   node: NodeMonitor;
   log: TLog;
   /** Where the control plane and gateways reach this agent (AGENT_ADDRESS); unset: reached in-process only. */
@@ -65,22 +89,19 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
   let fenced = false;
   let busy: Promise<unknown> = Promise.resolve();
 
-  const register = async (regionCode: string) => {
+  const registerAgents = options.register ?? registerInDatabase(orm, now);
+  const register = async (regionCodes: readonly string[]) => {
     const capacity = node.state().rooms.max;
-    if (capacity < 1) return;
-    const { agent } = await fleet.registerAgent(
-      orm.em.fork(),
-      { regionCode, address, capacity, version: VERSION },
-      now(),
-    );
-    agents.set(regionCode, agent.id);
+    if (capacity < 1 || regionCodes.length === 0) return;
+    const ids = await registerAgents(regionCodes, { address, capacity, version: VERSION });
+    for (const [regionCode, agentId] of ids) agents.set(regionCode, agentId);
   };
 
   const beat = async () => {
     if (fenced) {
       // Its rooms stopped while no heartbeat was answered: it joins again as a new agent, which loses its former
       // runs, so the fleet starts those rooms again rather than count them running here.
-      for (const regionCode of [...agents.keys()]) await register(regionCode);
+      await register([...agents.keys()]);
       fenced = false;
     }
     const report = {
@@ -94,6 +115,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
     const zones = [...agents];
     const runIds = options.runIds?.();
     const answers = await options.heartbeats(zones.map(([, agentId]) => ({ agentId, report, held: runIds })));
+    const lostZones: string[] = [];
     for (const [index, [regionCode, agentId]] of zones.entries()) {
       const answer = answers[index]!;
       if (answer.ok) {
@@ -105,8 +127,9 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
         { regionCode, agentId },
         'this agent was declared lost by the fleet in this zone; its rooms there run elsewhere now',
       );
-      await register(regionCode);
+      lostZones.push(regionCode);
     }
+    await register(lostZones);
     lastAnswered = Date.now();
     await options.abandonUnheld?.(candidates, held);
   };
@@ -146,7 +169,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
       { enabled: true, ...(options.regions ? { code: { $in: [...options.regions] } } : {}) },
       { orderBy: { code: 'asc' } },
     );
-  for (const region of regions) await register(region.code);
+  await register(regions.map((region) => region.code));
   // Said at once, not at the first tick: what it is called and how loaded (placement under Agones finds it by name).
   await beat();
   const timers = [every(fleet.HEARTBEAT_INTERVAL_MS, beatOrFence, 'heartbeat')];

@@ -14,8 +14,7 @@ import { AgentRuns } from './agent-runs';
 import { driveGameServer } from './agones/game-server';
 import { controlPlaneSink } from './control-routes';
 import type { TLocalRooms } from './fleet-room-engine';
-import { fleetToken } from './fleet-token';
-import { startLocalAgent } from './local-agent';
+import { startLocalAgent, type TRegisterAgents } from './local-agent';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,12 +90,23 @@ export async function startRoomAgent(
   // Leaves the fleet before the engine stops its rooms (hooks run last-in first-out), so their runs are lost, not
   // ended: the control plane starts them again.
   const reachable = config.role === 'agent';
+  // An agent of a fleet registers through the control plane, which puts its agent ids in its credential, and
+  // heartbeats there, as those ids only; the control plane writes every agent's heartbeats in batches.
+  const enrolled = reachable && config.controlUrl ? app.fleetAuth.enrolled : undefined;
+  if (reachable && config.controlUrl && !enrolled) {
+    throw new Error(
+      'an agent with CONTROL_URL needs its join token (FLEET_AGENT_JOIN_TOKEN) to join the fleet',
+    );
+  }
+  const register: TRegisterAgents | undefined = enrolled
+    ? (regionCodes, { capacity, version }) => enrolled.registerAgents(regionCodes, { capacity, version })
+    : undefined;
   const agent = await startLocalAgent({
     orm: app.orm,
-    // An agent of a fleet tells the control plane, which writes every agent's heartbeats in batches.
+    register,
     heartbeats:
-      reachable && config.controlUrl
-        ? controlPlaneSink(config.controlUrl, fleetToken(config.appSecret))
+      enrolled && config.controlUrl
+        ? controlPlaneSink(config.controlUrl, enrolled)
         : app.fleetHeartbeats.beat,
     node,
     log: app.log,

@@ -1,5 +1,5 @@
 // The room feed: how an agent sends a room's media to a gateway once, whatever the number of viewers behind it.
-// A gateway opens one feed per room it has H.264 viewers of (/fleet/rooms/:roomId/feed, fleet token); the agent
+// A gateway opens one feed per room it has H.264 viewers of (/fleet/rooms/:roomId/feed, signed with its credential); the agent
 // says which streams the room has (feed/hello: the picture's layers and their sound), and sends each stream the
 // gateway subscribes to as binary messages: the stream's one-byte id, then the media frame as a participant
 // would get it. The gateway fans each stream out to its own viewers, with the per-viewer layer choice and pacing

@@ -24,10 +24,11 @@ import { registerAgentReports } from '../fleet/agent-reports';
 import { agonesAllocator } from '../fleet/agones/agones-placement';
 import { AgonesRuntime } from '../fleet/agones/agones-runtime';
 import { NOTICES_PATH } from '../fleet/control-routes';
+import { createFleetAuth } from '../fleet/fleet-auth';
+import { CONTROL_AUDIENCE } from '../fleet/fleet-credentials';
 import { startFleetDuties, type TFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
 import { FleetRoomEngine } from '../fleet/fleet-room-engine';
-import { fleetToken } from '../fleet/fleet-token';
 import { HeartbeatBatcher } from '../fleet/heartbeat-batcher';
 import { startRoomAgent } from '../fleet/room-agent';
 import { createProfileStore } from '../rooms/profiles/create-profile-store';
@@ -91,13 +92,23 @@ export const servicesPlugin = fp(
       createPostgresOnceStore(app.orm),
     );
 
+    // How this process signs and checks the fleet's calls, by its role.
+    const fleetAuth = createFleetAuth(config, app.log);
+    app.addHook('onClose', async () => fleetAuth.close());
+    app.decorate('fleetAuth', fleetAuth);
+
     // Agents and gateways of a fleet hear the database's notices from the control plane, which listens for them.
     const relayed = config.controlUrl && (config.role === 'agent' || config.role === 'gateway');
+    const noticesCaller = relayed ? fleetAuth.caller : undefined;
     const sessionEvents = startSessionEvents(
       app.orm,
       app.log,
-      relayed
-        ? relayedNotices(new URL(NOTICES_PATH, config.controlUrl).href, fleetToken(config.appSecret), app.log)
+      config.controlUrl && noticesCaller
+        ? relayedNotices(
+            new URL(NOTICES_PATH, config.controlUrl).href,
+            () => noticesCaller.authorization(CONTROL_AUDIENCE, 'GET', NOTICES_PATH),
+            app.log,
+          )
         : databaseNotices(
             app.orm.config.get('clientUrl'),
             SESSION_EVENT_CHANNELS,
@@ -125,7 +136,8 @@ export const servicesPlugin = fp(
           ? agonesAllocator(app.orm, agonesRuntime(config.runtime))
           : undefined,
       orm: app.orm,
-      token: fleetToken(config.appSecret),
+      // Only a control plane signs orders; on an agent or a gateway the engine orders no other agent.
+      caller: fleetAuth.authority ? fleetAuth.caller : undefined,
       log: app.log,
       local,
     });
@@ -149,7 +161,7 @@ export const servicesPlugin = fp(
       const { restartLost } = duties;
       registerAgentReports(app, {
         orm: app.orm,
-        token: fleetToken(config.appSecret),
+        auth: fleetAuth,
         log: app.log,
         restartLost,
       });

@@ -8,7 +8,6 @@ import fp from 'fastify-plugin';
 import type { TConfig } from '../env';
 import { agentReporter } from '../fleet/agent-reports';
 import { registerAgentRoutes } from '../fleet/agent-routes';
-import { fleetToken } from '../fleet/fleet-token';
 import { registerGateway } from '../fleet/gateway';
 import { createPostgresOnceStore } from '../services/once-store';
 import { allowedOrigins } from './allowed-origins';
@@ -71,14 +70,18 @@ export const roomRelayPlugin = fp(
     if (role === 'gateway') {
       // The control plane on the private network when given (CONTROL_URL), else at the install's address.
       const controlUrl = options.config.controlUrl ?? options.config.publicUrl;
+      // Its calls to agents and reports to the control plane carry the credential it enrolled for.
+      const caller = app.fleetAuth.caller;
+      if (!caller)
+        throw new Error('a gateway needs its join token (FLEET_GATEWAY_JOIN_TOKEN) to reach agents');
       registerGateway(app, {
         orm: app.orm,
         auth: auth(
           new TicketBook(appSecret, spentTickets),
           databaseRoomDirectory(app.orm, app.services.now).find,
         ),
-        token: fleetToken(appSecret),
-        reportAgent: agentReporter(controlUrl, fleetToken(appSecret), app.log),
+        caller,
+        reportAgent: agentReporter(controlUrl, caller, app.log),
       });
       dropDeadSockets(app);
       return;
@@ -98,8 +101,7 @@ export const roomRelayPlugin = fp(
     app.decorate('roomRelay', relay);
     if (role === 'all' || role === 'control') registerTicketRoute(app, relay);
     if (role === 'control') return;
-    if (role === 'agent')
-      registerAgentRoutes(app, { runs: app.agentRuns, relay, token: fleetToken(appSecret) });
+    if (role === 'agent') registerAgentRoutes(app, { runs: app.agentRuns, relay, auth: app.fleetAuth });
     else
       registerSocketHandlers(app, {
         relay,

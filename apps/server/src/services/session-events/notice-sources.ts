@@ -92,7 +92,12 @@ const ZRelayLine = z.union([z.object({ channel: z.string(), payload: z.string() 
 /** The relay writes a line at least this often; a stream silent for three of them is dead (a lost peer). */
 export const RELAY_KEEPALIVE_MS = 15_000;
 
-export function relayedNotices(noticesUrl: string, token: string, log: TLog): TNoticeSource {
+/** `authorization`: the Authorization header of one GET of the relay (the process's fleet credential). */
+export function relayedNotices(
+  noticesUrl: string,
+  authorization: () => Promise<string>,
+  log: TLog,
+): TNoticeSource {
   return {
     start(sink) {
       let closed = false;
@@ -113,7 +118,7 @@ export function relayedNotices(noticesUrl: string, token: string, log: TLog): TN
         try {
           alive();
           const response = await fetch(noticesUrl, {
-            headers: { authorization: `Bearer ${token}` },
+            headers: { authorization: await authorization() },
             signal: abort.signal,
           });
           if (!response.ok || !response.body) throw new Error(`the notice relay answered ${response.status}`);
