@@ -7,7 +7,8 @@
 //     with the GameServers' pod template and all metadata checked as Kubernetes objects.
 // Then a few rules of this deployment: every Deployment has probes, a Fleet's region label matches the
 // AGENT_REGIONS its agents register for, and its GameServers' `rooms` Counter holds as many rooms as its agents
-// take (ROOM_CAPACITY): allocations and the autoscaler count the one, the agent refuses beyond the other.
+// take (ROOM_CAPACITY): allocations and the autoscaler count the one, the agent refuses beyond the other; and each
+// role gets its own fleet credentials' Secret and no other's (the signing key is the control plane's alone).
 //
 //   node scripts/check-manifests.mjs               render and check deploy/kubernetes
 //   node scripts/check-manifests.mjs FILE.yaml...  check objects in YAML files instead (tests feed broken ones)
@@ -200,10 +201,57 @@ async function checkObject(object) {
 
 // --- This deployment's own rules ------------------------------------------------------------------------------
 
+/** The Secret of each role's fleet credentials (README, "Fleet credentials"): the signing key is the control plane's. */
+const FLEET_SECRETS = {
+  control: 'rooms-fleet-control',
+  gateway: 'rooms-fleet-gateway',
+  agent: 'rooms-fleet-agent',
+};
+
+/** Each container of the server gets its own role's fleet credentials and no other role's. */
+function fleetCredentialRules(where, containers) {
+  const problems = [];
+  for (const container of containers) {
+    const env = container.env ?? [];
+    const role = env.find((variable) => variable.name === 'ROOM_ROLE')?.value;
+    if (!(role in FLEET_SECRETS)) continue;
+    const secrets = new Set([
+      ...(container.envFrom ?? []).flatMap((source) => (source.secretRef ? [source.secretRef.name] : [])),
+      ...env.flatMap((variable) => {
+        const name = variable.valueFrom?.secretKeyRef?.name;
+        return name ? [name] : [];
+      }),
+    ]);
+    const what = `${where}: container ${container.name} (ROOM_ROLE=${role})`;
+    if (!secrets.has(FLEET_SECRETS[role])) {
+      problems.push(
+        `${what} gets no secret ${FLEET_SECRETS[role]}: without its fleet credentials it does not start`,
+      );
+    }
+    for (const [other, secret] of Object.entries(FLEET_SECRETS)) {
+      if (other !== role && secrets.has(secret)) {
+        problems.push(`${what} gets ${secret}, another role’s fleet credentials: it could act as a ${other}`);
+      }
+    }
+    if (role !== 'control' && env.some((variable) => variable.name === 'FLEET_SIGNING_KEY')) {
+      problems.push(`${what} is given FLEET_SIGNING_KEY: whoever holds it can order every agent`);
+    }
+  }
+  return problems;
+}
+
 function deploymentRules(objects) {
   const problems = [];
   for (const object of objects) {
     const where = `${object.kind} ${object.metadata?.namespace ?? ''}/${object.metadata?.name}`;
+    if (object.kind === 'Deployment') {
+      problems.push(...fleetCredentialRules(where, object.spec?.template?.spec?.containers ?? []));
+    }
+    if (object.kind === 'Fleet') {
+      problems.push(
+        ...fleetCredentialRules(where, object.spec?.template?.spec?.template?.spec?.containers ?? []),
+      );
+    }
     if (object.kind === 'Deployment') {
       for (const container of object.spec?.template?.spec?.containers ?? []) {
         for (const probe of ['readinessProbe', 'livenessProbe']) {

@@ -185,6 +185,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The fleet's credentials as the README's install makes them: the signing key for the control plane alone, a join
+# token per role, the verify key for the others (each the 32 bytes in base64).
+read -r FLEET_SIGNING_KEY FLEET_VERIFY_KEY AGENT_JOIN GATEWAY_JOIN < <(node -e '
+  const { generateKeyPairSync, randomBytes } = require("node:crypto");
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const last32 = (key, type) => key.export({ format: "der", type }).subarray(-32).toString("base64");
+  console.log(last32(privateKey, "pkcs8"), last32(publicKey, "spki"), randomBytes(32).toString("hex"),
+    randomBytes(32).toString("hex"));')
+CONTROL_FLEET=(-e "FLEET_SIGNING_KEY=$FLEET_SIGNING_KEY" -e "FLEET_AGENT_JOIN_TOKEN=$AGENT_JOIN"
+  -e "FLEET_GATEWAY_JOIN_TOKEN=$GATEWAY_JOIN")
+GATEWAY_FLEET=(-e "FLEET_GATEWAY_JOIN_TOKEN=$GATEWAY_JOIN" -e "FLEET_VERIFY_KEY=$FLEET_VERIFY_KEY")
+AGENT_FLEET=(-e "FLEET_AGENT_JOIN_TOKEN=$AGENT_JOIN" -e "FLEET_VERIFY_KEY=$FLEET_VERIFY_KEY")
 COMMON_ENV=(-e "DATABASE_URL=$DATABASE_URL" -e "APP_SECRET=$SECRET" -e "PUBLIC_URL=http://127.0.0.1:$CONTROL_PORT"
   -e HOST=127.0.0.1 -e SMTP_URL=smtp://127.0.0.1:2525 -e BILLING_JOBS=off -e LOG_LEVEL=info)
 # The control plane's and gateway's pods: user 10001, no capabilities, no privilege escalation, read-only root
@@ -231,9 +243,9 @@ if [ -n "${BUILT[control-plane]:-}" ] && [ -n "${BUILT[gateway]:-}" ] && [ -n "$
   if ! psql "$ADMIN_URL" -qc "drop database if exists $DATABASE with (force)" -c "create database $DATABASE" \
     >"$WORK/database.log" 2>&1; then
     failed "a database for the check on $ADMIN_URL" "$WORK/database.log"
-  elif run_role control-plane "$CONTROL_PORT" "${RESTRICTED[@]}" -e ROOM_ROLE=control &&
-    run_role gateway "$GATEWAY_PORT" "${RESTRICTED[@]}" -e ROOM_ROLE=gateway &&
-    run_role agent "$AGENT_PORT" "${AGENT_SECURITY[@]}" -e ROOM_ROLE=agent \
+  elif run_role control-plane "$CONTROL_PORT" "${RESTRICTED[@]}" "${CONTROL_FLEET[@]}" -e ROOM_ROLE=control &&
+    run_role gateway "$GATEWAY_PORT" "${RESTRICTED[@]}" "${GATEWAY_FLEET[@]}" -e ROOM_ROLE=gateway &&
+    run_role agent "$AGENT_PORT" "${AGENT_SECURITY[@]}" "${AGENT_FLEET[@]}" -e ROOM_ROLE=agent \
       -e "AGENT_ADDRESS=127.0.0.1:$AGENT_PORT" -e AGENT_REGIONS=local -e ROOM_CAPACITY=2 -e ROOM_WARM_POOL=0 \
       -e ROOM_MEDIA=h264 -e "ROOM_EGRESS_ALLOW=127.0.0.1:$PAGE_PORT" \
       -e "CONTROL_URL=http://127.0.0.1:$CONTROL_PORT"; then

@@ -186,6 +186,37 @@ describe('the Kubernetes manifests check', { timeout: 60_000 }, () => {
     expect(output).toContain('spec.template.spec.counters.rooms: must NOT have additional properties (max)');
   });
 
+  it('gives each role its own fleet credentials, and the signing key to the control plane only', () => {
+    const role = (name: string) => ({ name: 'ROOM_ROLE', value: name });
+    const secrets = (...names: string[]) => names.map((name) => ({ secretRef: { name } }));
+    const { status, output } = checkObjects(
+      deployment({ env: [role('control')], envFrom: secrets('rooms-secrets', 'rooms-fleet-control') }),
+      deployment({ name: 'gateway', env: [role('gateway')], envFrom: secrets('rooms-fleet-control') }),
+      fleet(
+        {},
+        {
+          env: [
+            role('agent'),
+            { name: 'AGENT_REGIONS', value: 'eu-west' },
+            { name: 'ROOM_CAPACITY', value: '4' },
+            { name: 'FLEET_SIGNING_KEY', valueFrom: { secretKeyRef: { name: 'keys', key: 'signing' } } },
+          ],
+          envFrom: secrets('rooms-fleet-agent', 'rooms-fleet-gateway'),
+        },
+      ),
+    );
+    expect(status).toBe(1);
+    expect(output).not.toContain('container control-plane (ROOM_ROLE=control)');
+    expect(output).toContain(
+      'container gateway (ROOM_ROLE=gateway) gets no secret rooms-fleet-gateway: without its fleet credentials it does not start',
+    );
+    expect(output).toContain(
+      'container gateway (ROOM_ROLE=gateway) gets rooms-fleet-control, another role’s fleet credentials',
+    );
+    expect(output).toContain('container agent (ROOM_ROLE=agent) gets rooms-fleet-gateway, another role’s');
+    expect(output).toContain('container agent (ROOM_ROLE=agent) is given FLEET_SIGNING_KEY');
+  });
+
   it('refuses a Buffer FleetAutoscaler without its buffer, and kinds it has no schema for', () => {
     const { status, output } = checkObjects(autoscaler({ type: 'Buffer' }), {
       apiVersion: 'agones.dev/v1',
