@@ -262,10 +262,11 @@ describe('sharing', () => {
       expect(await ask.textContent()).toContain('Remove Gus from the room?');
       return ask;
     };
-    await (await removeGus()).getByTestId('confirm-no').click();
+    const asked = await removeGus();
+    await screenshots(ownerPage, 'room-remove-confirm');
+    await asked.getByTestId('confirm-no').click();
     await ownerPage.getByTestId('member-kick-dialog').waitFor({ state: 'detached' });
     expect(await guest.getByTestId('room-page').getAttribute('data-status')).toBe('joined');
-    await screenshots(ownerPage, 'room-remove-confirm');
     await (await removeGus()).getByTestId('confirm-yes').click();
     await guest
       .getByTestId('room-notice-text')
