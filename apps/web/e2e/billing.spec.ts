@@ -144,6 +144,13 @@ async function journey(locale: TLocale) {
   await expect
     .poll(() => dialog.getByTestId('room-image').inputValue(), { timeout: 15_000 })
     .toBe('chromium-blank');
+  // It starts from sensible settings, not the plan's maximum: 720p at 30 fps and 3 Mbit/s.
+  await expect
+    .poll(() => dialog.getByTestId('room-resolution').inputValue(), { timeout: 15_000 })
+    .toBe('1280x720');
+  expect(await dialog.getByTestId('room-fps').inputValue()).toBe('30');
+  expect(await dialog.getByTestId('room-bitrate').inputValue()).toBe('3000');
+  expect(await dialog.getByTestId('room-connections').inputValue()).toBe('10');
   await dialog.getByTestId('room-resolution').selectOption('1920x1080');
   await dialog.getByTestId('room-fps').selectOption('60');
   await dialog.getByTestId('create-room-submit').click();

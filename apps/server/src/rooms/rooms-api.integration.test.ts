@@ -71,7 +71,16 @@ describe('the catalogues', () => {
       canConfigureAutoClose: false,
       persistentStorage: false,
     });
-    expect(regions.data.defaults).toEqual({ autoClose: true, autoCloseMinutes: 20, keepData: false });
+    expect(regions.data.defaults).toEqual({
+      autoClose: true,
+      autoCloseMinutes: 20,
+      keepData: false,
+      width: 1280,
+      height: 720,
+      maxFrameRate: 30,
+      videoBitrateKbps: 2500,
+      maxConnections: 4,
+    });
     expect(regions.data.upgradeHint).toBe('Better plans give better parameters and more zones');
 
     const images = await call<{ images: { code: string; kind: string; allowed: boolean }[]; plan: unknown }>(
@@ -85,13 +94,13 @@ describe('the catalogues', () => {
     expect(images.data.plan).toEqual(regions.data.plan);
   });
 
-  it('show a Pro subscriber the Pro limits and no upgrade hint', async () => {
+  it('show a Pro subscriber the Pro limits, sensible defaults within them and no upgrade hint', async () => {
     const owner = await createOwner(server.app, { plan: 'pro' });
-    const regions = await call<{ plan: Record<string, unknown>; upgradeHint: string | null }>(
-      owner,
-      'GET',
-      'getRoomRegion',
-    );
+    const regions = await call<{
+      plan: Record<string, unknown>;
+      defaults: Record<string, unknown>;
+      upgradeHint: string | null;
+    }>(owner, 'GET', 'getRoomRegion');
     expect(regions.data.plan).toMatchObject({
       code: 'pro',
       maxRooms: 10,
@@ -100,7 +109,23 @@ describe('the catalogues', () => {
       canConfigureAutoClose: true,
       persistentStorage: true,
     });
+    // 720p at 30 fps and 3 Mbit/s, not the plan's 1080p at 60 fps and 8 Mbit/s; every connection the plan allows.
+    expect(regions.data.defaults).toMatchObject({
+      width: 1280,
+      height: 720,
+      maxFrameRate: 30,
+      videoBitrateKbps: 3000,
+      maxConnections: 10,
+    });
     expect(regions.data.upgradeHint).toBeNull();
+    // A room created without stream settings gets the same.
+    expect(await createdRoom(owner)).toMatchObject({
+      width: 1280,
+      height: 720,
+      maxFrameRate: 30,
+      videoBitrateKbps: 3000,
+      maxConnections: 10,
+    });
   });
 
   it('flag a zone outside the plan, and creating a room there names the zone', async () => {

@@ -2,7 +2,7 @@
 // and the upgrade hint of spec §6, so the create dialog needs no third call.
 import { Plan, planOf, Room } from '@rooms/db';
 import type { TContext } from '../../context';
-import { ROOM_DEFAULTS } from './room-settings';
+import { ROOM_DEFAULTS, streamDefaultsFor } from './room-settings';
 
 export const UPGRADE_HINT = 'Better plans give better parameters and more zones';
 
@@ -42,7 +42,7 @@ export async function catalogueContext(ctx: TContext, userId: string) {
       canConfigureAutoClose: plan.canConfigureAutoClose,
       persistentStorage: plan.persistentStorage,
     },
-    defaults: { ...ROOM_DEFAULTS },
+    defaults: { ...ROOM_DEFAULTS, ...streamDefaultsFor(plan) },
     upgradeHint: better > 0 ? UPGRADE_HINT : null,
   };
 }

@@ -5,7 +5,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZCreateRoomRequest } from './create-room.types';
 import { ZRoomInfo } from './room.types';
 import { roomNameFilter, toRoomInfo } from './room-access';
-import { checkAgainstPlan, ROOM_DEFAULTS } from './room-settings';
+import { checkAgainstPlan, ROOM_DEFAULTS, streamDefaultsFor } from './room-settings';
 import { sharePasswordColumns } from './share-password';
 
 function isHttpUrl(value: string): boolean {
@@ -40,12 +40,13 @@ export const createRoom = protectedProcedure
       throw new AppError('ROOM_START_URL_REQUIRED');
     }
 
+    const stream = streamDefaultsFor(plan);
     const limits = {
-      maxConnections: input.maxConnections ?? plan.maxConnections,
-      width: input.width ?? plan.maxWidth,
-      height: input.height ?? plan.maxHeight,
-      maxFrameRate: input.maxFrameRate ?? plan.maxFrameRate,
-      videoBitrateKbps: input.videoBitrateKbps ?? plan.maxBitrateKbps,
+      maxConnections: input.maxConnections ?? stream.maxConnections,
+      width: input.width ?? stream.width,
+      height: input.height ?? stream.height,
+      maxFrameRate: input.maxFrameRate ?? stream.maxFrameRate,
+      videoBitrateKbps: input.videoBitrateKbps ?? stream.videoBitrateKbps,
       keepData: input.keepData ?? ROOM_DEFAULTS.keepData,
       autoClose: input.autoClose ?? ROOM_DEFAULTS.autoClose,
       autoCloseMinutes: input.autoCloseMinutes ?? ROOM_DEFAULTS.autoCloseMinutes,

@@ -21,8 +21,9 @@ function whole(label: string, min: number, max: number) {
 }
 
 /**
- * The create-room body. Limits left out take the plan's maximum (auto-close and keep-data take spec §9's
- * defaults); the bounds here only keep values sane, the plan decides what the caller may have.
+ * The create-room body. Limits left out take the room defaults on the caller's plan (streamDefaultsFor: 720p at
+ * 30 fps and 3 Mbit/s, or less where the plan allows less; every connection the plan allows; auto-close and
+ * keep-data as spec §9 says); the bounds here only keep values sane, the plan decides what the caller may have.
  */
 export const ZCreateRoomRequest = z.object({
   name: ZRoomName,

@@ -17,10 +17,16 @@ export const ZPlanLimits = z.object({
 });
 export type TPlanLimits = z.infer<typeof ZPlanLimits>;
 
+/** What the create dialog starts from, on the caller's plan (createRoom takes the same for a field left out). */
 export const ZRoomDefaults = z.object({
   autoClose: z.boolean(),
   autoCloseMinutes: z.number().int(),
   keepData: z.boolean(),
+  width: z.number().int(),
+  height: z.number().int(),
+  maxFrameRate: z.number().int(),
+  videoBitrateKbps: z.number().int(),
+  maxConnections: z.number().int(),
 });
 
 /** What both catalogue calls return beside their items. */

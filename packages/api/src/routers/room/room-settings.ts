@@ -7,6 +7,40 @@ import type { TRoomLaunchSpec } from '../../services/room-engine';
 /** Spec §9: auto-close on after 20 minutes without a connection, data not kept. */
 export const ROOM_DEFAULTS = { autoClose: true, autoCloseMinutes: 20, keepData: false } as const;
 
+/**
+ * The picture a new room gets unless its owner chooses another (the spec names none): 720p at 30 fps and 3 Mbit/s
+ * shows a web page or a video sharply and reaches a phone on an ordinary connection, where a plan's maximum
+ * (Pro: 1080p at 60 fps and 8 Mbit/s) costs every viewer nearly three times the bandwidth. Each value is offered in
+ * the create dialog's lists.
+ */
+export const ROOM_STREAM_DEFAULTS = {
+  width: 1280,
+  height: 720,
+  maxFrameRate: 30,
+  videoBitrateKbps: 3000,
+} as const;
+
+type TStreamPlan = Pick<
+  Plan,
+  'maxWidth' | 'maxHeight' | 'maxFrameRate' | 'maxBitrateKbps' | 'maxConnections'
+>;
+
+/**
+ * A new room's stream settings on this plan: the defaults above, or the plan's own maximum where the plan allows
+ * less (a plan smaller than 720p in either direction keeps its own size rather than a squashed 720p); connections
+ * are a ceiling that costs nothing until people come, so a room takes all the plan allows.
+ */
+export function streamDefaultsFor(plan: TStreamPlan) {
+  const fits = ROOM_STREAM_DEFAULTS.width <= plan.maxWidth && ROOM_STREAM_DEFAULTS.height <= plan.maxHeight;
+  return {
+    width: fits ? ROOM_STREAM_DEFAULTS.width : plan.maxWidth,
+    height: fits ? ROOM_STREAM_DEFAULTS.height : plan.maxHeight,
+    maxFrameRate: Math.min(ROOM_STREAM_DEFAULTS.maxFrameRate, plan.maxFrameRate),
+    videoBitrateKbps: Math.min(ROOM_STREAM_DEFAULTS.videoBitrateKbps, plan.maxBitrateKbps),
+    maxConnections: plan.maxConnections,
+  };
+}
+
 export interface TRequestedLimits {
   maxConnections: number;
   width: number;

@@ -133,7 +133,8 @@ export function CreateRoomDialog({
   const context = regions.data ?? images.data;
   const plan = context?.plan;
   const planName = plan ? translateServerText(i18n, plan.name) : '';
-  // The plan's maximum is the starting choice; defaults (auto-close, keep-data) come from the server.
+  // The server's room defaults on this plan are the starting choice (720p at 30 fps and 3 Mbit/s where the plan
+  // allows that much, not its maximum; room-settings.ts), as for a room created without them.
   useEffect(() => {
     if (!open || !context) return;
     setForm((current) =>
@@ -141,10 +142,10 @@ export function CreateRoomDialog({
         ? current
         : {
             ...current,
-            resolution: `${context.plan.maxWidth}x${context.plan.maxHeight}`,
-            maxFrameRate: String(context.plan.maxFrameRate),
-            videoBitrateKbps: String(context.plan.maxBitrateKbps),
-            maxConnections: String(context.plan.maxConnections),
+            resolution: `${context.defaults.width}x${context.defaults.height}`,
+            maxFrameRate: String(context.defaults.maxFrameRate),
+            videoBitrateKbps: String(context.defaults.videoBitrateKbps),
+            maxConnections: String(context.defaults.maxConnections),
             keepData: context.defaults.keepData,
             autoClose: context.defaults.autoClose,
             autoCloseMinutes: String(context.defaults.autoCloseMinutes),
