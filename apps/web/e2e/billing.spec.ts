@@ -238,6 +238,25 @@ describe('billing', () => {
     await buy.waitFor();
     // It opened a confirmation counting from $0.00 ("You need $9.99 more") whatever the balance was.
     expect(await buy.isDisabled()).toBe(true);
+    // And it looks disabled: dimmed, the not-allowed cursor, and no change under the pointer.
+    const look = () =>
+      buy.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { opacity: Number(style.opacity), cursor: style.cursor, background: style.backgroundColor };
+      });
+    const still = await look();
+    expect(still.opacity).toBeLessThanOrEqual(0.5);
+    expect(still.cursor).toBe('not-allowed');
+    // Without its colour transition, a hover style would show at once.
+    await buy.evaluate((element) => {
+      (element as HTMLElement).style.transition = 'none';
+    });
+    await buy.scrollIntoViewIfNeeded();
+    const box = await buy.boundingBox();
+    await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+    expect(await buy.evaluate((element) => element.matches(':hover'))).toBe(true);
+    expect(await look()).toEqual(still);
+    await screenshots(page, 'billing-buy-disabled');
     release();
     await expect.poll(() => buy.isEnabled()).toBe(true);
     await page.context().close();

@@ -3,17 +3,23 @@ import { Slot } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '../lib/utils';
 
+// A disabled button reads as one: dimmed and greyed (a faded emerald still looks like a button to press on the dark
+// page) with the not-allowed cursor over it, so it keeps its pointer events; each variant puts its background back
+// under a pointer, so hovering changes nothing. The hover styles stay plain `hover:` classes, which a page's own
+// `hover:` classes replace (cn merges them).
 export const buttonVariants = cva(
-  "inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
+  "inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium text-sm outline-none transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50 disabled:saturate-[.35] [&_svg:not([class*='size-'])]:size-4 [&_svg]:pointer-events-none [&_svg]:shrink-0",
   {
     variants: {
       variant: {
-        default: 'bg-primary text-primary-foreground hover:bg-primary/90',
-        destructive: 'bg-destructive-solid text-white hover:bg-destructive-solid/90',
-        outline: 'border bg-transparent hover:bg-accent hover:text-accent-foreground',
-        secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',
-        ghost: 'hover:bg-accent hover:text-accent-foreground',
-        link: 'text-primary underline-offset-4 hover:underline',
+        default: 'bg-primary text-primary-foreground hover:bg-primary/90 disabled:hover:bg-primary',
+        destructive:
+          'bg-destructive-solid text-white hover:bg-destructive-solid/90 disabled:hover:bg-destructive-solid',
+        outline:
+          'border bg-transparent hover:bg-accent hover:text-accent-foreground disabled:hover:bg-transparent',
+        secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80 disabled:hover:bg-secondary',
+        ghost: 'hover:bg-accent hover:text-accent-foreground disabled:hover:bg-transparent',
+        link: 'text-primary underline-offset-4 hover:underline disabled:hover:no-underline',
       },
       size: {
         default: 'h-9 px-4 py-2',
