@@ -26,6 +26,7 @@ const TEXTS = {
     pro: 'Pro monthly',
     // The seeded Pro plan's 30 days read in the spec's units (§9).
     term: 'for 1 month',
+    claim: 'Claim 2 h of room time',
   },
   // The seeded plans' names in the page's language too.
   'zh-CN': {
@@ -36,6 +37,7 @@ const TEXTS = {
     free: '免费',
     pro: '专业版（月付）',
     term: '1 个月',
+    claim: '领取 2 小时 房间时长',
   },
 } as const;
 
@@ -82,6 +84,9 @@ async function journey(locale: TLocale) {
   await page.getByRole('heading', { name: texts.subscription, exact: true }).waitFor();
   await page.getByTestId('plan-pro').waitFor();
   expect(await page.getByTestId('current-plan-name').textContent()).toBe(texts.free);
+  // The free plan is theirs already: the page says what claiming it adds, not that it is "not claimed".
+  await page.getByTestId('free-plan-claim-hint').waitFor();
+  expect(await page.getByTestId('claim-free').textContent()).toBe(texts.claim);
   expect(await page.getByTestId('plan-pro').textContent()).toContain(texts.term);
   await shot('planlist-free');
 

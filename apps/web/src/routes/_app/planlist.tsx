@@ -207,6 +207,7 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
   };
   const vip = held.plan.level > 1;
   const impersonated = useImpersonation() !== null;
+  const claimTime = formatRoomTime(i18n, held.plan.timeQuotaMinutes * 60);
   return (
     <Card data-testid="current-plan">
       <CardHeader>
@@ -221,12 +222,19 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
               VIP
             </Badge>
           ) : null}
-          {!held.claimed ? (
-            <Badge variant="outline">
-              <Trans>Not claimed</Trans>
-            </Badge>
-          ) : null}
         </CardTitle>
+        {!held.claimed ? (
+          // Everyone holds the free plan from the start; "not claimed" alone read as if it were not theirs yet.
+          <p className="text-muted-foreground text-sm" data-testid="free-plan-claim-hint">
+            {held.plan.timeQuotaMinutes > 0 ? (
+              <Trans>
+                You are on the free plan. Claim it once under Plans to add {claimTime} of room time.
+              </Trans>
+            ) : (
+              <Trans>You are on the free plan.</Trans>
+            )}
+          </p>
+        ) : null}
       </CardHeader>
       <CardContent className="grid gap-6 md:grid-cols-2">
         <PlanLimits plan={held.plan} />
@@ -239,12 +247,7 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
               {held.permanent || !held.expiresAt ? <Trans>permanent</Trans> : formatDateTime(held.expiresAt)}
             </dd>
           </div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-muted-foreground">
-              <Trans>Room time left</Trans>
-            </dt>
-            <dd data-testid="current-plan-time">{formatRoomTime(i18n, held.remainingTimeQuotaSeconds)}</dd>
-          </div>
+          {/* In the order rooms spend them: this month's free time, then the time that came with a plan. */}
           <div className="flex justify-between gap-4">
             <dt className="text-muted-foreground">
               <Trans>Free room time left this month</Trans>
@@ -255,6 +258,12 @@ function CurrentPlanCard({ held }: { held: TUserPlan }) {
                 (<Trans>renews {formatDateTime(held.freeTimeQuotaResetsAt)}</Trans>)
               </span>
             </dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt className="text-muted-foreground">
+              <Trans>Plan room time left</Trans>
+            </dt>
+            <dd data-testid="current-plan-time">{formatRoomTime(i18n, held.remainingTimeQuotaSeconds)}</dd>
           </div>
           <div className="flex items-center justify-between gap-4">
             <dt className="text-muted-foreground">
@@ -406,18 +415,31 @@ function PlanCard({
   const price = formatMoney(i18n, plan.price);
   const term = formatDays(i18n, plan.durationDays ?? 0);
 
+  const claimTime = formatRoomTime(i18n, plan.timeQuotaMinutes * 60);
   let action: ReactNode;
   if (plan.isFree) {
+    // Held already (everyone starts on it): claiming is a one-time gift of room time, and the button says so.
     action = plan.claimable ? (
-      <Button
-        className="w-full"
-        disabled={pending || impersonated}
-        onClick={() => claim.mutate({})}
-        data-testid={`claim-${plan.code}`}
-      >
-        {pending ? <Spinner /> : null}
-        <Trans>Claim free plan</Trans>
-      </Button>
+      <div className="grid w-full gap-2">
+        {plan.timeQuotaMinutes > 0 ? (
+          <p className="text-muted-foreground text-sm" data-testid="claim-note">
+            <Trans>You are on this plan. Claim it once for {claimTime} of room time.</Trans>
+          </p>
+        ) : null}
+        <Button
+          className="w-full"
+          disabled={pending || impersonated}
+          onClick={() => claim.mutate({})}
+          data-testid={`claim-${plan.code}`}
+        >
+          {pending ? <Spinner /> : null}
+          {plan.timeQuotaMinutes > 0 ? (
+            <Trans>Claim {claimTime} of room time</Trans>
+          ) : (
+            <Trans>Claim free plan</Trans>
+          )}
+        </Button>
+      </div>
     ) : (
       <Button className="w-full" variant="outline" disabled>
         {plan.current ? (
