@@ -31,6 +31,14 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...base, SHARE_URL: 'not a url' })).toThrowError(/SHARE_URL/);
   });
 
+  it('gives the support address only when SUPPORT_EMAIL names one', () => {
+    expect(parseEnv(base).supportEmail).toBeUndefined();
+    expect(parseEnv({ ...base, SUPPORT_EMAIL: ' help@rooms.example ' }).supportEmail).toBe(
+      'help@rooms.example',
+    );
+    expect(() => parseEnv({ ...base, SUPPORT_EMAIL: 'not an address' })).toThrowError(/SUPPORT_EMAIL/);
+  });
+
   it('believes X-Forwarded-For only from the configured number of proxies', () => {
     expect(parseEnv(base).trustProxy).toBe(0);
     expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(1);

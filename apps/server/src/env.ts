@@ -76,6 +76,8 @@ const ZEnv = z
         .optional(),
     ),
     MAIL_FROM: z.string().default('Cloud-browser rooms <no-reply@localhost>'),
+    /** Where people write for help: the About page and the landing page's Contact link. Unset: no address shown. */
+    SUPPORT_EMAIL: optionalString.pipe(z.email().optional()),
     // Development without SMTP: `on` shows the kept mail (reset codes too) at /dev/mailbox to this machine. Off
     // unless asked for: behind a same-host proxy every visitor looks like this machine.
     DEV_MAILBOX: z.enum(['on', 'off']).default('off'),
@@ -510,6 +512,8 @@ export interface TConfig {
   embeddedPgPort: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The address the About and landing pages give for help (SUPPORT_EMAIL); undefined: none is shown. */
+  supportEmail: string | undefined;
   /** Development without SMTP, when asked for (DEV_MAILBOX=on): kept mail shown at /dev/mailbox. */
   devMailbox: boolean;
   captcha: {
@@ -714,6 +718,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    supportEmail: env.SUPPORT_EMAIL,
     devMailbox: env.DEV_MAILBOX === 'on' && env.NODE_ENV !== 'production' && !env.SMTP_URL,
     captcha: {
       provider: env.CAPTCHA_PROVIDER,

@@ -19,8 +19,11 @@ let kit: TJourneyKit;
 const user = uniqueUser('lay');
 let session: Awaited<ReturnType<Awaited<ReturnType<TJourneyKit['newContext']>>['storageState']>>;
 
+/** The operator's support address, which the About page gives. */
+const SUPPORT_EMAIL = 'help@rooms.example';
+
 beforeAll(async () => {
-  kit = await startJourneys();
+  kit = await startJourneys({ env: { SUPPORT_EMAIL } });
   const context = await kit.newContext();
   await register(await context.newPage(), kit.server, user);
   session = await context.storageState();
@@ -290,6 +293,18 @@ describe('pages loaded on demand', () => {
     await page.getByRole('heading', { name: 'Subscription', exact: true }).waitFor();
     expect(gone).toBeGreaterThan(1);
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false);
+    await context.close();
+  });
+});
+
+describe('the About page', () => {
+  it('gives the support address the operator configured', async () => {
+    const { context, page } = await loggedInPage();
+    await page.goto('/about');
+    const support = page.getByTestId('about-support').getByRole('link', { name: SUPPORT_EMAIL });
+    await support.waitFor();
+    expect(await support.getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL}`);
+    expect(await page.content()).not.toContain('support@rooms.example');
     await context.close();
   });
 });

@@ -30,6 +30,8 @@ export interface TApiConfig {
   fixed?: { publicUrl: boolean; shareUrl: boolean };
   /** The product name shown in e-mails. */
   siteName: string;
+  /** Where people write for help (SUPPORT_EMAIL), shown on the About page; null: none is given. */
+  supportEmail: string | null;
 }
 
 /** Everything long-lived a procedure may use; built once by the server. */

@@ -235,6 +235,7 @@ export const servicesPlugin = fp(
         shareUrl: config.shareUrl,
         fixed: config.fixedUrls,
         siteName: 'Cloud-browser rooms',
+        supportEmail: config.supportEmail ?? null,
       },
       mailer,
       captcha: captcha.verifier,

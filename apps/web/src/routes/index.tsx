@@ -21,6 +21,7 @@ import {
 import type { ReactNode } from 'react';
 import { LanguageSelect } from '../components/layout/language-select';
 import { Logo } from '../components/layout/logo';
+import { useSupportEmail } from '../hooks/use-site-info';
 import { isLoggedIn } from '../lib/session';
 
 export const Route = createFileRoute('/')({
@@ -387,6 +388,8 @@ function CallToAction() {
 
 function Footer() {
   const linkClass = 'text-muted-foreground hover:text-foreground';
+  // Contact is the operator's own address (SUPPORT_EMAIL), offered only when there is one.
+  const supportEmail = useSupportEmail();
   return (
     <footer className="border-t bg-card/50">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
@@ -433,11 +436,13 @@ function Footer() {
                 <Trans>About us</Trans>
               </Link>
             </li>
-            <li>
-              <a href="mailto:support@rooms.example" className={linkClass}>
-                <Trans>Contact</Trans>
-              </a>
-            </li>
+            {supportEmail ? (
+              <li>
+                <a href={`mailto:${supportEmail}`} className={linkClass} data-testid="landing-contact">
+                  <Trans>Contact</Trans>
+                </a>
+              </li>
+            ) : null}
           </ul>
         </div>
         <div>

@@ -2,6 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { Card, CardContent, CardHeader, CardTitle } from '@rooms/ui/card';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { useSupportEmail } from '../../hooks/use-site-info';
 import { APP_VERSION } from '../../lib/site';
 
 export const Route = createFileRoute('/_app/about')({
@@ -10,6 +11,8 @@ export const Route = createFileRoute('/_app/about')({
 });
 
 function AboutPage() {
+  // The operator's own address (SUPPORT_EMAIL); without one the page offers the guide alone.
+  const supportEmail = useSupportEmail();
   return (
     <div className="grid gap-6">
       <h1 className="font-semibold text-2xl">
@@ -35,11 +38,17 @@ function AboutPage() {
               the free plan; paid plans raise the limits.
             </Trans>
           </p>
-          <p>
-            <Trans>
-              Questions? Read the <Link to="/help">user guide</Link> or write to{' '}
-              <a href="mailto:support@rooms.example">support@rooms.example</a>.
-            </Trans>
+          <p data-testid="about-support">
+            {supportEmail ? (
+              <Trans>
+                Questions? Read the <Link to="/help">user guide</Link> or write to{' '}
+                <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+              </Trans>
+            ) : (
+              <Trans>
+                Questions? Read the <Link to="/help">user guide</Link>.
+              </Trans>
+            )}
           </p>
         </CardContent>
       </Card>
