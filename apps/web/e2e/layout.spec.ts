@@ -297,6 +297,33 @@ describe('pages loaded on demand', () => {
   });
 });
 
+describe('the app’s texts', () => {
+  it('come in Chinese when a request for them is dropped, and in English rather than not at all', async () => {
+    for (const [drops, heading, lang] of [
+      [1, '订阅', 'zh-CN'],
+      [Number.POSITIVE_INFINITY, 'Subscription', 'en-US'],
+    ] as const) {
+      const { context, page } = await loggedInPage();
+      await context.addCookies([{ name: 'language', value: 'zh-CN', url: kit.server.url }]);
+      // The Chinese catalogue's requests fail (a phone's connection dropping them): the whole app waits for it.
+      // It is the file of that name with the Chinese texts (lib/messages.ts's code is a messages-*.js too).
+      let dropped = 0;
+      await context.route(/\/assets\/messages-[^/]*\.js$/, async (route) => {
+        const response = await route.fetch();
+        const body = await response.text();
+        if (!body.includes('订阅') || dropped >= drops) return route.fulfill({ response, body });
+        dropped += 1;
+        return route.abort('connectionreset');
+      });
+      await page.goto('/planlist');
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      expect(dropped).toBeGreaterThan(0);
+      await context.close();
+    }
+  });
+});
+
 describe('the About page', () => {
   it('gives the support address the operator configured', async () => {
     const { context, page } = await loggedInPage();
