@@ -4,9 +4,10 @@
 // control that opened it, the auto-close times read '1 hour', a long remark stays inside its card on a phone, and a
 // phone visitor on the landing page can log in.
 import { UsageMonth, User } from '@rooms/db';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedRoom, storedUser, type TStoredUser } from '../../server/src/testing/stored-accounts';
-import { type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
+import { DESKTOP, type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;
 let owner: TStoredUser;
@@ -33,6 +34,34 @@ async function dashboard(viewport = { width: 1280, height: 800 }): Promise<Page>
   await page.goto('/dashboard');
   await page.getByTestId('room-card').first().waitFor();
   return page;
+}
+
+/** Which of `controls` (named by test id, label or text) the toast lies on. */
+async function coveredBy(toast: Locator, controls: Locator): Promise<string[]> {
+  const box = await toast.boundingBox();
+  if (!box) throw new Error('no toast box');
+  return controls.evaluateAll(
+    (elements, toastBox) =>
+      elements
+        .filter((element) => {
+          const r = element.getBoundingClientRect();
+          return (
+            r.width > 0 &&
+            r.x < toastBox.x + toastBox.width &&
+            toastBox.x < r.x + r.width &&
+            r.y < toastBox.y + toastBox.height &&
+            toastBox.y < r.y + r.height
+          );
+        })
+        .map(
+          (element) =>
+            element.getAttribute('data-testid') ??
+            element.getAttribute('aria-label') ??
+            element.textContent?.trim() ??
+            '',
+        ),
+    box,
+  );
 }
 
 /** Whether the element's centre is hit by a pointer there, i.e. nothing (an overlay, a dialog) lies on top. */
@@ -125,6 +154,38 @@ describe('dashboard', () => {
     await dialog.getByTestId('create-room-not-started-close').click();
     await page.locator(`[data-testid="room-card"][data-room-name="${name}"][data-state="stopped"]`).waitFor();
     await page.context().close();
+  });
+
+  it('keeps toasts off the buttons: the top bar’s and the page’s, and a dialog’s on a phone', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      // No dialog open: a room deleted. The toast keeps clear of the top bar and of the page's own buttons.
+      const doomed = await storedRoom(kit.server.app.orm, owner.id, { startUrl: 'http://127.0.0.1/' });
+      const page = await dashboard(viewport);
+      const card = page.locator(`[data-testid="room-card"][data-room-name="${doomed.name}"]`);
+      await card.getByTestId('room-delete').click();
+      await page.getByTestId('confirm-yes').click();
+      const deleted = page.locator('[role="status"]').filter({ hasText: `Room ${doomed.name} deleted` });
+      await deleted.waitFor();
+      const pageButtons = page.locator('header :is(button, a), [data-testid="create-room"]');
+      expect(await coveredBy(deleted, pageButtons)).toEqual([]);
+      await screenshots(page, 'dashboard-toast');
+      await deleted.getByRole('button', { name: 'Close' }).click();
+
+      // A dialog open: the toast goes to the top, clear of the dialog's buttons at its foot.
+      await page.getByTestId('create-room').click();
+      const dialog = page.getByTestId('create-room-dialog');
+      await dialog.getByTestId('room-name').waitFor();
+      const create = dialog.locator('button[type="submit"]').first();
+      await create.scrollIntoViewIfNeeded();
+      await create.click();
+      const warning = page.locator('[role="status"]').filter({ hasText: 'Please enter a room name' });
+      await warning.waitFor();
+      expect(
+        await coveredBy(warning, dialog.locator('button[type="submit"], [data-testid^="create-room-"]')),
+      ).toEqual([]);
+      await screenshots(page, 'dashboard-toast-dialog');
+      await page.context().close();
+    }
   });
 
   it('names the auto-close times with the right plural', async () => {

@@ -4,11 +4,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMovingPicture, PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import {
+  DESKTOP,
   login,
   type Page,
+  PHONE,
+  RESULTS,
   register,
   screenshots,
   startJourneys,
@@ -57,6 +61,33 @@ async function canvasSample(page: Page) {
       frames: Number(canvas.dataset.frames ?? 0),
     };
   });
+}
+
+/** The room's controls a toast lies on: its bar's buttons, the address bar, control and chat. */
+async function controlsUnder(page: Page, toast: Locator): Promise<string[]> {
+  const box = await toast.boundingBox();
+  if (!box) throw new Error('no toast box');
+  return page
+    .getByTestId('room-page')
+    .locator(
+      'header :is(button, a), [data-testid^="browser-"], [data-testid^="control-"], [data-testid="chat-input"], [data-testid="chat-send"]',
+    )
+    .evaluateAll(
+      (elements, toastBox) =>
+        elements
+          .filter((element) => {
+            const r = element.getBoundingClientRect();
+            return (
+              r.width > 0 &&
+              r.x < toastBox.x + toastBox.width &&
+              toastBox.x < r.x + r.width &&
+              r.y < toastBox.y + toastBox.height &&
+              toastBox.y < r.y + r.height
+            );
+          })
+          .map((element) => element.getAttribute('data-testid') ?? element.getAttribute('aria-label') ?? ''),
+      box,
+    );
 }
 
 describe('rooms', () => {
@@ -190,6 +221,19 @@ describe('rooms', () => {
     await page.getByTestId('chat-message').filter({ hasText: 'hello room' }).waitFor();
     await expect.poll(() => page.getByTestId('member').count()).toBe(1);
     await screenshots(page, 'room-live');
+
+    // A toast (an empty message's warning) lies on none of the room's controls, on a computer or a phone.
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.getByTestId('chat-send').click();
+      const warning = page.locator('[role="status"]').filter({ hasText: 'Please enter a message' }).first();
+      await warning.waitFor();
+      expect(await controlsUnder(page, warning)).toEqual([]);
+      await page.screenshot({ path: join(RESULTS, `room-toast-${viewport.width}x${viewport.height}.png`) });
+      await warning.getByRole('button', { name: 'Close' }).click();
+      await warning.waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize(DESKTOP);
 
     await page.getByTestId('room-page').getByRole('link').first().click();
     await page.waitForURL('**/dashboard');

@@ -228,6 +228,8 @@ function LiveRoom({
     <div
       className="flex h-dvh flex-col bg-background"
       data-testid="room-page"
+      // Toasts keep clear of the room's controls (styles.css).
+      data-toasts="room"
       data-status={snapshot.status}
       data-controlling={controlling}
     >
