@@ -256,6 +256,33 @@ describe('a room shared by link', () => {
     expect((await invite('')).error?.message).toBe('Please choose a room');
   });
 
+  it('answers a link opened without its password that the room needs one, as an answer and not a refusal', async () => {
+    const owner = await createOwner(server.app);
+    const shared = await createRoom(owner, { running: false });
+    const open = await createRoom(owner, { password: null, isPublic: true, running: false });
+    const entry = (input: Record<string, unknown>, token?: string) =>
+      trpc('query', 'room.getRoomEntry', input, token);
+    // Where every such link starts: a 200 the page reads, not the 403 getPublicRoomConfig answers.
+    expect(await entry({ id: shared.id })).toEqual({
+      status: 200,
+      data: { passwordRequired: true },
+      error: undefined,
+    });
+    expect(await entry({ id: shared.id, password: 'sesame' })).toMatchObject({
+      status: 200,
+      data: { passwordRequired: false, room: { id: shared.id, state: 'stopped', isOwner: false } },
+    });
+    expect(await entry({ id: shared.id }, owner.token)).toMatchObject({
+      data: { passwordRequired: false, room: { isOwner: true } },
+    });
+    expect(await entry({ id: open.id })).toMatchObject({ data: { passwordRequired: false } });
+    // A wrong password is still refused, and a room that is not shared still answers as a missing one.
+    expect((await entry({ id: shared.id, password: 'wrong' })).error?.data.appCode).toBe(
+      'ROOM_PASSWORD_INCORRECT',
+    );
+    expect((await entry({ id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+  });
+
   it('gives a guest with the password the room’s configuration and a ticket, and nothing when it is stopped', async () => {
     const owner = await createOwner(server.app);
     const room = await createRoom(owner);

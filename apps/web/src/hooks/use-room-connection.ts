@@ -8,6 +8,7 @@ import { translateServerText } from '../lib/messages';
 import { QualityMeter } from '../lib/room/quality-meter';
 import { INITIAL_SNAPSHOT, RoomConnection } from '../lib/room/room-connection';
 import { RoomPlayer } from '../lib/room/room-player';
+import { trpcClient } from '../lib/trpc';
 
 /** `options.password` is the share password a guest entered with; it is sent again on every reconnect. */
 export function useRoomConnection(
@@ -51,7 +52,15 @@ export function useRoomConnection(
             detail: translateServerText(i18n, error.message),
           }),
       },
-      password ? { password } : {},
+      {
+        ...(password ? { password } : {}),
+        // While the room is away the page asks its state (an answer either way) before asking for a ticket, which
+        // a stopped room refuses with a 409 every few seconds.
+        roomRuns: async () => {
+          const entry = await trpcClient.room.getRoomEntry.query({ id: roomId, password });
+          return entry.passwordRequired || entry.room.state === 'running';
+        },
+      },
     );
     setConnection(next);
     setPlayer(media);

@@ -212,6 +212,66 @@ describe('RoomConnection', () => {
     connection.dispose();
   });
 
+  it('asks whether a stopped room runs rather than for tickets it would refuse, and joins once it runs', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    let running = true;
+    const roomRuns = vi.fn(async () => running);
+    const connection = new RoomConnection('room', 'Kim', events, {
+      decoders: ['h264', 'opus', 'jpeg'],
+      roomRuns,
+    });
+    void connection.connect();
+    const socket = await connected(1);
+    running = false;
+    socket.message(JSON.stringify({ type: 'system/room-ended', reason: 'stopped', by: 'Olga' }));
+    socket.drop(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    expect(connection.getSnapshot()).toMatchObject({ status: 'waiting', away: { reason: 'stopped' } });
+    await vi.advanceTimersByTimeAsync(20_000);
+    // Each ask is answered "not running" without an HTTP error; no ticket is asked for (each would be a 409).
+    expect(roomRuns.mock.calls.length).toBeGreaterThanOrEqual(3);
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(1);
+    expect(connection.getSnapshot().status).toBe('waiting');
+
+    running = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2);
+    (await connected(2)).message(JSON.stringify({ type: 'member/list', you: 'm1', members: [] }));
+    expect(connection.getSnapshot().status).toBe('joined');
+    connection.dispose();
+  });
+
+  it('goes for a ticket at once when asked to try now while it asks whether the room runs', async () => {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    let answer: ((runs: boolean) => void) | undefined;
+    const roomRuns = vi.fn(
+      () =>
+        new Promise<boolean>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const connection = new RoomConnection('room', 'Kim', events, {
+      decoders: ['h264', 'opus', 'jpeg'],
+      roomRuns,
+    });
+    void connection.connect();
+    const socket = await connected(1);
+    socket.drop(ROOM_CLOSE_CODES.ROOM_NOT_RUNNING);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(roomRuns).toHaveBeenCalledTimes(1);
+    // The owner started the room and the page tries at once; the late answer of the ask changes nothing.
+    connection.retryNow();
+    await connected(2);
+    answer?.(true);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(FakeSocket.sockets).toHaveLength(2);
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2);
+    connection.dispose();
+  });
+
   it('stops waiting for a room that ended with its owner’s account, and says so without a toast', async () => {
     vi.useFakeTimers({
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],

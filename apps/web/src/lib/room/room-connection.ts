@@ -157,6 +157,12 @@ export interface TRoomConnectionOptions {
   decoders?: readonly TMediaCodecName[];
   /** The layer to ask for; by default the choice kept in this browser (layer-choice.ts). */
   layer?: TStreamLayerChoice;
+  /**
+   * Whether the room runs, asked while it is away before asking for a ticket: a stopped room is a normal state,
+   * answered as such, where each ticket would be refused (409) every few seconds and every refusal logged in the
+   * browser's console as an error. Absent, or when it cannot answer, the ticket is asked and its answer decides.
+   */
+  roomRuns?: () => Promise<boolean>;
 }
 
 export class RoomConnection {
@@ -174,6 +180,9 @@ export class RoomConnection {
   private waitingSince = 0;
   /** Times the page asked whether the room runs again since it went away. */
   private waitAsks = 0;
+  /** Counts the asks of roomRuns, so that an answer a "Try now" has overtaken is dropped. */
+  private runsAsked = 0;
+  private askingRuns = false;
   /**
    * Whether this page entered signed in or as a guest, decided by its first ticket: every rejoin (a restart, a
    * dropped connection) comes back as the same, so signing in or out in another tab never turns the guest the
@@ -304,7 +313,15 @@ export class RoomConnection {
 
   /** Tries at once instead of waiting for the backoff (the "Try now" button, the browser coming back online). */
   retryNow(): void {
-    if (this.disposed || this.snapshot.ended || this.socket || this.retryTimer === undefined) return;
+    if (this.disposed || this.snapshot.ended || this.socket) return;
+    if (this.askingRuns) {
+      // Asking whether the room runs: that answer no longer matters, the ticket's will.
+      this.runsAsked += 1;
+      this.askingRuns = false;
+      void this.connect();
+      return;
+    }
+    if (this.retryTimer === undefined) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     void this.connect();
@@ -472,7 +489,22 @@ export class RoomConnection {
     });
     const restarting = away.reason === 'restarting' || away.reason === 'server-restart';
     const delay = rejoinDelayMs(this.waitAsks++, performance.now() - this.waitingSince, restarting);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer = setTimeout(() => void this.rejoinOnceRunning(), delay);
+  }
+
+  /** While the room is away: a ticket once the room says it runs (roomRuns), else wait on. */
+  private async rejoinOnceRunning(): Promise<void> {
+    this.retryTimer = undefined;
+    const ask = this.options.roomRuns;
+    if (ask) {
+      const asked = ++this.runsAsked;
+      this.askingRuns = true;
+      const runs = await ask().catch(() => true);
+      if (this.disposed || asked !== this.runsAsked) return;
+      this.askingRuns = false;
+      if (!runs) return this.waitForRoom();
+    }
+    await this.connect();
   }
 
   private end(code: TRoomErrorCode | 'CLOSED', message: string): void {

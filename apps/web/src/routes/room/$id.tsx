@@ -9,7 +9,7 @@ import { StandaloneLoading } from '../../components/standalone-page';
 import { useFailureToast } from '../../hooks/use-failure-toast';
 import { requireLogin } from '../../lib/guard';
 import { describeError } from '../../lib/messages';
-import { appCodeOf, trpc } from '../../lib/trpc';
+import { trpc } from '../../lib/trpc';
 import { StartRoomButton } from './-components/room-away';
 import { Notice, RoomExperience, type TRoomHome } from './-components/room-experience';
 
@@ -26,13 +26,18 @@ function RoomPage() {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const config = useQuery({
-    ...trpc.room.getPublicRoomConfig.queryOptions({ id }),
+    ...trpc.room.getRoomEntry.queryOptions({ id }),
+    // A room that asks for its share password says so in its answer (null here), not with a 403 in the console.
+    select: (entry) => (entry.passwordRequired ? null : entry.room),
     staleTime: 0,
     retry: false,
     // A room that is not running yet is watched, and entered as soon as it runs.
-    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'running' ? 3000 : false),
+    refetchInterval: (query) => {
+      const entry = query.state.data;
+      return entry && !entry.passwordRequired && entry.room.state !== 'running' ? 3000 : false;
+    },
   });
-  const needsPassword = appCodeOf(config.error) === 'ROOM_PASSWORD_REQUIRED';
+  const needsPassword = config.data === null;
 
   // Someone else's room with a share password: its share page asks for it.
   useEffect(() => {
@@ -40,7 +45,7 @@ function RoomPage() {
   }, [needsPassword, id, navigate]);
   useFailureToast(needsPassword ? null : config.error, t`Failed to retrieve room configuration`);
 
-  if (config.isPending || needsPassword) {
+  if (config.isPending || config.data === null) {
     return <StandaloneLoading />;
   }
   if (config.isError) {

@@ -5,6 +5,7 @@ import { getMainDomain, getShareDomain } from './domains';
 import { getPublicRoom } from './get-public-room';
 import { getPublicRoomConfig } from './get-public-room-config';
 import { getRoomConfig } from './get-room-config';
+import { getRoomEntry } from './get-room-entry';
 import { getRoomImage } from './get-room-image';
 import { getRoomInfo } from './get-room-info';
 import { getRoomInfoShare } from './get-room-info-share';
@@ -31,6 +32,7 @@ export const roomRouter = router({
   restartRoom,
   updateState,
   // Sharing and the public square (spec §6)
+  getRoomEntry,
   getPublicRoom,
   getRoomInfo_share: getRoomInfoShare,
   getPublicRoomConfig,

@@ -74,21 +74,26 @@ function SharedRoomPage() {
   // The captcha that goes with a typed password once the room asks for one; later calls rely on the password.
   const [captcha, setCaptcha] = useState<TCaptchaFields | undefined>();
 
-  const config = useQuery({
-    ...trpc.room.getPublicRoomConfig.queryOptions({ id, password, ...captcha }),
+  // "Needs a password" is an answer (passwordRequired), not a 403: a link opened without it is the usual way in.
+  const entry = useQuery({
+    ...trpc.room.getRoomEntry.queryOptions({ id, password, ...captcha }),
     staleTime: 0,
     retry: false,
     // A room that is not running yet is watched, and entered as soon as it runs.
-    refetchInterval: (query) => (query.state.data && query.state.data.state !== 'running' ? 3000 : false),
+    refetchInterval: (query) => {
+      const answer = query.state.data;
+      return answer && !answer.passwordRequired && answer.room.state !== 'running' ? 3000 : false;
+    },
   });
+  const room = entry.data && !entry.data.passwordRequired ? entry.data.room : undefined;
   const info = useQuery({
     ...trpc.room.getRoomInfo_share.queryOptions({ id, password }),
-    enabled: config.isSuccess,
+    enabled: room !== undefined,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
 
-  const opened = config.isSuccess;
+  const opened = room !== undefined;
   useEffect(() => {
     if (!opened) return;
     rememberSharePassword(id, password ?? null);
@@ -96,14 +101,14 @@ function SharedRoomPage() {
     if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
   }, [opened, id, password]);
 
-  const code = appCodeOf(config.error);
-  if (config.isError && code && PASSWORD_CODES.includes(code)) {
+  const code = entry.data?.passwordRequired ? 'ROOM_PASSWORD_REQUIRED' : appCodeOf(entry.error);
+  if (code && PASSWORD_CODES.includes(code)) {
     return (
       <PasswordForm
         roomId={id}
-        error={code === 'ROOM_PASSWORD_REQUIRED' ? null : describeError(i18n, config.error).text}
+        error={entry.isError ? describeError(i18n, entry.error).text : null}
         needsCaptcha={CAPTCHA_PASSWORD_CODES.includes(code)}
-        pending={config.isFetching}
+        pending={entry.isFetching}
         onSubmit={(typed, solved) => {
           setPassword(typed);
           setCaptcha(solved);
@@ -111,24 +116,23 @@ function SharedRoomPage() {
       />
     );
   }
-  if (config.isPending) {
-    return <StandaloneLoading />;
-  }
-  if (config.isError) {
+  if (entry.isError) {
     return (
       <Notice title={<Trans>Failed to retrieve room information</Trans>} home={home}>
-        {describeError(i18n, config.error).text}
+        {describeError(i18n, entry.error).text}
       </Notice>
     );
   }
-  const room = config.data;
+  if (!room) {
+    return <StandaloneLoading />;
+  }
   if (room.state !== 'running') {
     return (
       <Notice
         title={room.name}
         home={home}
         action={
-          <Button variant="secondary" onClick={() => config.refetch()} data-testid="share-retry">
+          <Button variant="secondary" onClick={() => entry.refetch()} data-testid="share-retry">
             <RefreshCwIcon />
             <Trans>Try again</Trans>
           </Button>
