@@ -8,11 +8,19 @@ export function logEmbeddedPostgresEvent(log: FastifyBaseLogger, event: TEmbedde
   const postgresLog = event.lastLogLines;
   switch (event.kind) {
     case 'exited': {
-      const why = event.signal ? `was killed by ${event.signal}` : `exited with code ${event.code}`;
+      // Exit code 0 is a shutdown someone asked for (a Ctrl-C that reached the whole process group, pg_ctl): started
+      // again all the same, since the server needs it, but there is nothing to recover.
+      const asked = !event.signal && event.code === 0;
+      const why = event.signal
+        ? `was killed by ${event.signal}`
+        : asked
+          ? 'was shut down without the server asking (exit code 0)'
+          : `exited with code ${event.code}`;
       const when = event.restartInMs ? `in ${(event.restartInMs / 1000).toFixed(1)} s` : 'now';
       log.error(
         { pid: event.pid, code: event.code, signal: event.signal, uptimeMs: event.uptimeMs, postgresLog },
-        `the embedded PostgreSQL ${why}; restarting it ${when} (attempt ${event.attempt} of ${event.maxAttempts}), with crash recovery`,
+        `the embedded PostgreSQL ${why}; restarting it ${when} (attempt ${event.attempt} of ${event.maxAttempts})` +
+          (asked ? '' : ', with crash recovery'),
       );
       return;
     }
