@@ -175,7 +175,7 @@ describe('a room socket and the session it was opened with', () => {
 
     // A password change on the laptop ends the phone's session, and the phone's socket with it.
     const changed = await rest(server.app, 'POST', '/api/user/updatePassword', {
-      body: { oldPassword: PASSWORD, newPassword: 'second-secret-2' },
+      body: { oldPassword: PASSWORD, newPassword: 'second-secret-2', ...(await solveCaptcha(server.app)) },
       token: olga.token,
     });
     expect(changed.msg).toBe('success');
