@@ -27,6 +27,8 @@ const RULES = {
       '@rooms/api/room-protocol',
       '@rooms/ui/',
       '@rooms/i18n',
+      // The source language's catalogue, bundled with the app so a page opens even when no catalogue loads.
+      '@rooms/i18n/default-messages',
       '@rooms/i18n/lingui.config',
     ],
   },

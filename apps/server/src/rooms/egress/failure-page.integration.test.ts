@@ -75,7 +75,7 @@ async function open(address: string) {
   return {
     failure: await page()?.evaluate(() => document.body.dataset.egressFailure),
     heading: await page()?.evaluate(() => document.querySelector('section[lang="en"] h1')?.textContent),
-    text: await page()?.evaluate(() => document.body.innerText),
+    text: await page()?.evaluate(() => document.body.textContent),
     tab: session.tabs().find((tab) => tab.active)?.url,
   };
 }
