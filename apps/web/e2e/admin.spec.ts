@@ -102,6 +102,16 @@ async function expectFooterClearOfBanner(page: Page) {
     { x: footer.x + footer.width / 2, y: footer.y + footer.height / 2 },
   );
   expect(hit).toContain('Cloud-browser rooms');
+  // Toasts stack from where the toaster's CSS puts their bottom edge: above the banner, not over it.
+  const toastBottom = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.cssText = 'position:fixed;bottom:var(--toaster-bottom,1rem);height:1px;width:1px';
+    document.body.append(probe);
+    const bottom = probe.getBoundingClientRect().bottom;
+    probe.remove();
+    return bottom;
+  });
+  expect(toastBottom).toBeLessThanOrEqual(banner.y);
 }
 
 describe('admin', () => {

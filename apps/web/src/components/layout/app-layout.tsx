@@ -69,6 +69,15 @@ export function AppLayout({ bottomBar }: { bottomBar?: ReactNode }) {
     if (opened) sidebar.current?.querySelector<HTMLElement>('a[href]')?.focus();
   }, [opened]);
 
+  // Toasts are drawn at the document's root, outside this layout: they learn the bar's height from the root.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.style.setProperty('--app-bottom-inset', `${bottomInset}px`);
+    return () => {
+      root.style.removeProperty('--app-bottom-inset');
+    };
+  }, [bottomInset]);
+
   // The phone menu does not outlive the phone layout: grown to desktop width, its mask would block every click.
   useEffect(() => {
     if (desktop && menu.staticMenuMobileActive) dispatch({ type: 'dismiss' });
