@@ -6,9 +6,7 @@ import {
   isPaddingFrame,
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
-  ROOM_TICKET_PATH,
   rejoinDelayMs,
-  retryAfterMs,
   roomSocketPath,
   type TBrowserTabInfo,
   type TChatEntry,
@@ -25,11 +23,12 @@ import {
   type TStreamLayerChoice,
   ZServerMessage,
 } from '@rooms/api/room-protocol';
-import { apiFetch, RestError } from '../http';
+import { RestError } from '../http';
 import { currentToken } from '../session';
 import { detectDecoders, onDecodersChanged } from './decoders';
 import { storedLayerChoice, storeLayerChoice } from './layer-choice';
 import { PING_EVERY_MS } from './quality-meter';
+import { fetchRoomTicket, NOT_RUNNING_STATUS, TicketRefused } from './room-ticket';
 import { StreamAcks } from './stream-acks';
 
 /**
@@ -113,40 +112,6 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   retryAt: null,
   ended: null,
 };
-
-/** The ticket endpoint's answer for a room whose browser is not running (ticket-route.ts). */
-const NOT_RUNNING_STATUS = 409;
-
-/** A ticket refused; a refusal for asking too often says how long to wait (Retry-After). */
-export class TicketRefused extends RestError {
-  constructor(
-    message: string,
-    status: number,
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(message, status);
-  }
-}
-
-/** `asGuest`: asked without the session token, so a page that entered as a guest stays one. */
-export async function fetchRoomTicket(roomId: string, password?: string, asGuest = false): Promise<string> {
-  const response = await apiFetch(
-    ROOM_TICKET_PATH,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ roomId, password }),
-    },
-    { withSession: !asGuest },
-  );
-  const body = (await response.json().catch(() => null)) as { ticket?: string; data?: unknown } | null;
-  if (response.ok && body?.ticket) return body.ticket;
-  throw new TicketRefused(
-    typeof body?.data === 'string' ? body.data : 'Request failed',
-    response.status,
-    retryAfterMs(response.headers.get('retry-after')),
-  );
-}
 
 export interface TRoomConnectionOptions {
   password?: string;
