@@ -4,7 +4,7 @@
 // straight in), so a new room is one step from use; "Create only" leaves it stopped on the dashboard. A start the
 // room time or the servers refuse leaves the room created and says why in the dialog.
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ROOM_NAME_MAX_LENGTH, ROOM_NAME_PATTERN } from '@rooms/api/client';
+import { ROOM_NAME_MAX_LENGTH } from '@rooms/api/client';
 import { Button } from '@rooms/ui/button';
 import { Checkbox } from '@rooms/ui/checkbox';
 import {
@@ -36,48 +36,9 @@ import {
 } from '../../../lib/room/room-options';
 import type { TCreateRoomInput } from '../../../lib/room/room-types';
 import { trpc, trpcClient } from '../../../lib/trpc';
+import { createRoomInput, EMPTY, nameIssue, type TForm } from './create-room-form';
+import { NotStarted } from './create-room-not-started';
 import { PublicRoomSwitch } from './public-room-switch';
-
-interface TForm {
-  name: string;
-  remark: string;
-  password: string;
-  isPublic: boolean;
-  region: string;
-  image: string;
-  startUrl: string;
-  resolution: string;
-  maxFrameRate: string;
-  videoBitrateKbps: string;
-  maxConnections: string;
-  keepData: boolean;
-  autoClose: boolean;
-  autoCloseMinutes: string;
-}
-
-const EMPTY: TForm = {
-  name: '',
-  remark: '',
-  password: '',
-  isPublic: false,
-  region: '',
-  image: '',
-  startUrl: '',
-  resolution: '',
-  maxFrameRate: '',
-  videoBitrateKbps: '',
-  maxConnections: '',
-  keepData: false,
-  autoClose: true,
-  autoCloseMinutes: '20',
-};
-
-/** What is wrong with the name as typed: nothing yet, empty (told once a create was tried), or against the rule. */
-function nameIssue(name: string, submitted: boolean): 'empty' | 'rule' | null {
-  const trimmed = name.trim();
-  if (!trimmed) return submitted ? 'empty' : null;
-  return ROOM_NAME_PATTERN.test(trimmed) ? null : 'rule';
-}
 
 function Field({ label, htmlFor, children }: { label: ReactNode; htmlFor: string; children: ReactNode }) {
   return (
@@ -239,25 +200,7 @@ export function CreateRoomDialog({
         detail: t`An image and a zone must be chosen`,
       });
     }
-    const [width, height] = form.resolution.split('x').map(Number);
-    const input: TCreateRoomInput = {
-      name: form.name.trim(),
-      remark: form.remark.trim(),
-      password: form.password || null,
-      isPublic: form.isPublic,
-      region: form.region,
-      image: form.image,
-      startUrl: chosenImage?.kind === 'url' ? form.startUrl.trim() : null,
-      width: width || undefined,
-      height: height || undefined,
-      maxFrameRate: Number(form.maxFrameRate) || undefined,
-      videoBitrateKbps: Number(form.videoBitrateKbps) || undefined,
-      maxConnections: Number(form.maxConnections) || undefined,
-      ...(plan?.persistentStorage ? { keepData: form.keepData } : {}),
-      ...(plan?.canConfigureAutoClose
-        ? { autoClose: form.autoClose, autoCloseMinutes: Number(form.autoCloseMinutes) }
-        : {}),
-    };
+    const input = createRoomInput(form, { plan, imageKind: chosenImage?.kind });
     create.mutate({ input, start });
   }
 
@@ -549,47 +492,5 @@ export function CreateRoomDialog({
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-/** Where the dialog ends when the room was created but its start was refused: the room waits on the dashboard. */
-function NotStarted({
-  name,
-  reason,
-  outOfTime,
-  onClose,
-}: {
-  name: string;
-  reason: string;
-  /** No room time left: the plans are where more comes from. */
-  outOfTime: boolean;
-  onClose: () => void;
-}) {
-  return (
-    <div className="grid gap-4" data-testid="create-room-not-started">
-      <div className="grid gap-1 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm" role="alert">
-        <p className="wrap-anywhere font-medium">
-          <Trans>The room {name} was created, but it could not start.</Trans>
-        </p>
-        <p className="wrap-anywhere" data-testid="create-room-not-started-reason">
-          {reason}
-        </p>
-        <p className="text-muted-foreground">
-          <Trans>It waits, stopped, on your dashboard: start it from there once this is sorted out.</Trans>
-        </p>
-      </div>
-      <DialogFooter>
-        {outOfTime ? (
-          <Button asChild variant="outline">
-            <Link to="/planlist">
-              <Trans>See plans</Trans>
-            </Link>
-          </Button>
-        ) : null}
-        <Button onClick={onClose} data-testid="create-room-not-started-close">
-          <Trans>Close</Trans>
-        </Button>
-      </DialogFooter>
-    </div>
   );
 }
