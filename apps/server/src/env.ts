@@ -1,17 +1,11 @@
 // The server's configuration, parsed once from the environment. Nothing else reads process.env.
-import { createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import {
-  developmentJoinToken,
-  developmentSigningKey,
-  generatedSigningKey,
-  parseSigningKey,
-  parseVerifyKey,
-} from './fleet/fleet-keys';
+import { fleetCredentialIssues, fleetCredentials, type TFleetConfig } from './fleet/fleet-config';
 import type { TRoomSandboxMode } from './rooms/sandbox/sandbox-support';
 
 /** The checkout: from src/env.ts, or from dist/server.mjs (src/bundle.ts), both one folder below apps/server. */
@@ -375,71 +369,6 @@ const ZEnv = z
 
 export type TRoomRole = 'all' | 'control' | 'agent' | 'gateway';
 
-/** What fleetCredentialIssues reads of the environment. */
-interface TFleetEnv {
-  NODE_ENV: string;
-  ROOM_ROLE: TRoomRole;
-  CONTROL_URL?: string;
-  FLEET_SIGNING_KEY?: string;
-  FLEET_VERIFY_KEY?: string;
-  FLEET_AGENT_JOIN_TOKEN?: string;
-  FLEET_GATEWAY_JOIN_TOKEN?: string;
-}
-
-/**
- * Each role holds only its part of the fleet's credentials: an agent or a gateway given the signing key could order
- * every agent, an agent given the gateways' join token could enrol as one and open any room's feed. In production
- * nothing is derived, so each part a role needs must be given.
- */
-function fleetCredentialIssues(env: TFleetEnv, ctx: z.RefinementCtx): void {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  for (const [name, parse] of [
-    ['FLEET_SIGNING_KEY', parseSigningKey],
-    ['FLEET_VERIFY_KEY', parseVerifyKey],
-  ] as const) {
-    const value = env[name];
-    if (!value) continue;
-    try {
-      parse(value);
-    } catch (error) {
-      issue(name, (error as Error).message);
-    }
-  }
-  const role = env.ROOM_ROLE;
-  if ((role === 'agent' || role === 'gateway') && env.FLEET_SIGNING_KEY) {
-    issue(
-      'FLEET_SIGNING_KEY',
-      `must not be given to ROOM_ROLE=${role}: whoever holds it can order every agent`,
-    );
-  }
-  if (role === 'agent' && env.FLEET_GATEWAY_JOIN_TOKEN) {
-    issue(
-      'FLEET_GATEWAY_JOIN_TOKEN',
-      'must not be given to an agent: it would let the agent enrol as a gateway',
-    );
-  }
-  if (role === 'gateway' && env.FLEET_AGENT_JOIN_TOKEN) {
-    issue(
-      'FLEET_AGENT_JOIN_TOKEN',
-      'must not be given to a gateway: it would let the gateway enrol as an agent',
-    );
-  }
-  if (env.NODE_ENV !== 'production') return;
-  const required = (name: Exclude<keyof TFleetEnv, 'NODE_ENV' | 'ROOM_ROLE'>, why: string) => {
-    if (!env[name]) issue(name, `is required when ROOM_ROLE=${role} in production: ${why}`);
-  };
-  if (role === 'control') {
-    required('FLEET_SIGNING_KEY', 'it signs the fleet’s credentials');
-    required('FLEET_AGENT_JOIN_TOKEN', 'agents enrol with it');
-    required('FLEET_GATEWAY_JOIN_TOKEN', 'gateways enrol with it');
-  }
-  if (role === 'gateway') required('FLEET_GATEWAY_JOIN_TOKEN', 'the gateway enrols with it');
-  if (role === 'agent' && env.CONTROL_URL) required('FLEET_AGENT_JOIN_TOKEN', 'the agent enrols with it');
-  if (role === 'agent' && !env.CONTROL_URL) {
-    required('FLEET_VERIFY_KEY', 'without CONTROL_URL it cannot be learnt, and orders are checked with it');
-  }
-}
-
 /** A DNS name of at least two labels, as a public certificate authority issues for. */
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
@@ -542,14 +471,7 @@ export interface TConfig {
   /** Where an agent or a gateway reaches the control plane (CONTROL_URL); undefined: the database directly. */
   controlUrl: string | undefined;
   /** This process's part of the fleet's credentials (fleet/fleet-auth.ts): each role holds only what it needs. */
-  fleet: {
-    /** Control planes and `all`: signs credentials and orders. */
-    signingKey: KeyObject | undefined;
-    /** What credentials are checked with; undefined on an agent that learns it at enrolment, and on gateways. */
-    verifyKey: KeyObject | undefined;
-    /** The join tokens this process holds: a control plane both, an agent or a gateway its own. */
-    joinTokens: { agent: string | undefined; gateway: string | undefined };
-  };
+  fleet: TFleetConfig;
   agent: {
     /** Where others reach this agent (host:port); undefined in `all`, where the agent is reached in-process. */
     address: string | undefined;
@@ -631,39 +553,6 @@ function developmentSecret(dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
-}
-
-/** The parts of the fleet's credentials this role holds, derived outside production where none is given. */
-function fleetCredentials(env: TFleetEnv & { DATA_DIR: string }, appSecret: string): TConfig['fleet'] {
-  const development = env.NODE_ENV !== 'production';
-  const role = env.ROOM_ROLE;
-  const controls = role === 'all' || role === 'control';
-  const signingKey = !controls
-    ? undefined
-    : env.FLEET_SIGNING_KEY
-      ? parseSigningKey(env.FLEET_SIGNING_KEY)
-      : development
-        ? developmentSigningKey(appSecret)
-        : generatedSigningKey(resolve(env.DATA_DIR));
-  const verifyKey = signingKey
-    ? createPublicKey(signingKey)
-    : env.FLEET_VERIFY_KEY
-      ? parseVerifyKey(env.FLEET_VERIFY_KEY)
-      : role === 'agent' && !env.CONTROL_URL && development
-        ? createPublicKey(developmentSigningKey(appSecret))
-        : undefined;
-  const joinToken = (of: 'agent' | 'gateway', given: string | undefined) =>
-    controls || role === of
-      ? (given ?? (development ? developmentJoinToken(appSecret, of) : undefined))
-      : undefined;
-  return {
-    signingKey,
-    verifyKey,
-    joinTokens: {
-      agent: joinToken('agent', env.FLEET_AGENT_JOIN_TOKEN),
-      gateway: joinToken('gateway', env.FLEET_GATEWAY_JOIN_TOKEN),
-    },
-  };
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): TConfig {
