@@ -4,13 +4,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPages, type TTestPages } from '../rooms/engine/testing/test-pages';
 import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { enterAsMember } from '../testing/room-member';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from './room-client';
 
 let server: TTestServer;
 let pages: TTestPages;
@@ -30,19 +29,8 @@ afterAll(async () => {
   await rm(roomsDataDir, { recursive: true, force: true });
 });
 
-async function enter(roomId: string, nickname: string, auth: { token?: string; password?: string }) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/ws/ticket',
-    headers: auth.token ? { authorization: auth.token } : {},
-    payload: { roomId, password: auth.password },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const { ticket } = response.json() as TRoomTicketResponse;
-  const url = `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?ticket=${encodeURIComponent(ticket)}`;
-  const client = await RoomClient.connect(url, { origin: new URL(server.config.publicUrl).origin });
-  client.send({ type: 'member/join', nickname });
-  return { client, you: (await client.next('member/list')).you };
+function enter(roomId: string, nickname: string, auth: { token?: string; password?: string }) {
+  return enterAsMember(server, roomId, nickname, auth);
 }
 
 const isJpeg = (data: Uint8Array) => data[0] === 0xff && data[1] === 0xd8;
