@@ -369,10 +369,16 @@ describe('account actions', () => {
     const tag = `find${Date.now().toString(36)}`;
     const made: TTestOwner[] = [];
     for (let index = 0; index < 5; index++) made.push(await createOwner(server.app));
-    // The owners' names share no tag; give them one through the database as sign-ups would.
+    // The owners' names share no tag; give them one through the database as sign-ups would, a second apart: two
+    // accounts made in the same millisecond have no newest between them.
     const em = server.app.orm.em.fork();
+    const first = Date.now() - made.length * 1000;
     for (const [index, owner] of made.entries()) {
-      await em.nativeUpdate(User, { id: owner.userId }, { username: `${tag}-${index}` });
+      await em.nativeUpdate(
+        User,
+        { id: owner.userId },
+        { username: `${tag}-${index}`, createdAt: new Date(first + index * 1000) },
+      );
     }
     const seen: string[] = [];
     let cursor: string | undefined;
