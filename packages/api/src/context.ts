@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TSessionUser } from './account/session';
-import type { SessionCache } from './account/session-cache';
+import type { TSessionUser } from './domains/accounts/session';
+import type { SessionCache } from './domains/accounts/session-cache';
 import type { BalanceCache } from './domains/billing/ledger';
-import type { RoomListCache } from './routers/room/room-list-cache';
+import type { RoomListCache } from './domains/rooms/room-list-cache';
 import type { NodeMonitor } from './services/node-monitor';
 import type { PaymentGateway } from './services/payments';
 import type {

@@ -1,18 +1,34 @@
-export { watchAccountChanges } from './account/account-changes';
-export { resolveSession, type TAccount, type TSessionUser } from './account/session';
-export { SessionCache, type TSessionChange } from './account/session-cache';
 export type { TApiConfig, TContext, TRequestInfo, TServices } from './context';
 export { isDatabaseOutage } from './database-outage';
+export {
+  resolveSession,
+  SessionCache,
+  type TAccount,
+  type TSessionChange,
+  type TSessionUser,
+  watchAccountChanges,
+} from './domains/accounts';
 export * as admin from './domains/admin';
 export * as billing from './domains/billing';
 export * as fleet from './domains/fleet';
+export {
+  checkShareAccess,
+  effectiveSettings,
+  isPasswordHash,
+  ROOM_DEFAULTS,
+  ROOM_PASSWORD_LIMITS,
+  RoomListCache,
+  resumeRoom,
+  setSharePasswordHasher,
+  type TShareAccess,
+  watchRoomListWrites,
+} from './domains/rooms';
 export { AppError, describeError, errorSpec, type TAppErrorCode } from './errors';
 export { callRoute, restInput, type TRestEnvelope, type TRestReply } from './rest/call-route';
 export { buildOpenApiDocument } from './rest/openapi';
 export { restRoutes, type TRestRoute } from './rest/route-table';
 export { type AppRouter, appRouter, createCaller } from './root';
 export * from './routers/pay/pay.types';
-export { UPGRADE_HINT } from './routers/room/catalogue';
 export {
   IMAGE_AND_ZONE_REQUIRED,
   type TCreateRoomRequest,
@@ -36,9 +52,6 @@ export {
   ZRoomStateReply,
   ZRoomTarget,
 } from './routers/room/room.types';
-export { resumeRoom } from './routers/room/room-lifecycle';
-export { RoomListCache, watchRoomListWrites } from './routers/room/room-list-cache';
-export { effectiveSettings, ROOM_DEFAULTS } from './routers/room/room-settings';
 export {
   publicRoomThumbnailPath,
   REPORT_REASON_MAX_LENGTH,
@@ -47,8 +60,6 @@ export {
   ZPublicRoom,
   ZSharedRoomInfo,
 } from './routers/room/share.types';
-export { checkShareAccess, ROOM_PASSWORD_LIMITS, type TShareAccess } from './routers/room/share-access';
-export { isPasswordHash, setSharePasswordHasher } from './routers/room/share-password';
 export { toServerNode } from './routers/server/get-server-state';
 export {
   type TServerNode,

@@ -2,9 +2,9 @@
 import { User } from '@rooms/db';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import type { TSessionUser } from './account/session';
 import type { TContext } from './context';
 import { isDatabaseOutage } from './database-outage';
+import type { TSessionUser } from './domains/accounts/session';
 import {
   recordImpersonatedChange,
   recordImpersonationRefusal,

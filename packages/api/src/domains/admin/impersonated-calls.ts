@@ -2,7 +2,7 @@
 // doing, not the user's: every change made in such a session writes an audit row with the administrator as actor
 // and the user as target, and so does every refused attempt at what cannot be undone (trpc.ts applies both).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TSessionUser } from '../../account/session';
+import type { TSessionUser } from '../accounts/session';
 import { recordAudit } from './audit';
 
 /** The actions of these rows: `impersonation.<procedure>` for a change, this one for a refusal. */

@@ -4,10 +4,10 @@
 // with the same link cannot both win.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminLoginToken, User } from '@rooms/db';
-import { createSession } from '../../account/session';
-import { newSessionToken, sha256Hex } from '../../account/tokens';
 import type { TRequestInfo } from '../../context';
 import { AppError } from '../../errors';
+import { createSession } from '../accounts/session';
+import { newSessionToken, sha256Hex } from '../accounts/tokens';
 import { recordAudit, type TActor } from './audit';
 import { findUser } from './users';
 

@@ -2,8 +2,8 @@
 // beyond the plan's limits when a plan lapses to Free. Each time the owner gets a notice saying why.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BillingNotice, type BillingNoticeKind, type Plan, planOf, Room } from '@rooms/db';
-import { effectiveSettings } from '../../routers/room/room-settings';
 import type { RoomEngine } from '../../services/room-engine';
+import { effectiveSettings } from '../rooms/room-settings';
 import { advanceMeter, chargeTime, hasTimeLeft, liveRooms } from './usage';
 
 interface TLog {

@@ -1,5 +1,5 @@
-import type { TSessionUser } from '../../account/session';
 import type { TContext } from '../../context';
+import type { TSessionUser } from '../../domains/accounts';
 import type { TActor, TAdminDeps } from '../../domains/admin';
 
 /**

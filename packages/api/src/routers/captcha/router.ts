@@ -1,9 +1,8 @@
 // The captcha as a client sees it: which provider to load and, for the self-hosted one, its challenge and redeem
 // calls (documented in the OpenAPI document so a script can solve it).
 import { z } from 'zod';
-import { addressBudgets } from '../../account/budgets';
-import { LIMITS, throttle } from '../../account/guards';
 import type { TContext } from '../../context';
+import { addressBudgets, LIMITS, throttle } from '../../domains/accounts';
 import { AppError } from '../../errors';
 import { ZCaptchaFields } from '../../schemas/captcha';
 import { ZCaptchaChallenge, ZCaptchaSolution } from '../../schemas/self-hosted-captcha';

@@ -1,5 +1,6 @@
 // What the pay calls (spec §7 Pay) take and return. Money is dollars on the wire, integer cents inside.
 import { z } from 'zod';
+import { ZPlanLimits } from '../room/plan-limits.types';
 
 export const ZPlanView = z.object({
   id: z.string(),
@@ -13,17 +14,9 @@ export const ZPlanView = z.object({
   soldOut: z.boolean(),
   isFree: z.boolean().describe('The free plan: claimed once, never bought.'),
   level: z.number().int().describe('The account level while holding it; above 1 is VIP.'),
-  maxRooms: z.number().int(),
-  maxConnections: z.number().int(),
-  maxWidth: z.number().int(),
-  maxHeight: z.number().int(),
-  maxFrameRate: z.number().int(),
-  maxBitrateKbps: z.number().int(),
-  regionCodes: z.array(z.string()),
+  ...ZPlanLimits.shape,
   timeQuotaMinutes: z.number().int().describe('Room minutes each period grants (the free plan’s once).'),
   freeTimeQuotaMinutes: z.number().int().describe('Room minutes granted every calendar month.'),
-  canConfigureAutoClose: z.boolean(),
-  persistentStorage: z.boolean(),
 });
 export type TPlanView = z.infer<typeof ZPlanView>;
 

@@ -1,12 +1,17 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { planOf, Region, Room, SystemImage, User } from '@rooms/db';
+import {
+  checkAgainstPlan,
+  ROOM_DEFAULTS,
+  roomNameFilter,
+  sharePasswordColumns,
+  streamDefaultsFor,
+  toRoomInfo,
+} from '../../domains/rooms';
 import { AppError } from '../../errors';
 import { protectedProcedure } from '../../trpc';
 import { ZCreateRoomRequest } from './create-room.types';
 import { ZRoomInfo } from './room.types';
-import { roomNameFilter, toRoomInfo } from './room-access';
-import { checkAgainstPlan, ROOM_DEFAULTS, streamDefaultsFor } from './room-settings';
-import { sharePasswordColumns } from './share-password';
 
 function isHttpUrl(value: string): boolean {
   try {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { findOwnedRoom, haltRoom } from '../../domains/rooms';
 import { ownSessionProcedure } from '../../trpc';
 import { ZRoomTarget } from './room.types';
-import { findOwnedRoom } from './room-access';
-import { haltRoom } from './room-lifecycle';
 
 // Not undone, so not for a session an administrator opened as the owner (ownSessionProcedure).
 export const deleteRoom = ownSessionProcedure

@@ -1,9 +1,8 @@
+import { enterableRoom, roomConfigOf } from '../../domains/rooms';
 import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZRoomConfig } from './get-room-config.types';
-import { roomConfigOf } from './room-config';
 import { ZGetPublicRoomConfigRequest } from './share.types';
-import { enterableRoom } from './share-room';
 
 export const getPublicRoomConfig = publicProcedure
   .meta({

@@ -1,8 +1,7 @@
+import { findRoomById, roomConfigOf } from '../../domains/rooms';
 import { AppError } from '../../errors';
 import { protectedProcedure } from '../../trpc';
 import { ZGetRoomConfigRequest, ZRoomConfig } from './get-room-config.types';
-import { findRoomById } from './room-access';
-import { roomConfigOf } from './room-config';
 
 export const getRoomConfig = protectedProcedure
   .meta({

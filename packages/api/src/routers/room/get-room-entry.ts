@@ -3,13 +3,12 @@
 // getPublicRoomConfig's 403 for it was logged as an error in every visitor's console. Everything else (a wrong
 // password, a room that is not shared) is refused exactly as getPublicRoomConfig refuses it.
 import { z } from 'zod';
+import { enterableRoom, roomConfigOf } from '../../domains/rooms';
 import { describeError } from '../../errors';
 import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZRoomConfig } from './get-room-config.types';
-import { roomConfigOf } from './room-config';
 import { ZGetPublicRoomConfigRequest } from './share.types';
-import { enterableRoom } from './share-room';
 
 export const ZRoomEntry = z.discriminatedUnion('passwordRequired', [
   z.object({ passwordRequired: z.literal(true) }),

@@ -1,7 +1,7 @@
 import { SystemImage } from '@rooms/db';
 import { z } from 'zod';
+import { catalogContext } from '../../domains/billing';
 import { protectedProcedure } from '../../trpc';
-import { catalogueContext } from './catalogue';
 import { ZGetRoomImageReply } from './get-room-image.types';
 
 export const getRoomImage = protectedProcedure
@@ -9,7 +9,7 @@ export const getRoomImage = protectedProcedure
   .input(z.object({}).optional())
   .output(ZGetRoomImageReply)
   .query(async ({ ctx }) => {
-    const context = await catalogueContext(ctx, ctx.session.user.id);
+    const context = await catalogContext(ctx.em, ctx.session.user.id, ctx.services.now());
     const images = await ctx.em.find(
       SystemImage,
       { enabled: true },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZCatalogueContext } from './plan-limits.types';
+import { ZCatalogContext } from './plan-limits.types';
 
 export const ZImageItem = z.object({
   code: z.string(),
@@ -10,5 +10,5 @@ export const ZImageItem = z.object({
   allowed: z.boolean().describe('Whether the caller’s plan may use this image (every plan may, today).'),
 });
 
-export const ZGetRoomImageReply = ZCatalogueContext.extend({ images: z.array(ZImageItem) });
+export const ZGetRoomImageReply = ZCatalogContext.extend({ images: z.array(ZImageItem) });
 export type TGetRoomImageReply = z.infer<typeof ZGetRoomImageReply>;

@@ -1,7 +1,7 @@
+import { enterableRoom } from '../../domains/rooms';
 import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZSharedRoomInfo, ZShareTarget } from './share.types';
-import { enterableRoom } from './share-room';
 
 export const getRoomInfoShare = publicProcedure
   .meta({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findOwnedRoom, toRoomInfo } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomInfo } from './room.types';
-import { findOwnedRoom, toRoomInfo } from './room-access';
 
 export const getRoomInfo = protectedProcedure
   .meta({ summary: 'One of the caller’s rooms by name, with its share password (the owner’s view).' })

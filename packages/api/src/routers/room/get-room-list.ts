@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { listOwnedRooms, toListItem } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomListItem } from './room.types';
-import { listOwnedRooms, toListItem } from './room-access';
 
 export const getRoomList = protectedProcedure
   .meta({ summary: 'The caller’s rooms, newest first, with their state (the dashboard list).' })

@@ -1,7 +1,7 @@
 import { Region } from '@rooms/db';
 import { z } from 'zod';
+import { catalogContext } from '../../domains/billing';
 import { protectedProcedure } from '../../trpc';
-import { catalogueContext } from './catalogue';
 import { ZGetRoomRegionReply } from './get-room-region.types';
 
 export const getRoomRegion = protectedProcedure
@@ -12,7 +12,7 @@ export const getRoomRegion = protectedProcedure
   .input(z.object({}).optional())
   .output(ZGetRoomRegionReply)
   .query(async ({ ctx }) => {
-    const context = await catalogueContext(ctx, ctx.session.user.id);
+    const context = await catalogContext(ctx.em, ctx.session.user.id, ctx.services.now());
     const regions = await ctx.em.find(
       Region,
       { enabled: true },

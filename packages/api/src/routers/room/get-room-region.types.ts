@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZCatalogueContext } from './plan-limits.types';
+import { ZCatalogContext } from './plan-limits.types';
 
 export const ZRegionItem = z.object({
   code: z.string(),
@@ -8,5 +8,5 @@ export const ZRegionItem = z.object({
   allowed: z.boolean().describe('Whether the caller’s plan may create rooms in this zone.'),
 });
 
-export const ZGetRoomRegionReply = ZCatalogueContext.extend({ regions: z.array(ZRegionItem) });
+export const ZGetRoomRegionReply = ZCatalogContext.extend({ regions: z.array(ZRegionItem) });
 export type TGetRoomRegionReply = z.infer<typeof ZGetRoomRegionReply>;

@@ -1,8 +1,9 @@
 // Who invites to a shared room, shown above its password field: the room's name and its owner's name, nothing
 // more (no remark, state, zone or people inside before the password). By id only, as share links carry it: a
 // room's name cannot be tried out here, and its id is a random UUID.
+
+import { findRoomById } from '../../domains/rooms';
 import { publicProcedure } from '../../trpc';
-import { findRoomById } from './room-access';
 import { ZShareInvite, ZShareInviteRequest } from './share.types';
 
 export const getShareInvite = publicProcedure

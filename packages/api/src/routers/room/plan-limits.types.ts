@@ -1,11 +1,8 @@
 import { z } from 'zod';
 
-/** The caller's plan as the create-room dialog bounds its fields with it. */
+/** What a room on a plan may be and do (planLimits in domains/billing/catalog.ts); every view of a plan has them. */
 export const ZPlanLimits = z.object({
-  code: z.string(),
-  name: z.string(),
   maxRooms: z.number().int(),
-  roomCount: z.number().int().describe('Rooms the caller already has.'),
   maxConnections: z.number().int(),
   maxWidth: z.number().int(),
   maxHeight: z.number().int(),
@@ -16,6 +13,14 @@ export const ZPlanLimits = z.object({
   persistentStorage: z.boolean(),
 });
 export type TPlanLimits = z.infer<typeof ZPlanLimits>;
+
+/** The caller's plan as the create-room dialog bounds its fields with it. */
+export const ZCatalogPlan = z.object({
+  code: z.string(),
+  name: z.string(),
+  ...ZPlanLimits.shape,
+  roomCount: z.number().int().describe('Rooms the caller already has.'),
+});
 
 /** What the create dialog starts from, on the caller's plan (createRoom takes the same for a field left out). */
 export const ZRoomDefaults = z.object({
@@ -29,9 +34,9 @@ export const ZRoomDefaults = z.object({
   maxConnections: z.number().int(),
 });
 
-/** What both catalogue calls return beside their items. */
-export const ZCatalogueContext = z.object({
-  plan: ZPlanLimits,
+/** What both catalogue calls return beside their items (catalogContext in domains/billing/catalog.ts). */
+export const ZCatalogContext = z.object({
+  plan: ZCatalogPlan,
   defaults: ZRoomDefaults,
   upgradeHint: z
     .string()

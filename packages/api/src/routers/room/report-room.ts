@@ -1,9 +1,8 @@
 import { RoomReport, User } from '@rooms/db';
-import { addressBudgets } from '../../account/budgets';
-import { throttle } from '../../account/guards';
+import { addressBudgets, throttle } from '../../domains/accounts';
+import { enterableRoom } from '../../domains/rooms';
 import { publicProcedure } from '../../trpc';
 import { ZReportRoomReply, ZReportRoomRequest } from './share.types';
-import { enterableRoom } from './share-room';
 
 /** Enough for someone who means it, too few to flood the administrator. */
 export const REPORT_LIMITS = {

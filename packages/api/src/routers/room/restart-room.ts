@@ -1,7 +1,6 @@
+import { findOwnedRoom, haltRoom, launchRoom, stateReply } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply, ZRoomTarget } from './room.types';
-import { findOwnedRoom } from './room-access';
-import { haltRoom, launchRoom, stateReply } from './room-lifecycle';
 
 export const restartRoom = protectedProcedure
   .meta({ summary: 'Stop and start the room’s browser again; recovers a crashed room.' })

@@ -1,7 +1,6 @@
+import { findOwnedRoom, launchRoom, stateReply } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply, ZRoomTarget } from './room.types';
-import { findOwnedRoom } from './room-access';
-import { launchRoom, stateReply } from './room-lifecycle';
 
 export const startRoom = protectedProcedure
   .meta({ summary: 'Start the room’s browser (a no-op when it runs); fails when this server is full.' })

@@ -1,7 +1,6 @@
+import { findOwnedRoom, haltRoom, stateReply } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply, ZRoomTarget } from './room.types';
-import { findOwnedRoom } from './room-access';
-import { haltRoom, stateReply } from './room-lifecycle';
 
 export const stopRoom = protectedProcedure
   .meta({ summary: 'Stop the room’s browser; participants are disconnected. A stopped room stays stopped.' })

@@ -1,8 +1,7 @@
+import { findOwnedRoom, sharePasswordColumns, toRoomInfo } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomInfo } from './room.types';
-import { findOwnedRoom, toRoomInfo } from './room-access';
 import { ZUpdateRoomShareRequest } from './share.types';
-import { sharePasswordColumns } from './share-password';
 
 export const updateRoomShare = protectedProcedure
   .meta({

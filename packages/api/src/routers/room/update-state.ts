@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { findOwnedRoom, refreshRoomState, stateReply } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply } from './room.types';
-import { findOwnedRoom } from './room-access';
-import { refreshRoomState, stateReply } from './room-lifecycle';
 
 export const updateState = protectedProcedure
   .meta({ summary: 'Refresh a room’s state from its browser (the truth) and store it.' })

@@ -1,6 +1,12 @@
 import { User } from '@rooms/db';
-import { accountBudgets, giveBackAccount, holdAccount, LIMITS, requireCaptcha } from '../../account/guards';
-import { createSession } from '../../account/session';
+import {
+  accountBudgets,
+  createSession,
+  giveBackAccount,
+  holdAccount,
+  LIMITS,
+  requireCaptcha,
+} from '../../domains/accounts';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
 import { type TSessionResponse, ZLoginRequest, ZSessionResponse } from './login.types';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokeSession } from '../../account/session';
+import { revokeSession } from '../../domains/accounts';
 import { protectedProcedure } from '../../trpc';
 
 export const logout = protectedProcedure

@@ -1,8 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '@rooms/db';
-import { consumeEmailCode } from '../../account/email-codes';
-import { countingRedeemFailures, requireCodeCaptcha } from '../../account/guards';
-import { createSession } from '../../account/session';
+import {
+  consumeEmailCode,
+  countingRedeemFailures,
+  createSession,
+  requireCodeCaptcha,
+} from '../../domains/accounts';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
 import { sessionResponse } from './login';

@@ -1,8 +1,11 @@
 import { User } from '@rooms/db';
 import { z } from 'zod';
-import { consumeEmailCode } from '../../account/email-codes';
-import { countingRedeemFailures, requireCodeCaptcha } from '../../account/guards';
-import { revokeUserSessions } from '../../account/session';
+import {
+  consumeEmailCode,
+  countingRedeemFailures,
+  requireCodeCaptcha,
+  revokeUserSessions,
+} from '../../domains/accounts';
 import { AppError } from '../../errors';
 import { publicProcedure } from '../../trpc';
 import { ZResetPasswordRequest } from './reset-password.types';

@@ -1,8 +1,14 @@
 import type { EmailCodePurpose } from '@rooms/db';
 import { User } from '@rooms/db';
-import { CODE_RESEND_COOLDOWN_MS, sendEmailCode } from '../../account/email-codes';
-import { accountBudgets, holdAccount, LIMITS, requireCaptcha } from '../../account/guards';
 import type { TContext } from '../../context';
+import {
+  accountBudgets,
+  CODE_RESEND_COOLDOWN_MS,
+  holdAccount,
+  LIMITS,
+  requireCaptcha,
+  sendEmailCode,
+} from '../../domains/accounts';
 import { AppError } from '../../errors';
 import type { TCaptchaFields } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';

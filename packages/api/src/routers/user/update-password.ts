@@ -1,8 +1,7 @@
 import { User } from '@rooms/db';
 import { z } from 'zod';
-import { requireCaptcha } from '../../account/guards';
-import { revokeUserSessions } from '../../account/session';
 import type { TContext } from '../../context';
+import { requireCaptcha, revokeUserSessions } from '../../domains/accounts';
 import { AppError, describeError } from '../../errors';
 import type { TCaptchaFields } from '../../schemas/captcha';
 import { ownSessionProcedure } from '../../trpc';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { committedBalanceCents } from '../../account/balance';
+import { committedBalanceCents } from '../../domains/billing';
 import { protectedProcedure } from '../../trpc';
 import { ZUserInfo } from './userinfo.types';
 

@@ -1,6 +1,6 @@
 import { planOf, type Room } from '@rooms/db';
 import type { TContext } from '../../context';
-import type { TRoomConfig } from './get-room-config.types';
+import type { TRoomConfig } from '../../routers/room/get-room-config.types';
 import { effectiveSettings } from './room-settings';
 
 /** What a participant's client needs to show and join the room, with the limits in force now. */

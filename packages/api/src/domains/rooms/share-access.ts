@@ -6,8 +6,6 @@ import { AppError } from '../../errors';
 import type { PasswordHasher, RateLimiter } from '../../services/ports';
 import { checkPasswordTry, type TVerifyCaptcha } from './share-password-budget';
 
-export { ROOM_PASSWORD_LIMITS } from './share-password-budget';
-
 /** What a password check may use besides the limiter: the hasher, and the caller's solved captcha if sent. */
 export interface TShareCheckOptions {
   hasher?: PasswordHasher | undefined;

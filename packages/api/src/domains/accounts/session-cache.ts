@@ -2,8 +2,8 @@
 // Correctness rests on events, not on the lifetime: a session that ends and an account that changes (level, role,
 // name, disabled) are forgotten at once in this process and, through the session-event bus, in every other. The
 // short lifetime only bounds what a lost event could leave behind.
-import { ShortLivedCache } from '../cache/short-lived-cache';
-import type { TSessionEnd } from '../services/ports';
+import { ShortLivedCache } from '../../cache/short-lived-cache';
+import type { TSessionEnd } from '../../services/ports';
 import type { TSessionUser } from './session';
 
 /** Long enough that a busy page reuses its session, short enough that a missed event heals quickly. */

@@ -2,8 +2,8 @@
 // minute, at most five wrong tries (spec §4, §9). Only the newest code of an address and purpose counts.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EmailCode, type EmailCodePurpose } from '@rooms/db';
-import type { TServices } from '../context';
-import { AppError, type TAppErrorCode } from '../errors';
+import type { TServices } from '../../context';
+import { AppError, type TAppErrorCode } from '../../errors';
 import { renderCodeMail } from './code-mail';
 import { newEmailCode, sameHash, sha256Hex } from './tokens';
 

@@ -1,6 +1,6 @@
 // The e-mail that carries a verification code.
 import type { EmailCodePurpose } from '@rooms/db';
-import type { TMailMessage } from '../services/ports';
+import type { TMailMessage } from '../../services/ports';
 
 const subjects: Record<EmailCodePurpose, string> = {
   register: 'Your registration code',

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Room } from '@rooms/db';
 import type { TServices } from '../../context';
 import { AppError } from '../../errors';
+import type { TRoomInfo, TRoomListItem, TRoomTarget } from '../../routers/room/room.types';
 import { isUuid } from '../../schemas/common';
-import type { TRoomInfo, TRoomListItem, TRoomTarget } from './room.types';
 import type { RoomListCache } from './room-list-cache';
 import { ownersSharePassword } from './share-password';
 

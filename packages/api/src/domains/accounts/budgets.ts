@@ -2,8 +2,8 @@
 // per address group, a /24 for IPv4 and a /64 for IPv6 (what one customer of a provider usually holds), so
 // rotating source addresses inside one network buys nothing.
 import { isIPv4, isIPv6 } from 'node:net';
-import { AppError } from '../errors';
-import type { RateLimiter } from '../services/ports';
+import { AppError } from '../../errors';
+import type { RateLimiter } from '../../services/ports';
 
 export interface TLimit {
   limit: number;

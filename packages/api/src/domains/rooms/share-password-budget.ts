@@ -4,9 +4,9 @@
 // try needs a solved captcha instead, and the right password with one always enters. Where no captcha can be
 // sent (room tickets on every rejoin), an address that already entered with the password keeps entering with it.
 import { createHash } from 'node:crypto';
-import { addressBudgets, giveBack, hold, normalizeAddress, type TBudget } from '../../account/budgets';
 import { AppError } from '../../errors';
 import type { PasswordHasher, RateLimiter } from '../../services/ports';
+import { addressBudgets, giveBack, hold, normalizeAddress, type TBudget } from '../accounts/budgets';
 import { matchesSharePassword } from './share-password';
 
 export const ROOM_PASSWORD_LIMITS = {

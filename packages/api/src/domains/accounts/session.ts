@@ -1,7 +1,7 @@
 // Sessions: an opaque token for the client, its hash in the database, valid one day like the cookie (spec §4/§9).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Session, type User, type UserRole } from '@rooms/db';
-import type { TRequestInfo } from '../context';
+import type { TRequestInfo } from '../../context';
 import type { SessionCache } from './session-cache';
 import { newSessionToken, sha256Hex } from './tokens';
 

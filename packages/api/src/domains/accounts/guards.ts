@@ -3,9 +3,9 @@
 // is counted before the work it guards and given back when it turns out not to be a failure, never counted after
 // it: wrong passwords sent at once would all pass a check made before the first of them was counted.
 import type { EmailCodePurpose } from '@rooms/db';
-import type { TContext } from '../context';
-import { AppError } from '../errors';
-import type { TCaptchaFields } from '../schemas/captcha';
+import type { TContext } from '../../context';
+import { AppError } from '../../errors';
+import type { TCaptchaFields } from '../../schemas/captcha';
 import {
   addressBudgets,
   addressGroup,

@@ -3,10 +3,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { planOf, Room } from '@rooms/db';
 import type { TContext, TServices } from '../../context';
-import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../../domains/billing';
 import { AppError } from '../../errors';
 import type { TRoomEnding } from '../../room-protocol/system';
-import type { TRoomStateReply } from './room.types';
+import type { TRoomStateReply } from '../../routers/room/room.types';
+import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../billing';
 import { launchSpecOf } from './room-settings';
 
 /** What starting a room needs: a request's context, or the server's own at start-up (resumeRoom). */

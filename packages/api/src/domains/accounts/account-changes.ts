@@ -3,8 +3,8 @@
 // cache serves the old account. Writes that bypass the ORM (nativeUpdate) announce themselves.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { User } from '@rooms/db';
-import { onCommittedChanges } from '../cache/committed-changes';
-import type { SessionEvents } from '../services/ports';
+import { onCommittedChanges } from '../../cache/committed-changes';
+import type { SessionEvents } from '../../services/ports';
 
 export function watchAccountChanges(
   orm: Pick<MikroORM, 'em'>,
