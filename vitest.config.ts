@@ -18,6 +18,47 @@ const SHARED_MODULES = { isolate: false };
 const DATABASE_TEMPLATE = 'packages/db/src/testing/global-setup.ts';
 /** The server bundle (`dist/server.mjs`) the server processes tests start run, written from this checkout. */
 const SERVER_BUNDLE = 'apps/server/src/testing/global-setup.ts';
+/**
+ * Integration suites that start no room, no Chromium and no server process (nor run the server bundle): two of them
+ * at a time (each has its own database and random ports), while the rest keep the machine to themselves, one file at
+ * a time, since a Chromium start or a picture under a deadline is what a neighbour slows down. A new suite runs one
+ * at a time until it is listed here.
+ */
+const INTEGRATION_WITHOUT_ROOMS = [
+  'apps/server/src/accounts/*.integration.test.ts',
+  'apps/server/src/admin/admin-moderation.integration.test.ts',
+  'apps/server/src/admin/admin-reasons.integration.test.ts',
+  'apps/server/src/app.integration.test.ts',
+  'apps/server/src/billing/bill-lifecycle.integration.test.ts',
+  'apps/server/src/billing/pay-api.integration.test.ts',
+  'apps/server/src/billing/plan-changes.integration.test.ts',
+  'apps/server/src/billing/providers.integration.test.ts',
+  'apps/server/src/deployment/reverse-proxy.integration.test.ts',
+  'apps/server/src/fleet/agones/agones-runtime.integration.test.ts',
+  'apps/server/src/fleet/agones/agones-sdk.integration.test.ts',
+  'apps/server/src/fleet/control-path.integration.test.ts',
+  'apps/server/src/fleet/gateway.integration.test.ts',
+  'apps/server/src/fleet/local-agent.integration.test.ts',
+  'apps/server/src/fuzz/*.integration.test.ts',
+  'apps/server/src/plugins/dev-mailbox.integration.test.ts',
+  'apps/server/src/plugins/trpc.integration.test.ts',
+  'apps/server/src/rooms/hub/room-chat.integration.test.ts',
+  'apps/server/src/rooms/profiles/profile-archive.integration.test.ts',
+  'apps/server/src/rooms/profiles/room-volumes.integration.test.ts',
+  'apps/server/src/rooms/room-list-cache.integration.test.ts',
+  'apps/server/src/services/captcha/geetest-captcha.integration.test.ts',
+  'apps/server/src/services/rate-limit/redis-rate-limiter.integration.test.ts',
+  'apps/server/src/ws/room-socket.integration.test.ts',
+  'apps/server/src/ws/ticket-budgets.integration.test.ts',
+  'packages/*/src/**/*.integration.test.ts',
+];
+/**
+ * Vitest runs projects of one `groupOrder` side by side under one worker limit, and the groups one after another:
+ * the unit tests and the integration suites without rooms on both cores first, then the rooms and the security
+ * suite one file at a time.
+ */
+const TWO_WORKERS = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+const ONE_WORKER = { maxWorkers: 1, sequence: { groupOrder: 1 } };
 
 export default defineConfig({
   test: {
@@ -26,6 +67,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           ...SHARED_MODULES,
+          ...TWO_WORKERS,
           include: ['{apps,packages}/*/src/**/*.test.{ts,tsx}'],
           exclude: [...ignored, '**/*.integration.test.ts', '**/*.security.test.ts'],
           environment: 'node',
@@ -35,8 +77,22 @@ export default defineConfig({
         test: {
           name: 'integration',
           ...SHARED_MODULES,
-          include: ['{apps,packages}/*/src/**/*.integration.test.ts'],
+          ...TWO_WORKERS,
+          include: INTEGRATION_WITHOUT_ROOMS,
           exclude: ignored,
+          globalSetup: [DATABASE_TEMPLATE],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          expect: { poll: POLL },
+        },
+      },
+      {
+        test: {
+          name: 'integration-rooms',
+          ...SHARED_MODULES,
+          ...ONE_WORKER,
+          include: ['{apps,packages}/*/src/**/*.integration.test.ts'],
+          exclude: [...ignored, ...INTEGRATION_WITHOUT_ROOMS],
           globalSetup: [DATABASE_TEMPLATE, SERVER_BUNDLE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -48,6 +104,7 @@ export default defineConfig({
         test: {
           name: 'security',
           ...SHARED_MODULES,
+          ...ONE_WORKER,
           include: ['{apps,packages}/*/src/**/*.security.test.ts'],
           exclude: ignored,
           globalSetup: [DATABASE_TEMPLATE],
@@ -67,6 +124,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           expect: { poll: POLL },
           fileParallelism: false,
+          // After the others when one run takes every project.
+          sequence: { groupOrder: 2 },
         },
       },
     ],
