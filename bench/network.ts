@@ -23,7 +23,7 @@ import { roomSocketPath } from '@rooms/api/room-protocol';
 import Fastify from 'fastify';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../apps/server/src/rooms/engine/chromium-room-engine';
-import { treeUsage } from '../apps/server/src/rooms/engine/process-tree';
+import { treeUsage } from '../apps/server/src/rooms/process-tree';
 import { MemoryOnceStore } from '../apps/server/src/services/memory-once-store';
 import { createMemoryRateLimiter } from '../apps/server/src/services/rate-limit/memory-rate-limiter';
 import { engineLink } from '../apps/server/src/ws/default-ports';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../apps/server/src/rooms/engine/chromium-room-engine';
-import { treeMemory } from '../apps/server/src/rooms/engine/process-tree';
+import { treeMemory } from '../apps/server/src/rooms/process-tree';
 import { apply, press } from '../apps/server/src/rooms/engine/testing/room-input';
 import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
 

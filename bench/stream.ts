@@ -25,7 +25,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine, type TMediaPath } from '../apps/server/src/rooms/engine/chromium-room-engine';
 import type { ChromiumRoomSession } from '../apps/server/src/rooms/engine/chromium-room-session';
-import { treeUsage } from '../apps/server/src/rooms/engine/process-tree';
+import { treeUsage } from '../apps/server/src/rooms/process-tree';
 import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
 import { RoomHub } from '../apps/server/src/rooms/hub/room-hub';
 import { SocketPeer } from '../apps/server/src/rooms/hub/socket-peer';

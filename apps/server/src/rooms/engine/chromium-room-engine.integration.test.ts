@@ -12,7 +12,7 @@ import { startEgressProxy } from '../egress/egress-proxy';
 import type { TMediaChunk } from '../room-session';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 import type { ChromiumRoomSession } from './chromium-room-session';
-import { processesUsingProfile } from './process-tree';
+import { processesUsingProfile } from '../process-tree';
 import { apply, input, key, press } from './testing/room-input';
 import { startTestPages, type TTestPages } from './testing/test-pages';
 

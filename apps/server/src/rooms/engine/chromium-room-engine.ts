@@ -31,6 +31,7 @@ import {
   type TProfileSave,
 } from '../profiles/profile-store';
 import { RoomVolumes } from '../profiles/room-volumes';
+import { silentLogger, type TRoomLogger } from '../room-logger';
 import { RoomSandbox } from '../sandbox/room-sandbox';
 import {
   describeSandboxSupport,
@@ -41,7 +42,6 @@ import {
 import { AutoCloseTimer } from './auto-close';
 import { ChromiumRoomSession } from './chromium-room-session';
 import { makeDownloadsDir, removeDownloadsDir } from './downloads-dir';
-import { silentLogger, type TEngineLogger } from './logger';
 import { RoomBrowser } from './room-browser';
 import { applyRoomPreferences } from './room-profile-preferences';
 import { type TWarmShape, WarmPool } from './warm-pool';
@@ -82,7 +82,7 @@ export interface TChromiumRoomEngineOptions {
   /** 'auto' (the default) takes H.264 when the media tools are installed; the others force a path. */
   media?: TRoomMediaMode;
   sandbox?: TRoomSandboxOptions;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
   /** Chromium flags beyond the room's own, for measuring candidates (bench/room-memory.ts). */
   browserArgs?: string[];
   /**
@@ -166,7 +166,7 @@ const OPEN_FILES = 8192;
 export class ChromiumRoomEngine implements RoomEngine {
   private readonly rooms = new Map<string, TRoomEntry>();
   private readonly listeners = new Set<(change: TRoomStateChange) => void>();
-  private readonly logger: TEngineLogger;
+  private readonly logger: TRoomLogger;
   private readonly profiles: ProfileStore;
   /** Keep-data rooms' own filesystems; used where rooms run in namespaces (the server is root). */
   private readonly volumes: RoomVolumes;

@@ -5,11 +5,11 @@ import type { TRoomLaunchSpec } from '@rooms/api';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { failurePage, type TEgressFailure } from '../egress/failure-page';
+import type { TRoomLogger } from '../room-logger';
 import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer, TRoomFileOut } from '../room-session';
 import { RoomFilesOut } from './files-out';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import { KeyFilter } from './key-filter';
-import type { TEngineLogger } from './logger';
 import { ScreencastSource } from './screencast-source';
 import { TabSet } from './tabs';
 import { normaliseAddress } from './url-policy';
@@ -51,7 +51,7 @@ export class ChromiumRoomSession implements RoomSession {
   private constructor(
     context: BrowserContext,
     spec: TRoomLaunchSpec,
-    private readonly logger: TEngineLogger,
+    private readonly logger: TRoomLogger,
     { encoded, egressFailure }: TSessionParts,
   ) {
     this.roomId = spec.roomId;
@@ -84,7 +84,7 @@ export class ChromiumRoomSession implements RoomSession {
   static async open(
     context: BrowserContext,
     spec: TRoomLaunchSpec,
-    logger: TEngineLogger,
+    logger: TRoomLogger,
     parts: TSessionParts = {},
   ): Promise<ChromiumRoomSession> {
     const session = new ChromiumRoomSession(context, spec, logger, parts);

@@ -6,8 +6,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { findBrowserPid, isAlive } from '../process-tree';
 import type { RoomSandbox } from '../sandbox/room-sandbox';
-import { findBrowserPid, isAlive } from './process-tree';
 
 export interface TRoomBrowserOptions {
   chromiumPath: string;

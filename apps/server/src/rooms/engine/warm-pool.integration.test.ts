@@ -12,7 +12,7 @@ import { startTestServer } from '../../testing/test-server';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { liveDescendants } from '../media/testing/room-processes';
 import { ChromiumRoomEngine } from './chromium-room-engine';
-import { findBrowserPid, isAlive, processesUsingProfile } from './process-tree';
+import { findBrowserPid, isAlive, processesUsingProfile } from '../process-tree';
 import { startTestPages, type TTestPages } from './testing/test-pages';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

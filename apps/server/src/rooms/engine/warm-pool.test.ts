@@ -1,7 +1,7 @@
 // The pool's rules with runs that are plain objects: which run a start gets, which one gives way, when the pool
 // refills and when it backs off. Real browsers in it: warm-pool.integration.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from './logger';
+import { silentLogger } from '../room-logger';
 import { REFILL_DELAY_MS, type TWarmShape, WarmPool } from './warm-pool';
 
 const HD: TWarmShape = { width: 1280, height: 720, maxFrameRate: 30, videoBitrateKbps: 2000 };

@@ -2,7 +2,7 @@
 // next room most likely has, so that a Start only opens the room's page. The engine says what a run is, how one
 // starts and ends, and how many fit beside its rooms; this module keeps the count, matches shapes, refills in the
 // background and discards entries that died. A run leaves the pool once, to a room, and is never given back.
-import type { TEngineLogger } from './logger';
+import type { TRoomLogger } from '../room-logger';
 
 /** What a warm run is made for: its screen, and its encoders' frame rate and bitrate. */
 export interface TWarmShape {
@@ -21,7 +21,7 @@ export interface TWarmPoolOptions<T> {
   discard(run: T): Promise<void>;
   /** How many runs the rooms leave room for right now: 0 while a room starts (the room gets the CPU first). */
   room(): number;
-  logger: TEngineLogger;
+  logger: TRoomLogger;
 }
 
 interface TWarmEntry<T> {

@@ -3,7 +3,7 @@
 // subscriber and stops a little after the last one leaves (so a reconnect finds it running); it is restarted if
 // it dies while people watch.
 
-import { silentLogger, type TEngineLogger } from '../engine/logger';
+import { silentLogger, type TRoomLogger } from '../room-logger';
 import type { MediaSource, TMediaChunk, TMediaCodec } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { FrameRate } from './frame-rate';
@@ -25,7 +25,7 @@ export interface TEncoderSourceOptions {
   bitrateKbps?: number;
   /** How long the process keeps running after the last subscriber left. */
   idleStopMs?: number;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
   roomId?: string;
 }
 
@@ -51,7 +51,7 @@ export class EncoderSource implements MediaSource {
   private stopped = false;
   /** Runs in a row that ended quickly. */
   private failures = 0;
-  private readonly logger: TEngineLogger;
+  private readonly logger: TRoomLogger;
 
   constructor(private readonly options: TEncoderSourceOptions) {
     this.codec = options.codec;

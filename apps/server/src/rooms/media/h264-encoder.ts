@@ -11,7 +11,7 @@
 //   would make the bitrate jump), so a viewer who skipped frames is never far from a fresh start.
 // - One thread up to 720p (sliced threads above): on a small server several rooms share the cores anyway.
 
-import type { TEngineLogger } from '../engine/logger';
+import type { TRoomLogger } from '../room-logger';
 import type { TMediaChunk } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { EncoderSource } from './encoder-source';
@@ -28,7 +28,7 @@ export interface TH264Options {
   bitrateKbps: number;
   /** Seconds between keyframes at most. */
   keyframeIntervalS?: number;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
   roomId?: string;
 }
 

@@ -4,7 +4,7 @@
 // packet is stamped at its start and can leave only after its end), and a watcher's picture waits for the sound:
 // 10 ms packets instead of 20 brought the sound's arrival from 39 to 20 ms after its timestamp (bench:e2e), for
 // 50 more (smaller) messages a second to each participant.
-import type { TEngineLogger } from '../engine/logger';
+import type { TRoomLogger } from '../room-logger';
 import type { TMediaChunk } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import { EncoderSource } from './encoder-source';
@@ -30,7 +30,7 @@ export interface TOpusOptions {
   /** 96 kbit/s in 10 ms packets unless said otherwise. */
   bitrateKbps?: number;
   packetMs?: number;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
   roomId?: string;
 }
 

@@ -5,7 +5,7 @@
 // needs DISPLAY and PULSE_SERVER), stopped after it. An encoder that dies restarts by itself (encoder-source.ts);
 // the display or the sound server dying takes the browser's world with it, so the engine restarts the room.
 import { rm } from 'node:fs/promises';
-import type { TEngineLogger } from '../engine/logger';
+import type { TRoomLogger } from '../room-logger';
 import type { TPictureLayer } from '../room-session';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 import type { EncoderSource } from './encoder-source';
@@ -25,7 +25,7 @@ export interface TRoomMediaOptions {
   runtimeDir: string;
   /** Every process starts in the room's sandbox. */
   launcher: RoomProcessLauncher;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
 }
 
 export class RoomMedia {

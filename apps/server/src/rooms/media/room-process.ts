@@ -8,7 +8,7 @@
 //   mistake. Chromium is not started here (Playwright does it): it exits when its CDP pipe closes, and in any
 //   case when its X display goes away, which is one of these helpers.
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { isAlive } from '../engine/process-tree';
+import { isAlive } from '../process-tree';
 import type { RoomProcessLauncher } from '../sandbox/room-sandbox';
 
 export interface TRoomProcessOptions {

@@ -1,13 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TConfig } from '../../env';
-import type { TEngineLogger } from '../engine/logger';
+import type { TRoomLogger } from '../room-logger';
 import { LocalProfileStore, type ProfileStore } from './profile-store';
 import { S3ProfileStore } from './s3-profile-store';
 
 /** Object storage when a bucket is configured, this machine's disk otherwise; `close` lets go of its connections. */
 export function createProfileStore(
   config: TConfig['rooms']['profiles'],
-  deps: { orm: MikroORM; logger: TEngineLogger },
+  deps: { orm: MikroORM; logger: TRoomLogger },
 ): ProfileStore & { close(): void } {
   if (!config.s3) return Object.assign(new LocalProfileStore(), { close() {} });
   const checkpointMs = config.checkpointSeconds > 0 ? config.checkpointSeconds * 1000 : null;

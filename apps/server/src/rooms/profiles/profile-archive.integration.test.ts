@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from '../engine/process-tree';
+import { processTree } from '../process-tree';
 import { extractProfile, freezeProcesses, gzipFile, tarProfile } from './profile-archive';
 
 let dir: string;

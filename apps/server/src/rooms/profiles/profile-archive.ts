@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { processTree, stat } from '../engine/process-tree';
+import { processTree, stat } from '../process-tree';
 
 /**
  * What is not worth keeping: caches Chromium rebuilds, crash reports, and the Singleton* links, which name this

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../engine/logger';
+import { silentLogger } from '../room-logger';
 import { isMountPoint, mountPoints, RoomVolumes } from './room-volumes';
 import { unmountUnder } from './testing/room-volume-files';
 

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { TEngineLogger } from '../engine/logger';
+import type { TRoomLogger } from '../room-logger';
 
 const run = promisify(execFile);
 
@@ -23,7 +23,7 @@ export class RoomVolumes {
   constructor(
     private readonly roomsDataDir: string,
     private readonly sizeMb: number,
-    private readonly logger: TEngineLogger,
+    private readonly logger: TRoomLogger,
   ) {}
 
   /** The room's directory, on its own volume; false when it stays on the host's disk (the reason is logged). */

@@ -24,7 +24,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { silentLogger, type TEngineLogger } from '../engine/logger';
+import { silentLogger, type TRoomLogger } from '../room-logger';
 import { extractProfile, gzipFile, tarProfile } from './profile-archive';
 import { commitProfile, committedProfile, forgetProfile, isProfileStale } from './profile-records';
 import type { ProfileStore, THold, TProfileRun, TProfileSave } from './profile-store';
@@ -41,7 +41,7 @@ export interface TS3ProfileStoreOptions {
   orm: MikroORM;
   /** Milliseconds between saves of a running room's profile; null saves on stop only. */
   checkpointMs: number | null;
-  logger?: TEngineLogger;
+  logger?: TRoomLogger;
 }
 
 /** What profile.json says of the local copy beside it. */
@@ -56,7 +56,7 @@ const UPLOAD_ATTEMPTS = 3;
 export class S3ProfileStore implements ProfileStore {
   readonly checkpointMs: number | null;
   private readonly client: S3Client;
-  private readonly logger: TEngineLogger;
+  private readonly logger: TRoomLogger;
 
   constructor(private readonly options: TS3ProfileStoreOptions) {
     this.checkpointMs = options.checkpointMs;
