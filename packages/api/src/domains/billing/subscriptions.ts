@@ -36,6 +36,47 @@ export async function hasClaimedFree(em: EntityManager, userId: string): Promise
   return (await em.count(Subscription, { user: userId, plan: { isDefault: true } })) > 0;
 }
 
+interface TTerms {
+  startsAt: Date;
+  /** Null: permanent (the free plan). */
+  expiresAt: Date | null;
+  autoRenew: boolean;
+  /** What was paid for the period, integer cents (0 when given or claimed). */
+  priceCents: number;
+}
+
+/** Starts a subscription to `plan` on these terms with the plan's time quota; the account level follows the plan. */
+function startSubscription(em: EntityManager, user: User, plan: Plan, terms: TTerms): Subscription {
+  const subscription = em.create(Subscription, {
+    user,
+    plan,
+    ...terms,
+    timeQuotaSeconds: plan.timeQuotaMinutes * 60,
+    closedAt: null,
+  });
+  user.level = levelFor(user, plan);
+  return subscription;
+}
+
+/**
+ * Puts `plan` in place of the subscription held now (if any): that one ends at once, closed so that the expiry job
+ * leaves it alone, and the new one starts now. Buying a plan and an administrator's grant both replace this way.
+ */
+function replaceSubscription(
+  em: EntityManager,
+  user: User,
+  previous: Subscription | null,
+  plan: Plan,
+  terms: Omit<TTerms, 'startsAt'> & { now: Date },
+): Subscription {
+  const { now, ...rest } = terms;
+  if (previous) {
+    previous.expiresAt = now;
+    previous.closedAt = now;
+  }
+  return startSubscription(em, user, plan, { startsAt: now, ...rest });
+}
+
 /** Takes one copy of a plan with a limited inventory; false when none is left. The row lock queues concurrent buyers. */
 async function takeCopy(em: EntityManager, plan: Plan): Promise<boolean> {
   if (plan.inventory == null) return true;
@@ -169,20 +210,16 @@ export function purchasePlan(
       };
     }
 
-    // spec §4: buying a plan makes the original subscription expire at once; what was paid for the time it had
-    // left comes back to the balance (once per subscription: the key is its id).
-    if (current) {
-      if (change.creditCents > 0) {
-        await appendEntry(tx, {
-          userId: user.id,
-          amountCents: change.creditCents,
-          kind: 'refund',
-          externalKey: `proration:${current.id}`,
-          note: `Unused part of ${current.plan.name}`,
-        });
-      }
-      current.expiresAt = now;
-      current.closedAt = now;
+    // Buying a plan makes the subscription it replaces expire at once; what was paid for the time it had left
+    // comes back to the balance (once per subscription: the key is its id).
+    if (current && change.creditCents > 0) {
+      await appendEntry(tx, {
+        userId: user.id,
+        amountCents: change.creditCents,
+        kind: 'refund',
+        externalKey: `proration:${current.id}`,
+        note: `Unused part of ${current.plan.name}`,
+      });
     }
     if (plan.priceCents > 0) {
       await appendEntry(tx, {
@@ -193,17 +230,12 @@ export function purchasePlan(
         note: `Purchase: ${plan.name}`,
       });
     }
-    const subscription = tx.create(Subscription, {
-      user,
-      plan,
-      startsAt: now,
+    const subscription = replaceSubscription(tx, user, current, plan, {
+      now,
       expiresAt: new Date(now.getTime() + period),
       autoRenew: current?.autoRenew ?? false,
-      timeQuotaSeconds: quota,
       priceCents: plan.priceCents,
-      closedAt: null,
     });
-    user.level = levelFor(user, plan);
     await tx.flush();
     return {
       subscription,
@@ -230,21 +262,12 @@ export function grantPlan(
     const plan = await tx.findOne(Plan, input.planId);
     if (!plan) throw new AppError('PLAN_NOT_FOUND');
     const previous = await currentSubscription(tx, user.id, now);
-    if (previous) {
-      previous.expiresAt = now;
-      previous.closedAt = now;
-    }
-    const subscription = tx.create(Subscription, {
-      user,
-      plan,
-      startsAt: now,
+    const subscription = replaceSubscription(tx, user, previous, plan, {
+      now,
       expiresAt: new Date(now.getTime() + input.days * DAY_MS),
       autoRenew: false,
-      timeQuotaSeconds: plan.timeQuotaMinutes * 60,
       priceCents: 0,
-      closedAt: null,
     });
-    user.level = levelFor(user, plan);
     await tx.flush();
     return { subscription, previous };
   });
@@ -258,17 +281,12 @@ export function claimFreePlan(em: EntityManager, userId: string, now: Date): Pro
     const current = await currentSubscription(tx, userId, now);
     if (current && !current.plan.isDefault) throw new AppError('FREE_PLAN_WHILE_PAID');
     const plan = await defaultPlan(tx);
-    const subscription = tx.create(Subscription, {
-      user,
-      plan,
+    const subscription = startSubscription(tx, user, plan, {
       startsAt: now,
       expiresAt: null,
       autoRenew: false,
-      timeQuotaSeconds: plan.timeQuotaMinutes * 60,
       priceCents: 0,
-      closedAt: null,
     });
-    user.level = levelFor(user, plan);
     await tx.flush();
     return subscription;
   });
@@ -350,17 +368,12 @@ export function settleExpiry(
       if (balance >= plan.priceCents && (await takeCopy(tx, plan))) {
         await debit(tx, user, plan, 'renewal');
         const startsAt = ended.expiresAt;
-        tx.create(Subscription, {
-          user,
-          plan,
+        startSubscription(tx, user, plan, {
           startsAt,
           expiresAt: new Date(startsAt.getTime() + plan.durationDays * DAY_MS),
           autoRenew: true,
-          timeQuotaSeconds: plan.timeQuotaMinutes * 60,
           priceCents: plan.priceCents,
-          closedAt: null,
         });
-        user.level = levelFor(user, plan);
         await tx.flush();
         return { kind: 'renewed', userId: user.id, planName: plan.name };
       }
