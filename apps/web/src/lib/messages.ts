@@ -1,8 +1,11 @@
-// Every text the server or the form rules may show, translated on the client. The server sends the English text
-// of its error catalogue (spec §8); this table is how those texts reach the Lingui catalogues.
+// The texts the server sends without an error code, translated on the client: the form rules' texts (the zod
+// schemas' words, which a BAD_INPUT refusal carries), the room protocol's, the room ticket's refusals (a REST
+// reply, text only) and the names the database is seeded with. A refusal with a code is shown by its code
+// (error-texts.ts).
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { TRPCClientError } from '@trpc/client';
+import { appErrorText, isAppErrorCode } from './error-texts';
 import { RestError } from './http';
 import type { TValidationIssue } from './password';
 
@@ -11,21 +14,11 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'Not found': msg`Not found`,
   'Unknown error': msg`Unknown error`,
   'Not logged in': msg`Not logged in`,
-  'Access denied': msg`Access denied`,
   'Incorrect account': msg`Incorrect account`,
   'Incorrect email or password': msg`Incorrect email or password`,
   'Incorrect password': msg`Incorrect password`,
-  'This account has been disabled': msg`This account has been disabled`,
-  'Email registered': msg`Email registered`,
-  'The email address already exists': msg`The email address already exists`,
-  'The email format is incorrect': msg`The email format is incorrect`,
-  'Verification code has been used': msg`Verification code has been used`,
   'The verification code is incorrect': msg`The verification code is incorrect`,
-  'Please get the verification code first': msg`Please get the verification code first`,
-  'The verification code has expired, please get a new one': msg`The verification code has expired, please get a new one`,
-  'Too many wrong codes, please get a new verification code': msg`Too many wrong codes, please get a new verification code`,
   'Sending failed': msg`Sending failed`,
-  'Email not exist': msg`The email address does not exist`,
   'Email is incorrect': msg`Incorrect email address`,
   'Code is incorrect': msg`The verification code is incorrect`,
   'Password length cannot be less than 6 digits': msg`Password length cannot be less than 6 digits`,
@@ -61,18 +54,8 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'Chromium opening YouTube, to watch videos together.': msg`Chromium opening YouTube, to watch videos together.`,
   'Chromium · your start page': msg`Chromium · your start page`,
   'Chromium opening the address you choose for the room.': msg`Chromium opening the address you choose for the room.`,
-  'Another plan has this name; people could not tell the two apart': msg`Another plan has this name; people could not tell the two apart`,
-  // Rooms (packages/api errors.ts and the room protocol's system/error texts)
-  'The room does not exist': msg`The room does not exist`,
-  'This room name is already taken': msg`This room name is already taken`,
-  'This zone is not available': msg`This zone is not available`,
-  'This image is not available': msg`This image is not available`,
-  'This image needs a start address beginning with http:// or https://': msg`This image needs a start address beginning with http:// or https://`,
-  'Your plan does not allow changing the auto-close settings': msg`Your plan does not allow changing the auto-close settings`,
-  'Your plan does not include keeping browser data': msg`Your plan does not include keeping browser data`,
-  'This server is running as many rooms as it can; please try again later': msg`This server is running as many rooms as it can; please try again later`,
+  // Rooms (the room protocol's system/error texts, the room schemas, and the ticket's refusals)
   'The room could not be started': msg`The room could not be started`,
-  'Rooms cannot start on this server right now; please try again later': msg`Rooms cannot start on this server right now; please try again later`,
   'The service is briefly unavailable; please try again in a moment': msg`The service is briefly unavailable; please try again in a moment`,
   'An image and a zone must be chosen': msg`An image and a zone must be chosen`,
   'Please enter a room name': msg`Please enter a room name`,
@@ -83,7 +66,6 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The room password cannot be longer than 32 characters': msg`The room password cannot be longer than 32 characters`,
   'The room password contains characters that are not allowed': msg`The room password contains characters that are not allowed`,
   'The room password must have at least 4 characters': msg`The room password must have at least 4 characters`,
-  'The text contains characters that are not allowed': msg`The text contains characters that are not allowed`,
   'The start address cannot be longer than 2048 characters': msg`The start address cannot be longer than 2048 characters`,
   'Please enter your nickname': msg`Please enter your nickname`,
   'A nickname cannot contain control characters': msg`A nickname cannot contain control characters`,
@@ -118,33 +100,20 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'You were signed out; please sign in again to rejoin': msg`You were signed out; please sign in again to rejoin`,
   'Your account has been disabled; your rooms have ended': msg`Your account has been disabled; your rooms have ended`,
   'This room has ended: its owner’s account has been disabled': msg`This room has ended: its owner’s account has been disabled`,
-  // Sharing (packages/api share.types.ts, errors.ts and the room protocol)
+  // Sharing (packages/api share.types.ts, the room protocol and the ticket's refusals)
   'This room needs a password': msg`This room needs a password`,
   'You were banned from this room by its owner': msg`You were banned from this room by its owner`,
   'Please describe the problem': msg`Please describe the problem`,
   'A report has at most 500 characters': msg`A report has at most 500 characters`,
-  // Plans and bills (packages/api errors.ts and routers/pay)
-  'This plan does not exist or is no longer offered': msg`This plan does not exist or is no longer offered`,
-  'This plan is sold out': msg`This plan is sold out`,
-  'The free plan has already been claimed': msg`The free plan has already been claimed`,
-  'You hold a paid plan; the free plan takes over when it ends': msg`You hold a paid plan; the free plan takes over when it ends`,
+  // Plans and bills (packages/api routers/pay)
   'The free plan is claimed, not bought': msg`The free plan is claimed, not bought`,
   'Auto-renew applies to paid plans only': msg`Auto-renew applies to paid plans only`,
-  'Your room time is used up; buy a plan or wait for next month’s free time': msg`Your room time is used up; buy a plan or wait for next month’s free time`,
   'Please choose a payment method and an amount': msg`Please choose a payment method and an amount`,
-  'This payment method is not available': msg`This payment method is not available`,
   'The bill does not exist': msg`The bill does not exist`,
-  'The payment provider could not be reached, please try again later': msg`The payment provider could not be reached, please try again later`,
   'Please choose a plan': msg`Please choose a plan`,
   'The flag must be true or false': msg`The flag must be true or false`,
-  // Administration (packages/api errors.ts, routers/admin/admin.types.ts and domains/admin)
+  // Administration (packages/api routers/admin/admin.types.ts and domains/admin)
   'Unknown id': msg`Unknown id`,
-  'The user does not exist': msg`The user does not exist`,
-  'The report does not exist': msg`The report does not exist`,
-  'You cannot disable your own account': msg`You cannot disable your own account`,
-  'Only a paid bill can be refunded': msg`Only a paid bill can be refunded`,
-  'This bill has already been refunded': msg`This bill has already been refunded`,
-  'The free plan everyone falls back to cannot be disabled': msg`The free plan everyone falls back to cannot be disabled`,
   'The free plan is claimed, not bought: its price stays 0': msg`The free plan is claimed, not bought: its price stays 0`,
   'The page cursor is not valid; start from the first page': msg`The page cursor is not valid; start from the first page`,
   'The level must be a whole number from 1 to 99': msg`The level must be a whole number from 1 to 99`,
@@ -175,16 +144,12 @@ const serverTexts: Record<string, MessageDescriptor> = {
   'The monthly free time must be a whole number from 0 to 1000000': msg`The monthly free time must be a whole number from 0 to 1000000`,
   'The order must be a whole number from -1000 to 1000': msg`The order must be a whole number from -1000 to 1000`,
   'The page to return to must be a page of this site': msg`The page to return to must be a page of this site`,
-  // Signing in as a user (spec §2 /admintologinuser/{token})
+  // Signing in as a user from an administrator's one-time link (/admintologinuser/{token})
   'This sign-in link is invalid or has expired': msg`This sign-in link is invalid or has expired`,
-  'This is not available while an administrator is signed in as this user': msg`This is not available while an administrator is signed in as this user`,
 };
 
-const numberedTexts: [RegExp, (n: string, m: string, o: string) => MessageDescriptor][] = [
-  [
-    /^Please wait (\d+) seconds before requesting another code$/,
-    (seconds) => msg`Please wait ${seconds} seconds before requesting another code`,
-  ],
+// The texts with values that come without a code: the ticket's refusals and the room protocol's.
+const numberedTexts: [RegExp, (n: string) => MessageDescriptor][] = [
   [
     /^Too many attempts, please try again in (\d+) seconds$/,
     (seconds) => msg`Too many attempts, please try again in ${seconds} seconds`,
@@ -193,45 +158,8 @@ const numberedTexts: [RegExp, (n: string, m: string, o: string) => MessageDescri
     /^The room password is incorrect\. Tries left before a verification is needed: (\d+)$/,
     (count) => msg`The room password is incorrect. Tries left before a verification is needed: ${count}`,
   ],
-  [/^Your plan does not include the zone (.+)$/, (zone) => msg`Your plan does not include the zone ${zone}`],
-  [/^Your plan allows at most (\d+) rooms$/, (count) => msg`Your plan allows at most ${count} rooms`],
   [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],
-  [
-    /^Your plan allows at most (\d+) connections per room$/,
-    (count) => msg`Your plan allows at most ${count} connections per room`,
-  ],
-  [/^Your plan allows at most (\d+) fps$/, (fps) => msg`Your plan allows at most ${fps} fps`],
-  [
-    /^Your plan allows a video bitrate of at most (\d+) kbps$/,
-    (kbps) => msg`Your plan allows a video bitrate of at most ${kbps} kbps`,
-  ],
-  [/^Your plan allows at most (\d+p \(\d+×\d+\))$/, (size) => msg`Your plan allows at most ${size}`],
-  [
-    /^Insufficient balance: the plan costs ([\d.]+) USD and your balance is ([\d.]+) USD; please recharge first$/,
-    (price, balance) =>
-      msg`Insufficient balance: the plan costs ${price} USD and your balance is ${balance} USD; please recharge first`,
-  ],
-  [
-    /^Insufficient balance: the plan costs ([\d.]+) USD less ([\d.]+) USD for the unused part of your current plan, and your balance is ([\d.]+) USD; please recharge first$/,
-    (price, credit, balance) =>
-      msg`Insufficient balance: the plan costs ${price} USD less ${credit} USD for the unused part of your current plan, and your balance is ${balance} USD; please recharge first`,
-  ],
-  [
-    /^The amount must be from ([\d.]+) to ([\d.]+) USD, in whole cents$/,
-    (min, max) => msg`The amount must be from ${min} to ${max} USD, in whole cents`,
-  ],
-  [
-    /^The balance \(([\d.]+) USD\) is less than the bill \(([\d.]+) USD\); adjust the balance instead$/,
-    (balance, bill) =>
-      msg`The balance (${balance} USD) is less than the bill (${bill} USD); adjust the balance instead`,
-  ],
-  [
-    /^The balance \(([\d.]+) USD\) is less than the debit \(([\d.]+) USD\); a balance cannot go below zero$/,
-    (balance, debit) =>
-      msg`The balance (${balance} USD) is less than the debit (${debit} USD); a balance cannot go below zero`,
-  ],
   [/^A nickname has at most (\d+) characters$/, (count) => msg`A nickname has at most ${count} characters`],
-  [/^A message has at most (\d+) characters$/, (count) => msg`A message has at most ${count} characters`],
   [
     /^(?:Max connections|The width|The height|The video bitrate|The frame rate|The auto-close time) must be a whole number from \d+ to \d+$/,
     () => msg`A room setting is out of its range`,
@@ -244,12 +172,12 @@ export function translateServerText(i18n: I18n, text: string): string {
   if (known) return i18n._(known);
   for (const [pattern, descriptor] of numberedTexts) {
     const match = pattern.exec(text);
-    if (match) return i18n._(descriptor(match[1] ?? '', match[2] ?? '', match[3] ?? ''));
+    if (match) return i18n._(descriptor(match[1] ?? ''));
   }
   return text;
 }
 
-const CAPTCHA_CODES = new Set([
+const CAPTCHA_CODES = new Set<string>([
   'CAPTCHA_REQUIRED',
   'CAPTCHA_FAILED',
   'PASS_TOKEN_USED',
@@ -260,7 +188,7 @@ const CAPTCHA_CODES = new Set([
 export interface TDescribedError {
   text: string;
   appCode: string | undefined;
-  /** Captcha failures toast for 5000 ms instead of 3000 (spec §9) and need a fresh captcha. */
+  /** Captcha failures toast for 5000 ms instead of 3000 and need a fresh captcha. */
   captcha: boolean;
 }
 
@@ -277,11 +205,7 @@ export function describeError(i18n: I18n, error: unknown): TDescribedError {
         captcha: false,
       };
     }
-    return {
-      text: translateServerText(i18n, error.message),
-      appCode,
-      captcha: CAPTCHA_CODES.has(appCode) || error.message === 'pass_token used',
-    };
+    return { text: codeText(i18n, appCode, error.message), appCode, captcha: CAPTCHA_CODES.has(appCode) };
   }
   if (error instanceof RestError) {
     return {
@@ -294,6 +218,20 @@ export function describeError(i18n: I18n, error: unknown): TDescribedError {
     return { text: translateServerText(i18n, error.message), appCode: undefined, captcha: false };
   }
   return { text: i18n._(msg`Unknown error`), appCode: undefined, captcha: false };
+}
+
+/** The text of a failure that may be a server's refusal (shown by its code) or a local one (by its words). */
+export function errorText(i18n: I18n, error: unknown, fallback: string): string {
+  if (error instanceof TRPCClientError) {
+    const appCode = (error.data as { appCode?: string } | undefined | null)?.appCode;
+    if (appCode) return codeText(i18n, appCode, error.message);
+  }
+  return translateServerText(i18n, error instanceof Error && error.message ? error.message : fallback);
+}
+
+function codeText(i18n: I18n, appCode: string, message: string): string {
+  const asSent = (text: string) => translateServerText(i18n, text);
+  return isAppErrorCode(appCode) ? appErrorText(i18n, appCode, message, asSent) : asSent(message);
 }
 
 const issueTexts: Record<TValidationIssue, MessageDescriptor> = {

@@ -1,4 +1,4 @@
-import type { AppRouter } from '@rooms/api/client';
+import type { AppRouter, TAppErrorCode } from '@rooms/api/client';
 import { createTRPCClient, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
@@ -36,8 +36,8 @@ export function isAppError(error: unknown): error is TAppClientError {
 }
 
 /** The server's stable machine code of a failed call (packages/api/src/errors.ts), if it sent one. */
-export function appCodeOf(error: unknown): string | undefined {
+export function appCodeOf(error: unknown): TAppErrorCode | undefined {
   if (!isAppError(error)) return undefined;
-  const data = error.data as { appCode?: string } | undefined;
+  const data = error.data as { appCode?: TAppErrorCode } | undefined;
   return data?.appCode;
 }

@@ -6,7 +6,7 @@ import type { TCaptchaFields } from '@rooms/api/client';
 import { showToast } from '@rooms/ui/toaster';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { translateServerText } from '../../lib/messages';
+import { errorText } from '../../lib/messages';
 import { CAPTCHA_TOAST_LIFE_MS } from '../../lib/notify';
 import { trpc, trpcClient } from '../../lib/trpc';
 import type { TChallenge, TSolution, TWorkerReply } from './captcha.worker';
@@ -60,11 +60,10 @@ export function useCaptcha(): TCaptcha {
   const fail = useCallback(
     (error: unknown) => {
       setStatus('error');
-      const text = error instanceof Error && error.message ? error.message : 'verification failed';
       showToast({
         severity: 'error',
         summary: i18n._(msg`Verification`),
-        detail: translateServerText(i18n, text),
+        detail: errorText(i18n, error, 'verification failed'),
         life: CAPTCHA_TOAST_LIFE_MS,
       });
     },

@@ -1,26 +1,7 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { planOf, Region, Room, SystemImage, User } from '@rooms/db';
-import {
-  checkAgainstPlan,
-  ROOM_DEFAULTS,
-  roomNameFilter,
-  sharePasswordColumns,
-  streamDefaultsFor,
-  toRoomInfo,
-} from '../../domains/rooms';
-import { AppError } from '../../errors';
+import { createOwnedRoom } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZCreateRoomRequest } from './create-room.types';
 import { ZRoomInfo } from './room.types';
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 export const createRoom = protectedProcedure
   .meta({
@@ -28,65 +9,4 @@ export const createRoom = protectedProcedure
   })
   .input(ZCreateRoomRequest)
   .output(ZRoomInfo)
-  .mutation(async ({ ctx, input }) => {
-    const userId = ctx.session.user.id;
-    const plan = await planOf(ctx.em, userId, ctx.services.now());
-
-    const region = await ctx.em.findOne(Region, { code: input.region, enabled: true });
-    if (!region) throw new AppError('ROOM_ZONE_UNAVAILABLE');
-    if (!plan.regionCodes.includes(region.code)) {
-      throw new AppError('PLAN_ZONE_NOT_ALLOWED', { args: [region.name] });
-    }
-    const image = await ctx.em.findOne(SystemImage, { code: input.image, enabled: true });
-    if (!image) throw new AppError('ROOM_IMAGE_UNAVAILABLE');
-    // Only 'url' images open the room's own address; for the others it would be ignored, so it is not kept.
-    const startUrl = image.kind === 'url' ? input.startUrl : null;
-    if (image.kind === 'url' && !(startUrl && isHttpUrl(startUrl))) {
-      throw new AppError('ROOM_START_URL_REQUIRED');
-    }
-
-    const stream = streamDefaultsFor(plan);
-    const limits = {
-      maxConnections: input.maxConnections ?? stream.maxConnections,
-      width: input.width ?? stream.width,
-      height: input.height ?? stream.height,
-      maxFrameRate: input.maxFrameRate ?? stream.maxFrameRate,
-      videoBitrateKbps: input.videoBitrateKbps ?? stream.videoBitrateKbps,
-      keepData: input.keepData ?? ROOM_DEFAULTS.keepData,
-      autoClose: input.autoClose ?? ROOM_DEFAULTS.autoClose,
-      autoCloseMinutes: input.autoCloseMinutes ?? ROOM_DEFAULTS.autoCloseMinutes,
-    };
-    checkAgainstPlan(plan, limits);
-    // Hashed before the transaction: argon2 takes a while, and the owner's row is locked inside it.
-    const sharePassword = await sharePasswordColumns(input.password, ctx.services);
-
-    try {
-      const id = await ctx.em.transactional(async (tx) => {
-        // Locking the owner serialises their concurrent creates, so two at once cannot both pass the count.
-        await tx.findOneOrFail(User, userId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if ((await tx.count(Room, { owner: userId })) >= plan.maxRooms) {
-          throw new AppError('PLAN_MAX_ROOMS', { args: [plan.maxRooms] });
-        }
-        if (await tx.count(Room, { name: roomNameFilter(input.name) })) throw new AppError('ROOM_NAME_TAKEN');
-        const room = tx.create(Room, {
-          name: input.name,
-          remark: input.remark,
-          ...sharePassword,
-          isPublic: input.isPublic,
-          region: region.id,
-          image: image.id,
-          startUrl,
-          owner: userId,
-          ...limits,
-        });
-        await tx.flush();
-        return room.id;
-      });
-      const room = await ctx.em.findOneOrFail(Room, id, { populate: ['region', 'image', 'owner'] });
-      return toRoomInfo(room, ctx.services);
-    } catch (error) {
-      // Two owners racing for one name: the unique index decides, and the loser hears it plainly.
-      if (error instanceof UniqueConstraintViolationException) throw new AppError('ROOM_NAME_TAKEN');
-      throw error;
-    }
-  });
+  .mutation(({ ctx, input }) => createOwnedRoom(ctx, ctx.session.user.id, input));
