@@ -5,12 +5,12 @@
 // `npm run build` writes it; the integration tests' global set-up writes it again, so a test never runs a stale one.
 //
 // The bundle sits one folder below apps/server, as src/ does, so paths the code derives from its own location
-// (REPO_ROOT in env.ts) are the same from either. The database package finds its migrations by its package name.
+// (REPO_ROOT in paths.ts) are the same from either. The database package finds its migrations by its package name.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { SERVER_ROOT } from './env';
+import { SERVER_ROOT } from './paths';
 
 export const SERVER_BUNDLE = join(SERVER_ROOT, 'dist/server.mjs');
 

@@ -1,9 +1,9 @@
-// The fleet's credentials as the environment gives them (env.ts parses it): which part each role may hold, what
-// production requires, and what is derived outside production so `npm start` needs none of it.
+// The fleet's credentials as the environment gives them (config/fleet.ts declares the variables): which part each
+// role may hold, what production requires, and what is derived outside production so `npm start` needs none of it.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
-import type { TRoomRole } from '../env';
+import type { TReport } from '../config/variable';
+import type { TEnv } from '../env';
 import {
   developmentJoinToken,
   developmentSigningKey,
@@ -23,23 +23,23 @@ export interface TFleetConfig {
 }
 
 /** What fleetCredentialIssues reads of the environment. */
-export interface TFleetEnv {
-  NODE_ENV: string;
-  ROOM_ROLE: TRoomRole;
-  CONTROL_URL?: string;
-  FLEET_SIGNING_KEY?: string;
-  FLEET_VERIFY_KEY?: string;
-  FLEET_AGENT_JOIN_TOKEN?: string;
-  FLEET_GATEWAY_JOIN_TOKEN?: string;
-}
+type TFleetEnv = Pick<
+  TEnv,
+  | 'NODE_ENV'
+  | 'ROOM_ROLE'
+  | 'CONTROL_URL'
+  | 'FLEET_SIGNING_KEY'
+  | 'FLEET_VERIFY_KEY'
+  | 'FLEET_AGENT_JOIN_TOKEN'
+  | 'FLEET_GATEWAY_JOIN_TOKEN'
+>;
 
 /**
  * Each role holds only its part of the fleet's credentials: an agent or a gateway given the signing key could order
  * every agent, an agent given the gateways' join token could enrol as one and open any room's feed. In production
  * nothing is derived, so each part a role needs must be given.
  */
-export function fleetCredentialIssues(env: TFleetEnv, ctx: z.RefinementCtx): void {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+export function fleetCredentialIssues(env: TFleetEnv, issue: TReport): void {
   for (const [name, parse] of [
     ['FLEET_SIGNING_KEY', parseSigningKey],
     ['FLEET_VERIFY_KEY', parseVerifyKey],
@@ -88,7 +88,7 @@ export function fleetCredentialIssues(env: TFleetEnv, ctx: z.RefinementCtx): voi
 }
 
 /** The parts of the fleet's credentials this role holds, derived outside production where none is given. */
-export function fleetCredentials(env: TFleetEnv & { DATA_DIR: string }, appSecret: string): TFleetConfig {
+export function fleetCredentials(env: TFleetEnv & Pick<TEnv, 'DATA_DIR'>, appSecret: string): TFleetConfig {
   const development = env.NODE_ENV !== 'production';
   const role = env.ROOM_ROLE;
   const controls = role === 'all' || role === 'control';
