@@ -84,3 +84,13 @@ export async function resumeRoom(ctx: TLaunchContext, roomId: string): Promise<b
   await launchRoom(ctx, room, { retried: true });
   return room.state === 'running';
 }
+
+/** Deletes the room: its browser stopped, its kept browser data removed, then its row. Not undone. */
+export async function removeRoom(ctx: TContext, room: Room): Promise<{ id: string; name: string }> {
+  await haltRoom(ctx, room);
+  // The profile goes before the row: if removing it fails, the room is still there to delete again.
+  await ctx.services.rooms.deleteData(room.id);
+  const removed = { id: room.id, name: room.name };
+  await ctx.em.remove(room).flush();
+  return removed;
+}

@@ -1,11 +1,15 @@
-// Finding a room for someone who is not (necessarily) its owner: by id or name, then the sharing rules.
+// Finding a room for someone who is not (necessarily) its owner: by id or name, then the sharing rules; what its
+// visitors see of it, and its owner's share settings.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Room } from '@rooms/db';
 import type { TContext } from '../../context';
 import { AppError, describeError } from '../../errors';
+import type { TRoomInfo } from '../../routers/room/room.types';
+import type { TSharedRoomInfo } from '../../routers/room/share.types';
 import type { TCaptchaFields } from '../../schemas/captcha';
-import { findRoomById, findRoomByName } from './room-access';
+import { findRoomById, findRoomByName, toRoomInfo } from './room-access';
 import { checkShareAccess, refuseAsPasswordRoom, type TShareAccess } from './share-access';
+import { sharePasswordColumns } from './share-password';
 
 export async function findShareRoom(
   em: EntityManager,
@@ -55,4 +59,36 @@ export async function enterableRoom(
     }
     throw error;
   }
+}
+
+/** A shared room as its visitors see it before entering: never the password, never the owner's settings. */
+export function toSharedRoomInfo(room: Room, memberCount: number): TSharedRoomInfo {
+  return {
+    id: room.id,
+    name: room.name,
+    remark: room.remark,
+    owner: room.owner.username,
+    state: room.state,
+    isPublic: room.isPublic,
+    hasPassword: room.password !== null && room.password !== undefined,
+    region: { code: room.region.code, name: room.region.name },
+    maxConnections: room.maxConnections,
+    memberCount,
+  };
+}
+
+/**
+ * The owner changes or clears the share password (undefined: unchanged), and lists or unlists the room in the
+ * public square. People already in the room stay; new ones need the new password. The owner's view of it after.
+ */
+export async function changeShareSettings(
+  ctx: Pick<TContext, 'em' | 'services'>,
+  room: Room,
+  change: { password?: string | null | undefined; isPublic?: boolean | undefined },
+): Promise<TRoomInfo> {
+  if (change.password !== undefined)
+    Object.assign(room, await sharePasswordColumns(change.password, ctx.services));
+  if (change.isPublic !== undefined) room.isPublic = change.isPublic;
+  await ctx.em.flush();
+  return toRoomInfo(room, ctx.services);
 }

@@ -1,7 +1,7 @@
-import { Room } from '@rooms/db';
 import { z } from 'zod';
+import { publicSquare } from '../../domains/rooms';
 import { publicProcedure } from '../../trpc';
-import { publicRoomThumbnailPath, ZPublicRoom } from './share.types';
+import { ZPublicRoom } from './share.types';
 
 export const getPublicRoom = publicProcedure
   .meta({
@@ -10,24 +10,4 @@ export const getPublicRoom = publicProcedure
   })
   .input(z.object({}).optional())
   .output(z.array(ZPublicRoom))
-  .query(async ({ ctx }) => {
-    // Private and stopped rooms never show; a room that stops drops out at the next refresh.
-    const rooms = await ctx.em.find(
-      Room,
-      { isPublic: true, hiddenFromSquare: false, state: 'running' },
-      { populate: ['region', 'owner'], orderBy: { lastStartedAt: 'desc', id: 'asc' }, limit: 200 },
-    );
-    const items = rooms.map((room) => ({
-      id: room.id,
-      name: room.name,
-      remark: room.remark,
-      owner: room.owner.username,
-      region: { code: room.region.code, name: room.region.name },
-      memberCount: ctx.services.presence.memberCount(room.id),
-      maxConnections: room.maxConnections,
-      startedAt: room.lastStartedAt ?? null,
-      thumbnailUrl: publicRoomThumbnailPath(room.id),
-    }));
-    // Stable for equal counts: the newest started first, as the query ordered them.
-    return items.sort((left, right) => right.memberCount - left.memberCount);
-  });
+  .query(({ ctx }) => publicSquare(ctx.em, ctx.services.presence));

@@ -1,4 +1,4 @@
-import { enterableRoom } from '../../domains/rooms';
+import { enterableRoom, toSharedRoomInfo } from '../../domains/rooms';
 import { captchaOf } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import { ZSharedRoomInfo, ZShareTarget } from './share.types';
@@ -15,16 +15,5 @@ export const getRoomInfoShare = publicProcedure
       asPasswordRoom: true,
       captcha: captchaOf(input),
     });
-    return {
-      id: room.id,
-      name: room.name,
-      remark: room.remark,
-      owner: room.owner.username,
-      state: room.state,
-      isPublic: room.isPublic,
-      hasPassword: room.password !== null && room.password !== undefined,
-      region: { code: room.region.code, name: room.region.name },
-      maxConnections: room.maxConnections,
-      memberCount: ctx.services.presence.memberCount(room.id),
-    };
+    return toSharedRoomInfo(room, ctx.services.presence.memberCount(room.id));
   });

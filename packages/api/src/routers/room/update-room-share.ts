@@ -1,4 +1,4 @@
-import { findOwnedRoom, sharePasswordColumns, toRoomInfo } from '../../domains/rooms';
+import { changeShareSettings, findOwnedRoom } from '../../domains/rooms';
 import { protectedProcedure } from '../../trpc';
 import { ZRoomInfo } from './room.types';
 import { ZUpdateRoomShareRequest } from './share.types';
@@ -10,11 +10,6 @@ export const updateRoomShare = protectedProcedure
   })
   .input(ZUpdateRoomShareRequest)
   .output(ZRoomInfo)
-  .mutation(async ({ ctx, input }) => {
-    const room = await findOwnedRoom(ctx.em, ctx.session.user.id, input);
-    if (input.password !== undefined)
-      Object.assign(room, await sharePasswordColumns(input.password, ctx.services));
-    if (input.isPublic !== undefined) room.isPublic = input.isPublic;
-    await ctx.em.flush();
-    return toRoomInfo(room, ctx.services);
-  });
+  .mutation(async ({ ctx, input }) =>
+    changeShareSettings(ctx, await findOwnedRoom(ctx.em, ctx.session.user.id, input), input),
+  );
