@@ -11,13 +11,17 @@ import {
   type TImpersonatedCall,
 } from './domains/admin/impersonated-calls';
 import { AppError, describeError, type TAppErrorCode } from './errors';
+import type { TRestMeta } from './rest/rest-meta';
 import { hasControlCharacters } from './schemas/common';
 
-/** Procedure metadata: a one-line summary that the REST layer's OpenAPI document shows. */
+/** Procedure metadata, given with `.meta({ … })` on the procedure's builder (tRPC merges successive calls). */
 export interface TMeta {
+  /** A one-line summary that the REST layer's OpenAPI document shows. */
   summary?: string;
   /** Input fields typed in a text area: line breaks and tabs are allowed in them, in no other field. */
   multiline?: readonly string[];
+  /** The procedure's REST path; without it the procedure is reached over tRPC alone (rest/route-table.ts). */
+  rest?: TRestMeta;
 }
 
 export const t = initTRPC

@@ -1,4 +1,5 @@
-// The OpenAPI 3.1 document of the REST layer, generated from the route table and the procedures' own schemas.
+// The OpenAPI 3.1 document of the REST layer, generated from the procedures themselves: the path, method and
+// refusals their meta declares (route-table.ts), their summary, and their input and output schemas.
 import { type ZodType, z } from 'zod';
 import { errorSpec, type TAppErrorCode } from '../errors';
 import { appRouter } from '../root';
@@ -17,7 +18,7 @@ interface TProcedureDef {
 function procedureDef(path: string): TProcedureDef {
   const procedures = appRouter._def.procedures as unknown as Record<string, { _def: TProcedureDef }>;
   const procedure = procedures[path];
-  if (!procedure) throw new Error(`REST route table names an unknown procedure: ${path}`);
+  if (!procedure) throw new Error(`No procedure at ${path}`);
   return procedure._def;
 }
 
@@ -121,7 +122,7 @@ function failureResponses(route: TRestRoute): Record<number, ReturnType<typeof f
 
 export function buildOpenApiDocument(options: { serverUrl: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of restRoutes as readonly TRestRoute[]) {
+  for (const route of restRoutes) {
     const def = procedureDef(route.procedure);
     const input = def.inputs[0] ? toJsonSchema(def.inputs[0], 'input') : { type: 'object' };
     const output = def.output ? toJsonSchema(def.output, 'output') : {};

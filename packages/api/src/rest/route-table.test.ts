@@ -1,13 +1,56 @@
+import type { AnyProcedure } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '../root';
+import { ownSessionProcedure, publicProcedure } from '../trpc';
 import { buildOpenApiDocument } from './openapi';
 import { restRoutes } from './route-table';
 
+const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+
 describe('REST route table', () => {
-  it('names only procedures that exist, once each', () => {
-    const procedures = Object.keys(appRouter._def.procedures);
-    for (const route of restRoutes) expect(procedures).toContain(route.procedure);
+  it('gives each path and method one procedure', () => {
     expect(new Set(restRoutes.map((route) => `${route.method} ${route.path}`)).size).toBe(restRoutes.length);
+  });
+
+  it('offers every procedure over REST but those reached over tRPC alone', () => {
+    const offered = new Set(restRoutes.map((route) => route.procedure));
+    expect(Object.keys(procedures).filter((procedure) => !offered.has(procedure))).toEqual([
+      'room.getRoomEntry',
+      'room.getShareInvite',
+      'server.getSiteInfo',
+    ]);
+  });
+
+  it('declares the session each procedure’s builder asks for', () => {
+    const [publicCheck] = publicProcedure._def.middlewares;
+    const ownSessionCheck = ownSessionProcedure._def.middlewares.at(-1);
+    for (const route of restRoutes) {
+      // A built procedure keeps its builder's middlewares in its definition, which its type leaves out.
+      const { middlewares } = procedures[route.procedure]!._def as unknown as { middlewares: unknown[] };
+      expect(route.auth, route.path).toBe(middlewares[0] !== publicCheck);
+      // An administrator signed in as the user is refused, and the document says so.
+      if (middlewares.includes(ownSessionCheck))
+        expect(route.errors, route.path).toContain('IMPERSONATION_FORBIDDEN');
+    }
+  });
+
+  it('exposes the spec’s room paths', () => {
+    const paths = restRoutes.map((route) => `${route.method} ${route.path}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'GET /api/room/getRoomList',
+        'GET /api/room/getRoomInfo',
+        'GET /api/room/getRoomConfig',
+        'GET /api/room/getRoomRegion',
+        'GET /api/room/getRoomImage',
+        'POST /api/room/createRoom',
+        'POST /api/room/deleteRoom',
+        'POST /api/room/startRoom',
+        'POST /api/room/stopRoom',
+        'POST /api/room/restartRoom',
+        'GET /api/room/updateState',
+      ]),
+    );
   });
 
   it('exposes the spec’s user paths', () => {
@@ -22,6 +65,23 @@ describe('REST route table', () => {
         'POST /api/user/sendRegisterCode',
         'POST /api/user/sendResetPasswordCode',
         'POST /api/user/resetPassword',
+      ]),
+    );
+  });
+
+  it('exposes the spec’s pay paths', () => {
+    const paths = restRoutes.map((route) => `${route.method} ${route.path}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'POST /api/pay/recharge',
+        'GET /api/pay/getPayList',
+        'GET /api/pay/getPayInfo',
+        'GET /api/pay/getPayment',
+        'GET /api/pay/payPlan',
+        'GET /api/pay/getUserPlan',
+        'GET /api/pay/getPlanList',
+        'GET /api/pay/switchRenew',
+        'GET /api/pay/refresh',
       ]),
     );
   });

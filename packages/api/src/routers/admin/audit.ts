@@ -4,6 +4,7 @@ import { adminProcedure } from '../../trpc';
 import { ZAuditList, ZAuditListRequest } from './admin.types';
 
 export const auditList = adminProcedure
+  .meta({ rest: { method: 'GET', path: '/api/admin/audit/list', tag: 'Admin', errors: [] } })
   .meta({ summary: 'Administrator: the audit log, newest first, by action, administrator, target and time.' })
   .input(ZAuditListRequest)
   .output(ZAuditList)

@@ -7,6 +7,7 @@ import { adminDeps } from './admin-deps';
 
 export const adminRoomsRouter = router({
   list: adminProcedure
+    .meta({ rest: { method: 'GET', path: '/api/admin/rooms/list', tag: 'Admin', errors: [] } })
     .meta({
       summary: 'Administrator: running rooms with owner, region, members, uptime, media path and fps.',
     })
@@ -22,6 +23,9 @@ export const adminRoomsRouter = router({
     ),
 
   stop: adminProcedure
+    .meta({
+      rest: { method: 'POST', path: '/api/admin/rooms/stop', tag: 'Admin', errors: ['ROOM_NOT_FOUND'] },
+    })
     .meta({ summary: 'Administrator: stop any room, with a reason; its participants are disconnected.' })
     .input(ZStopRoomRequest)
     .output(ZDone)

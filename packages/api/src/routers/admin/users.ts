@@ -13,6 +13,7 @@ import {
 } from '../../domains/admin';
 import { toCents } from '../../domains/billing';
 import { AppError } from '../../errors';
+import { SEND_CODE_ERRORS } from '../../rest/rest-meta';
 import { siteUrls } from '../../site-urls';
 import { adminProcedure, router } from '../../trpc';
 import {
@@ -61,6 +62,7 @@ const DONE = { ok: true } as const;
 
 export const adminUsersRouter = router({
   list: adminProcedure
+    .meta({ rest: { method: 'GET', path: '/api/admin/users/list', tag: 'Admin', errors: [] } })
     .meta({
       summary: 'Administrator: accounts by e-mail or name, newest sign-up or login first, by keyset pages.',
     })
@@ -72,6 +74,7 @@ export const adminUsersRouter = router({
     }),
 
   get: adminProcedure
+    .meta({ rest: { method: 'GET', path: '/api/admin/users/get', tag: 'Admin', errors: ['USER_NOT_FOUND'] } })
     .meta({ summary: 'Administrator: one account with its plan, money, rooms, sessions and reports.' })
     .input(ZUserTarget)
     .output(ZAdminUserDetail)
@@ -81,6 +84,14 @@ export const adminUsersRouter = router({
     }),
 
   setDisabled: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/setDisabled',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND', 'CANNOT_DISABLE_SELF'],
+      },
+    })
     .meta({
       summary: 'Administrator: disable (sessions end, sockets close, rooms stop) or enable an account.',
     })
@@ -92,6 +103,9 @@ export const adminUsersRouter = router({
     }),
 
   setLevel: adminProcedure
+    .meta({
+      rest: { method: 'POST', path: '/api/admin/users/setLevel', tag: 'Admin', errors: ['USER_NOT_FOUND'] },
+    })
     .meta({ summary: 'Administrator: set the account level (above 1 shows as VIP).' })
     .input(ZSetLevelRequest)
     .output(ZDone)
@@ -101,6 +115,14 @@ export const adminUsersRouter = router({
     }),
 
   grantPlan: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/grantPlan',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND', 'PLAN_NOT_FOUND'],
+      },
+    })
     .meta({ summary: 'Administrator: give a plan for a number of days, free of charge.' })
     .input(ZGrantPlanRequest)
     .output(ZDone)
@@ -110,6 +132,14 @@ export const adminUsersRouter = router({
     }),
 
   adjustBalance: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/adjustBalance',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND', 'ADJUSTMENT_EXCEEDS_BALANCE'],
+      },
+    })
     .meta({ summary: 'Administrator: credit or debit the balance through the ledger, with a reason.' })
     .input(ZAdjustBalanceRequest)
     .output(ZDone)
@@ -126,6 +156,14 @@ export const adminUsersRouter = router({
     }),
 
   sendPasswordReset: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/sendPasswordReset',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND', ...SEND_CODE_ERRORS],
+      },
+    })
     .meta({ summary: 'Administrator: e-mail the user a password-reset code.' })
     .input(ZUserActionRequest)
     .output(ZDone)
@@ -135,6 +173,14 @@ export const adminUsersRouter = router({
     }),
 
   endSessions: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/endSessions',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND'],
+      },
+    })
     .meta({ summary: 'Administrator: end every session of the account; its room sockets close.' })
     .input(ZUserActionRequest)
     .output(ZDone)
@@ -144,6 +190,14 @@ export const adminUsersRouter = router({
     }),
 
   createLoginLink: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/createLoginLink',
+        tag: 'Admin',
+        errors: ['USER_NOT_FOUND'],
+      },
+    })
     .meta({ summary: 'Administrator: a one-time link (5 minutes) that signs a browser in as the user.' })
     .input(ZUserActionRequest)
     .output(ZLoginLink)

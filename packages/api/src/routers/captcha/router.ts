@@ -17,6 +17,7 @@ function selfHosted(ctx: TContext) {
 
 export const captchaRouter = router({
   config: publicProcedure
+    .meta({ rest: { method: 'GET', path: '/api/captcha/config', auth: false, tag: 'Captcha', errors: [] } })
     .meta({
       summary: 'Which captcha the client must solve: GeeTest v4 (load its script) or the self-hosted one.',
     })
@@ -28,6 +29,15 @@ export const captchaRouter = router({
     })),
 
   challenge: publicProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/captcha/challenge',
+        auth: false,
+        tag: 'Captcha',
+        errors: ['TOO_MANY_REQUESTS', 'NOT_FOUND'],
+      },
+    })
     .meta({
       summary:
         'Self-hosted captcha, step 1: a proof-of-work challenge. Find `number` in [0, maxnumber] with ' +
@@ -41,6 +51,15 @@ export const captchaRouter = router({
     }),
 
   verify: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/captcha/verify',
+        auth: false,
+        tag: 'Captcha',
+        errors: ['NOT_FOUND', 'CAPTCHA_FAILED', 'PASS_TOKEN_USED'],
+      },
+    })
     .meta({
       summary:
         'Self-hosted captcha, step 2: trade a solved challenge for the five captcha fields (lot_number, ' +

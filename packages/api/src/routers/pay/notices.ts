@@ -5,6 +5,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZNotice, ZNoticesReadRequest } from './pay.types';
 
 export const getNotices = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getNotices', tag: 'Pay', errors: [] } })
   .meta({ summary: 'Unread billing notices: rooms stopped when time ran out, plans renewed or lapsed.' })
   .input(z.object({}).optional())
   .output(z.array(ZNotice))
@@ -19,6 +20,7 @@ export const getNotices = protectedProcedure
   );
 
 export const readNotices = protectedProcedure
+  .meta({ rest: { method: 'POST', path: '/api/pay/readNotices', tag: 'Pay', errors: [] } })
   .meta({ summary: 'Dismiss billing notices once seen.' })
   .input(ZNoticesReadRequest)
   .output(z.object({ read: z.number().int() }))

@@ -12,6 +12,7 @@ import {
   toDollars,
 } from '../../domains/billing';
 import { AppError } from '../../errors';
+import { OWN_SESSION_ERRORS } from '../../rest/rest-meta';
 import { isUuid } from '../../schemas/common';
 import { siteUrls } from '../../site-urls';
 import { ownSessionProcedure, protectedProcedure } from '../../trpc';
@@ -26,6 +27,19 @@ import {
 } from './pay.types';
 
 export const recharge = ownSessionProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/pay/recharge',
+      tag: 'Pay',
+      errors: [
+        ...OWN_SESSION_ERRORS,
+        'RECHARGE_AMOUNT_RANGE',
+        'PAYMENT_METHOD_UNAVAILABLE',
+        'PAYMENT_PROVIDER_FAILED',
+      ],
+    },
+  })
   .meta({
     summary:
       'Recharge the balance: creates an unpaid bill with its payment link, an absolute address (method from getPayment, amount in dollars). With returnTo, the payer comes back to that page of the site once the bill is paid.',
@@ -59,6 +73,7 @@ export const recharge = ownSessionProcedure
   });
 
 export const getPayList = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getPayList', tag: 'Pay', errors: [] } })
   .meta({ summary: 'The caller’s bills, newest first, a page at a time.' })
   .input(ZPayListRequest)
   .output(ZPayList)
@@ -92,6 +107,7 @@ async function ownBill(
 }
 
 export const getPayInfo = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getPayInfo', tag: 'Pay', errors: ['PAYMENT_NOT_FOUND'] } })
   .meta({ summary: 'One of the caller’s bills by its id.' })
   .input(ZPayInfoRequest)
   .output(ZPayment)
@@ -103,6 +119,7 @@ export const getPayInfo = protectedProcedure
   );
 
 export const getPayment = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getPayment', tag: 'Pay', errors: [] } })
   .meta({ summary: 'The payment methods on offer, suggested amounts and the amount limits.' })
   .input(z.object({}).optional())
   .output(ZPaymentMethods)
@@ -122,6 +139,14 @@ export const getPayment = protectedProcedure
   });
 
 export const refresh = protectedProcedure
+  .meta({
+    rest: {
+      method: 'GET',
+      path: '/api/pay/refresh',
+      tag: 'Pay',
+      errors: ['PAYMENT_NOT_FOUND', 'PAYMENT_PROVIDER_FAILED'],
+    },
+  })
   .meta({ summary: 'Ask the payment provider about a bill (by out_trade_no) and return its updated status.' })
   .input(ZRefreshRequest)
   .output(ZPayment)

@@ -15,6 +15,7 @@ import {
   switchRenew as setAutoRenew,
   toDollars,
 } from '../../domains/billing';
+import { OWN_SESSION_ERRORS } from '../../rest/rest-meta';
 import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
   ZPayPlanReply,
@@ -29,6 +30,7 @@ import {
 const usd = (cents: number) => `${formatDollars(cents)} USD`;
 
 export const getPlanList = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getPlanList', tag: 'Pay', errors: [] } })
   .meta({
     summary: 'The plans on offer, with price, limits, quotas, inventory and which one the caller holds.',
   })
@@ -51,6 +53,7 @@ export const getPlanList = protectedProcedure
   });
 
 export const getUserPlan = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/pay/getUserPlan', tag: 'Pay', errors: [] } })
   .meta({
     summary:
       'The caller’s plan: its limits, time quota and free time quota left, auto-renew, and expiry (or permanent).',
@@ -86,6 +89,14 @@ export const getUserPlan = protectedProcedure
 
 export const quotePlan = protectedProcedure
   .meta({
+    rest: {
+      method: 'GET',
+      path: '/api/pay/quotePlan',
+      tag: 'Pay',
+      errors: ['PLAN_NOT_FOUND', 'FREE_PLAN_NOT_FOR_SALE'],
+    },
+  })
+  .meta({
     summary:
       'What buying a plan would cost now: its price, the credit for the unused part of the plan held (pro rata), the net price and the balance after.',
   })
@@ -107,6 +118,21 @@ export const quotePlan = protectedProcedure
 
 export const payPlan = ownSessionProcedure
   .meta({
+    rest: {
+      method: 'GET',
+      path: '/api/pay/payPlan',
+      tag: 'Pay',
+      errors: [
+        ...OWN_SESSION_ERRORS,
+        'PLAN_NOT_FOUND',
+        'FREE_PLAN_NOT_FOR_SALE',
+        'INSUFFICIENT_BALANCE',
+        'INSUFFICIENT_BALANCE_AFTER_CREDIT',
+        'PLAN_SOLD_OUT',
+      ],
+    },
+  })
+  .meta({
     summary:
       'Buy a plan with the balance: the previous plan ends at once and the unused part of it is credited (pro rata); buying the plan held renews it. Refused when the balance is short or the plan is sold out.',
   })
@@ -126,6 +152,14 @@ export const payPlan = ownSessionProcedure
   });
 
 export const claimFreePlan = ownSessionProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/pay/claimFreePlan',
+      tag: 'Pay',
+      errors: [...OWN_SESSION_ERRORS, 'FREE_PLAN_CLAIMED', 'FREE_PLAN_WHILE_PAID'],
+    },
+  })
   .meta({ summary: 'Claim the permanent free plan (once per account) and its one-time time quota.' })
   .input(z.object({}).optional())
   .output(ZPayPlanReply)
@@ -142,6 +176,14 @@ export const claimFreePlan = ownSessionProcedure
   });
 
 export const switchRenew = ownSessionProcedure
+  .meta({
+    rest: {
+      method: 'GET',
+      path: '/api/pay/switchRenew',
+      tag: 'Pay',
+      errors: [...OWN_SESSION_ERRORS, 'RENEW_NEEDS_PAID_PLAN'],
+    },
+  })
   .meta({
     summary:
       'Turn auto-renew of the paid plan held on (flag=true) or off (flag=false). Switching it on with a balance below the next renewal’s price is allowed, with a warning saying how much is missing.',

@@ -4,6 +4,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZGetRoomConfigRequest, ZRoomConfig } from './get-room-config.types';
 
 export const getRoomConfig = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/room/getRoomConfig', tag: 'Room', errors: ['ROOM_NOT_FOUND'] } })
   .meta({
     summary:
       'The launch and stream settings of a room a participant is entering: the owner’s rooms and public rooms.',

@@ -4,6 +4,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZRoomListItem } from './room.types';
 
 export const getRoomList = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/room/getRoomList', tag: 'Room', errors: [] } })
   .meta({ summary: 'The caller’s rooms, newest first, with their state (the dashboard list).' })
   .input(z.object({}).optional())
   .output(z.array(ZRoomListItem))

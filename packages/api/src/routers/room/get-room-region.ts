@@ -5,6 +5,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZGetRoomRegionReply } from './get-room-region.types';
 
 export const getRoomRegion = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/room/getRoomRegion', tag: 'Room', errors: [] } })
   .meta({
     summary:
       'The zones rooms can be created in, flagged by what the caller’s plan allows, with the plan limits.',

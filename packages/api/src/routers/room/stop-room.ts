@@ -3,6 +3,15 @@ import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply, ZRoomTarget } from './room.types';
 
 export const stopRoom = protectedProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/room/stopRoom',
+      tag: 'Room',
+      errors: ['ROOM_NOT_FOUND'],
+      queryParameters: true,
+    },
+  })
   .meta({ summary: 'Stop the room’s browser; participants are disconnected. A stopped room stays stopped.' })
   .input(ZRoomTarget)
   .output(ZRoomStateReply)

@@ -5,6 +5,9 @@ import { ZUpdateRoomShareRequest } from './share.types';
 
 export const updateRoomShare = protectedProcedure
   .meta({
+    rest: { method: 'POST', path: '/api/room/updateRoomShare', tag: 'Room', errors: ['ROOM_NOT_FOUND'] },
+  })
+  .meta({
     summary:
       'Change or clear a room’s share password, and list or unlist it in the public square. People already in the room stay; new ones need the new password.',
   })

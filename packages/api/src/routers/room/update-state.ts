@@ -4,6 +4,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZRoomStateReply } from './room.types';
 
 export const updateState = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/room/updateState', tag: 'Room', errors: ['ROOM_NOT_FOUND'] } })
   .meta({ summary: 'Refresh a room’s state from its browser (the truth) and store it.' })
   .input(z.object({ name: z.string({ error: 'Please choose a room' }).trim().min(1).max(64) }))
   .output(ZRoomStateReply)

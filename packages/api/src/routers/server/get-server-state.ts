@@ -13,6 +13,7 @@ export function toServerNode(state: TNodeState): TServerNode {
 }
 
 export const getServerState = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/server/getServerState', tag: 'Server', errors: [] } })
   .meta({
     summary:
       'The zones, the servers serving them with their rooms against capacity and room start times of the last hour; each server’s host (name, CPU, memory) for administrators only.',

@@ -8,6 +8,15 @@ const invalid = 'This sign-in link is invalid or has expired';
 
 export const adminLogin = publicProcedure
   .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/adminLogin',
+      auth: false,
+      tag: 'User',
+      errors: ['LOGIN_LINK_INVALID'],
+    },
+  })
+  .meta({
     summary:
       'Open an administrator’s one-time sign-in link (spec §2 /admintologinuser/{token}): a short-lived session as that user.',
   })

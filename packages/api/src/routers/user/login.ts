@@ -8,6 +8,7 @@ import {
   requireCaptcha,
 } from '../../domains/accounts';
 import { AppError } from '../../errors';
+import { CAPTCHA_ERRORS } from '../../rest/rest-meta';
 import { publicProcedure } from '../../trpc';
 import { type TSessionResponse, ZLoginRequest, ZSessionResponse } from './login.types';
 
@@ -16,6 +17,15 @@ export function sessionResponse(user: User, token: string): TSessionResponse {
 }
 
 export const login = publicProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/login',
+      auth: false,
+      tag: 'User',
+      errors: [...CAPTCHA_ERRORS, 'TOO_MANY_REQUESTS', 'INCORRECT_CREDENTIALS', 'ACCOUNT_DISABLED'],
+    },
+  })
   .meta({ summary: 'Log in with e-mail, password and a solved captcha; returns a new session token.' })
   .input(ZLoginRequest)
   .output(ZSessionResponse)

@@ -3,6 +3,7 @@ import { revokeSession } from '../../domains/accounts';
 import { protectedProcedure } from '../../trpc';
 
 export const logout = protectedProcedure
+  .meta({ rest: { method: 'POST', path: '/api/user/logout', tag: 'User', errors: [] } })
   .meta({ summary: 'End the current session; its token answers 401 afterwards.' })
   .input(z.object({}).optional())
   .output(z.null())

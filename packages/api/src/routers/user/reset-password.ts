@@ -7,10 +7,26 @@ import {
   revokeUserSessions,
 } from '../../domains/accounts';
 import { AppError } from '../../errors';
+import { CAPTCHA_ERRORS, CODE_ERRORS } from '../../rest/rest-meta';
 import { publicProcedure } from '../../trpc';
 import { ZResetPasswordRequest } from './reset-password.types';
 
 export const resetPassword = publicProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/resetPassword',
+      auth: false,
+      tag: 'User',
+      errors: [
+        ...CAPTCHA_ERRORS,
+        'TOO_MANY_REQUESTS',
+        'RESET_EMAIL_NOT_EXIST',
+        ...CODE_ERRORS,
+        'RESET_CODE_INCORRECT',
+      ],
+    },
+  })
   .meta({
     summary: 'Set a new password with the e-mail code from sendResetPasswordCode; ends every session.',
   })

@@ -10,6 +10,7 @@ import {
   sendEmailCode,
 } from '../../domains/accounts';
 import { AppError } from '../../errors';
+import { CAPTCHA_ERRORS, SEND_CODE_ERRORS } from '../../rest/rest-meta';
 import type { TCaptchaFields } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import {
@@ -38,6 +39,15 @@ async function sendCode(
 }
 
 export const sendRegisterCode = publicProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/sendRegisterCode',
+      auth: false,
+      tag: 'User',
+      errors: [...CAPTCHA_ERRORS, 'TOO_MANY_REQUESTS', 'EMAIL_EXISTS', ...SEND_CODE_ERRORS],
+    },
+  })
   .meta({ summary: 'E-mail a registration code (captcha required; one per minute per address).' })
   .input(ZSendRegisterCodeRequest)
   .output(ZSendCodeResponse)
@@ -48,6 +58,15 @@ export const sendRegisterCode = publicProcedure
   );
 
 export const sendResetPasswordCode = publicProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/sendResetPasswordCode',
+      auth: false,
+      tag: 'User',
+      errors: [...CAPTCHA_ERRORS, 'TOO_MANY_REQUESTS', 'RESET_EMAIL_NOT_EXIST', ...SEND_CODE_ERRORS],
+    },
+  })
   .meta({ summary: 'E-mail a password reset code (captcha required; one per minute per address).' })
   .input(ZSendResetPasswordCodeRequest)
   .output(ZSendCodeResponse)

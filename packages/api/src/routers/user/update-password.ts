@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { TContext } from '../../context';
 import { requireCaptcha, revokeUserSessions } from '../../domains/accounts';
 import { AppError, describeError } from '../../errors';
+import { OWN_SESSION_ERRORS } from '../../rest/rest-meta';
 import type { TCaptchaFields } from '../../schemas/captcha';
 import { ownSessionProcedure } from '../../trpc';
 import { ZUpdatePasswordRequest } from './update-password.types';
@@ -21,6 +22,14 @@ async function requireVerification(ctx: TContext, fields: TCaptchaFields): Promi
 }
 
 export const updatePassword = ownSessionProcedure
+  .meta({
+    rest: {
+      method: 'POST',
+      path: '/api/user/updatePassword',
+      tag: 'User',
+      errors: [...OWN_SESSION_ERRORS, 'VERIFICATION_INVALID', 'CAPTCHA_UNAVAILABLE', 'INCORRECT_PASSWORD'],
+    },
+  })
   .meta({
     summary:
       'Change the password: the current one and a solved captcha are required; other sessions are ended.',

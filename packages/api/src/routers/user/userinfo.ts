@@ -4,6 +4,7 @@ import { protectedProcedure } from '../../trpc';
 import { ZUserInfo } from './userinfo.types';
 
 export const userinfo = protectedProcedure
+  .meta({ rest: { method: 'GET', path: '/api/user/userinfo', tag: 'User', errors: [] } })
   .meta({ summary: 'The signed-in user as the profile screen shows it.' })
   .input(z.object({}).optional())
   .output(ZUserInfo)
