@@ -1,6 +1,7 @@
 /**
  * The database the CLI scripts work on: `DATABASE_URL` when set, else the embedded PostgreSQL the server
  * uses (`DATA_DIR`, default `.data` at the repository root, and `EMBEDDED_PG_PORT`), started or shared.
+ * The database package's one reader of process.env (biome.json allows it here, as in the server's env.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
