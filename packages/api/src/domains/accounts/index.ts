@@ -6,6 +6,8 @@ export * from './budgets';
 export * from './code-mail';
 export * from './email-codes';
 export * from './guards';
+export * from './passwords';
 export * from './session';
 export * from './session-cache';
+export * from './sign-in';
 export * from './tokens';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokeSession } from '../../domains/accounts';
+import { logOut } from '../../domains/accounts';
 import { protectedProcedure } from '../../trpc';
 
 export const logout = protectedProcedure
@@ -8,7 +8,6 @@ export const logout = protectedProcedure
   .input(z.object({}).optional())
   .output(z.null())
   .mutation(async ({ ctx }) => {
-    await revokeSession(ctx.em, ctx.session.sessionId, ctx.services.now());
-    await ctx.services.sessionEvents.ended({ sessionId: ctx.session.sessionId });
+    await logOut(ctx, ctx.session.sessionId);
     return null;
   });

@@ -1,12 +1,5 @@
-import { User } from '@rooms/db';
 import { z } from 'zod';
-import {
-  consumeEmailCode,
-  countingRedeemFailures,
-  requireCodeCaptcha,
-  revokeUserSessions,
-} from '../../domains/accounts';
-import { AppError } from '../../errors';
+import { resetForgottenPassword } from '../../domains/accounts';
 import { CAPTCHA_ERRORS, CODE_ERRORS } from '../../rest/rest-meta';
 import { publicProcedure } from '../../trpc';
 import { ZResetPasswordRequest } from './reset-password.types';
@@ -33,21 +26,6 @@ export const resetPassword = publicProcedure
   .input(ZResetPasswordRequest)
   .output(z.null())
   .mutation(async ({ ctx, input }) => {
-    await requireCodeCaptcha(ctx, input.email, 'reset', input);
-    return countingRedeemFailures(ctx, async () => {
-      const user = await ctx.em.findOne(User, { email: input.email });
-      if (!user) throw new AppError('RESET_EMAIL_NOT_EXIST');
-
-      await consumeEmailCode(
-        ctx.em,
-        ctx.services,
-        { email: input.email, purpose: 'reset', code: input.code },
-        { incorrect: 'RESET_CODE_INCORRECT' },
-      );
-      user.passwordHash = await ctx.services.passwords.hash(input.password);
-      await ctx.em.flush();
-      await revokeUserSessions(ctx.em, user.id, ctx.services.now());
-      await ctx.services.sessionEvents.ended({ userId: user.id });
-      return null;
-    });
+    await resetForgottenPassword(ctx, input);
+    return null;
   });

@@ -1,42 +1,11 @@
-import type { EmailCodePurpose } from '@rooms/db';
-import { User } from '@rooms/db';
-import type { TContext } from '../../context';
-import {
-  accountBudgets,
-  CODE_RESEND_COOLDOWN_MS,
-  holdAccount,
-  LIMITS,
-  requireCaptcha,
-  sendEmailCode,
-} from '../../domains/accounts';
-import { AppError } from '../../errors';
+import { sendAccountCode } from '../../domains/accounts';
 import { CAPTCHA_ERRORS, SEND_CODE_ERRORS } from '../../rest/rest-meta';
-import type { TCaptchaFields } from '../../schemas/captcha';
 import { publicProcedure } from '../../trpc';
 import {
   ZSendCodeResponse,
   ZSendRegisterCodeRequest,
   ZSendResetPasswordCodeRequest,
 } from './send-code.types';
-
-async function sendCode(
-  ctx: TContext,
-  input: TCaptchaFields & { email: string },
-  purpose: EmailCodePurpose,
-  checkAccount: (exists: boolean) => void,
-) {
-  // The captcha first: a request without a solved one must not spend the address's or the account's codes.
-  await requireCaptcha(ctx, input);
-  const budgets = accountBudgets('code', ctx, input.email, LIMITS.codesPerAddress, LIMITS.codesPerAccount);
-  await holdAccount(ctx, budgets);
-  checkAccount((await ctx.em.count(User, { email: input.email })) > 0);
-  await sendEmailCode(ctx.em, ctx.services, {
-    email: input.email,
-    purpose,
-    captchaPassToken: input.pass_token,
-  });
-  return { cooldownSeconds: CODE_RESEND_COOLDOWN_MS / 1000 };
-}
 
 export const sendRegisterCode = publicProcedure
   .meta({
@@ -51,11 +20,7 @@ export const sendRegisterCode = publicProcedure
   .meta({ summary: 'E-mail a registration code (captcha required; one per minute per address).' })
   .input(ZSendRegisterCodeRequest)
   .output(ZSendCodeResponse)
-  .mutation(({ ctx, input }) =>
-    sendCode(ctx, input, 'register', (exists) => {
-      if (exists) throw new AppError('EMAIL_EXISTS');
-    }),
-  );
+  .mutation(({ ctx, input }) => sendAccountCode(ctx, input, 'register'));
 
 export const sendResetPasswordCode = publicProcedure
   .meta({
@@ -70,8 +35,4 @@ export const sendResetPasswordCode = publicProcedure
   .meta({ summary: 'E-mail a password reset code (captcha required; one per minute per address).' })
   .input(ZSendResetPasswordCodeRequest)
   .output(ZSendCodeResponse)
-  .mutation(({ ctx, input }) =>
-    sendCode(ctx, input, 'reset', (exists) => {
-      if (!exists) throw new AppError('RESET_EMAIL_NOT_EXIST');
-    }),
-  );
+  .mutation(({ ctx, input }) => sendAccountCode(ctx, input, 'reset'));
