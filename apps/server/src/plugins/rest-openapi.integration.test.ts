@@ -1,7 +1,7 @@
 // The OpenAPI document against the REST layer it describes: every operation lists the statuses any call may
 // meet, a wrong method answers 405 in the envelope on every documented path, and representative refusals (402,
-// 403, 404, 409, 413, 415…) come with a status their operation documents, the POST room actions taking the query
-// parameters of spec §7.
+// 403, 404, 409, 413, 415…) come with a status their operation documents, the POST room actions taking their fields
+// as query parameters too (`?id&name`), as the documented API shows them.
 import { Plan } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, impersonate } from '../admin/admin-testing';
@@ -75,7 +75,7 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('documents the POST room actions with the query parameters of spec §7', () => {
+  it('documents the POST room actions with their fields as query parameters too', () => {
     for (const action of ['deleteRoom', 'startRoom', 'stopRoom', 'restartRoom']) {
       const described = operation('POST', `/api/room/${action}`);
       const query = (described.parameters ?? []).filter((parameter) => parameter.in === 'query');

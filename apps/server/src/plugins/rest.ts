@@ -1,4 +1,5 @@
-// The REST compatibility layer: one Fastify route per entry of the route table, each calling its procedure.
+// The REST compatibility layer: one Fastify route per procedure that declares a REST path in its meta
+// (`restRoutes`, read off the router in packages/api rest/route-table.ts), each calling its procedure.
 import { AppError, buildOpenApiDocument, callRoute, restInput, restRoutes } from '@rooms/api';
 import fp from 'fastify-plugin';
 import { createRequestContext } from '../context';
