@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Payment, type PaymentEventOutcome, type PaymentStatus } from '@rooms/db';
 import { AppError } from '../../errors';
+import { isUuid } from '../../schemas/common';
 import type {
   PaymentGateway,
   PaymentProvider,
@@ -297,4 +298,34 @@ export async function closeUnpaidBill(
 /** Unpaid bills past their time become expired; returns how many. */
 export async function expireUnpaidPayments(em: EntityManager, now: Date): Promise<number> {
   return em.nativeUpdate(Payment, { status: 'unpaid', expiresAt: { $lte: now } }, { status: 'expired' });
+}
+
+/** The user's bills, newest first, one page (counted from 1) at a time, with how many there are in all. */
+export async function billsOf(
+  em: EntityManager,
+  userId: string,
+  page: { page: number; pageSize: number },
+): Promise<{ items: Payment[]; total: number }> {
+  const [items, total] = await em.findAndCount(
+    Payment,
+    { user: userId },
+    {
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    },
+  );
+  return { items, total };
+}
+
+/** One of the user's bills by id or out_trade_no; another user's answers PAYMENT_NOT_FOUND like a missing one. */
+export async function ownBill(
+  em: EntityManager,
+  userId: string,
+  where: { id?: string; outTradeNo?: string },
+): Promise<Payment> {
+  if (where.id !== undefined && !isUuid(where.id)) throw new AppError('PAYMENT_NOT_FOUND');
+  const payment = await em.findOne(Payment, { ...where, user: userId });
+  if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+  return payment;
 }

@@ -1,9 +1,10 @@
 // The bill calls: recharge (a new unpaid bill and its payment link), the bill list and one bill, the methods on
 // offer, and refresh (asks the provider and stores the answer).
-import { Payment } from '@rooms/db';
 import { z } from 'zod';
 import {
+  billsOf,
   createRecharge,
+  ownBill,
   paymentView,
   RECHARGE_LIMITS,
   RECHARGE_PRESETS,
@@ -13,7 +14,6 @@ import {
 } from '../../domains/billing';
 import { AppError } from '../../errors';
 import { OWN_SESSION_ERRORS } from '../../rest/rest-meta';
-import { isUuid } from '../../schemas/common';
 import { siteUrls } from '../../site-urls';
 import { ownSessionProcedure, protectedProcedure } from '../../trpc';
 import {
@@ -78,15 +78,7 @@ export const getPayList = protectedProcedure
   .input(ZPayListRequest)
   .output(ZPayList)
   .query(async ({ ctx, input }) => {
-    const [items, total] = await ctx.em.findAndCount(
-      Payment,
-      { user: ctx.session.user.id },
-      {
-        orderBy: { createdAt: 'desc', id: 'asc' },
-        limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
-      },
-    );
+    const { items, total } = await billsOf(ctx.em, ctx.session.user.id, input);
     const now = ctx.services.now();
     return {
       items: items.map((payment) => paymentView(payment, now)),
@@ -96,26 +88,13 @@ export const getPayList = protectedProcedure
     };
   });
 
-async function ownBill(
-  ctx: { em: import('@mikro-orm/postgresql').EntityManager; userId: string },
-  where: { id?: string; outTradeNo?: string },
-) {
-  if (where.id !== undefined && !isUuid(where.id)) throw new AppError('PAYMENT_NOT_FOUND');
-  const payment = await ctx.em.findOne(Payment, { ...where, user: ctx.userId });
-  if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
-  return payment;
-}
-
 export const getPayInfo = protectedProcedure
   .meta({ rest: { method: 'GET', path: '/api/pay/getPayInfo', tag: 'Pay', errors: ['PAYMENT_NOT_FOUND'] } })
   .meta({ summary: 'One of the caller’s bills by its id.' })
   .input(ZPayInfoRequest)
   .output(ZPayment)
   .query(async ({ ctx, input }) =>
-    paymentView(
-      await ownBill({ em: ctx.em, userId: ctx.session.user.id }, { id: input.id }),
-      ctx.services.now(),
-    ),
+    paymentView(await ownBill(ctx.em, ctx.session.user.id, { id: input.id }), ctx.services.now()),
   );
 
 export const getPayment = protectedProcedure
@@ -151,10 +130,7 @@ export const refresh = protectedProcedure
   .input(ZRefreshRequest)
   .output(ZPayment)
   .mutation(async ({ ctx, input }) => {
-    const payment = await ownBill(
-      { em: ctx.em, userId: ctx.session.user.id },
-      { outTradeNo: input.out_trade_no },
-    );
+    const payment = await ownBill(ctx.em, ctx.session.user.id, { outTradeNo: input.out_trade_no });
     const now = ctx.services.now();
     return paymentView(await refreshPayment(ctx.em, ctx.services.payments, payment, now), now);
   });
