@@ -99,8 +99,8 @@ describe('room media from the server', () => {
     // Measured as a watcher: the participant in control gets each picture at once, not held for the sound.
     await page.getByTestId('control-release').click();
     await page.getByTestId('control-take').waitFor();
+    // Printed as it stands; bench/e2e-latency.ts measures the settled lip sync for a driver and a watcher.
     await expect.poll(() => indicator.getAttribute('data-av-offset'), { timeout: 15_000 }).not.toBe('');
-    await page.waitForTimeout(3000);
     const offset = await indicator.getAttribute('data-av-offset');
     const raw = await indicator.getAttribute('data-av-raw-offset');
     const delay = await indicator.getAttribute('data-sound-delay');
@@ -191,9 +191,14 @@ describe('room media from the server', () => {
       .toBeGreaterThan(0);
     const firstPaint = (await canvasSample(late))?.frames ?? 0;
     // A picture standing still paints nothing more; a running one paints ~30 a second, and at least a few while
-    // two other pages decode beside it on a 2-core machine (2 in 700 ms there once).
-    await late.waitForTimeout(1000);
-    expect(((await canvasSample(late))?.frames ?? 0) - firstPaint).toBeGreaterThanOrEqual(3);
+    // two other pages decode beside it on a 2-core machine (2 in 700 ms there once). Read until it has, for as long
+    // as the wait before the one reading was plus that reading's own time on a loaded machine.
+    await expect
+      .poll(async () => ((await canvasSample(late))?.frames ?? 0) - firstPaint, {
+        timeout: 2000,
+        interval: 50,
+      })
+      .toBeGreaterThanOrEqual(3);
     await late.close();
 
     await stopAndDeleteRoom(page, name);

@@ -1,5 +1,5 @@
 // Six-digit e-mail codes: valid 10 minutes, single use, bound to one address and one purpose, at most one per
-// minute, at most five wrong tries (spec §4, §9). Only the newest code of an address and purpose counts.
+// minute, at most five wrong tries. Only the newest code of an address and purpose counts.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EmailCode, type EmailCodePurpose } from '@rooms/db';
 import type { TServices } from '../../context';

@@ -1,4 +1,4 @@
-// Sessions: an opaque token for the client, its hash in the database, valid one day like the cookie (spec §4/§9).
+// Sessions: an opaque token for the client, its hash in the database, valid one day like the cookie.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Session, type User, type UserRole } from '@rooms/db';
 import type { TRequestInfo } from '../../context';

@@ -1,4 +1,4 @@
-// Editing the plan catalogue. Prices and limits are data (spec §6), so this is the operator's screen for them;
+// Editing the plan catalogue. Prices and limits are data, not code, so this is the operator's screen for them;
 // a change applies to the next purchase and the next room start, never to a period already paid for.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plan, Subscription } from '@rooms/db';

@@ -1,4 +1,4 @@
-// Money is integer cents everywhere inside; the wire speaks dollars (spec §3: pay amount in dollars).
+// Money is integer cents everywhere inside; the wire speaks dollars (a bill's amount, a plan's price).
 
 export function toDollars(cents: number): number {
   return Math.round(cents) / 100;

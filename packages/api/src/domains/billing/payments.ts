@@ -15,7 +15,7 @@ import type {
 import { appendEntry, lockAccount } from './ledger';
 import { toDollars } from './money';
 
-/** spec §5 leaves the bounds open: one dollar to ten thousand, in whole cents. */
+/** The recharge form names no bounds, so these: one dollar to ten thousand, in whole cents. */
 export const RECHARGE_LIMITS = { minCents: 100, maxCents: 1_000_000 } as const;
 export const RECHARGE_PRESETS = [5, 10, 20, 50, 100] as const;
 
@@ -238,7 +238,7 @@ async function decideSettlement(
 }
 
 /**
- * Asks the provider about a bill that is not paid yet and stores what it says (spec §4: refresh). When the provider
+ * Asks the provider about a bill that is not paid yet and stores what it says (a bill's refresh). When the provider
  * cannot tell (unreachable, an order it does not know), the bill says 'unknown' rather than 'unpaid': it may have
  * been paid. A later answer that can tell moves it on.
  */

@@ -4,7 +4,7 @@ import type { Plan, Room } from '@rooms/db';
 import { AppError } from '../../errors';
 import type { TRoomLaunchSpec } from '../../services/room-engine';
 
-/** Spec §9: auto-close on after 20 minutes without a connection, data not kept. */
+/** A room's defaults: auto-close on after 20 minutes without a connection, data not kept. */
 export const ROOM_DEFAULTS = { autoClose: true, autoCloseMinutes: 20, keepData: false } as const;
 
 /**

@@ -1,4 +1,4 @@
-// Who may enter a room that is not theirs (spec §6 room sharing): anyone when it is public, anyone with the share
+// Who may enter a room that is not theirs: anyone when it is public, anyone with the share
 // password when it has one, nobody else (it then answers as a missing room). Wrong passwords spend a budget per
 // room and address (share-password-budget.ts), shared by the API and POST /ws/ticket, so guessing through either
 // path counts once; it is kept in the rate limiter, which is Redis when several servers run (REDIS_URL).

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZRoomName } from './room.types';
 import { ZRoomSharePassword } from './share.types';
 
-/** Spec §5: the create dialog's wording when either choice is missing. */
+/** The create dialog's wording when either choice is missing. */
 export const IMAGE_AND_ZONE_REQUIRED = 'An image and a zone must be chosen';
 
 const choice = z
@@ -23,7 +23,7 @@ function whole(label: string, min: number, max: number) {
 /**
  * The create-room body. Limits left out take the room defaults on the caller's plan (streamDefaultsFor: 720p at
  * 30 fps and 3 Mbit/s, or less where the plan allows less; every connection the plan allows; auto-close and
- * keep-data as spec §9 says); the bounds here only keep values sane, the plan decides what the caller may have.
+ * keep-data as ROOM_DEFAULTS has them); the bounds here only keep values sane, the plan decides what the caller may have.
  */
 export const ZCreateRoomRequest = z.object({
   name: ZRoomName,

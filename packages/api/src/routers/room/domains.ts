@@ -1,4 +1,4 @@
-// The two addresses of spec §7: where share links point, and the main site.
+// The site's two addresses: where share links point, and the main site.
 import { z } from 'zod';
 import { siteUrls } from '../../site-urls';
 import { publicProcedure } from '../../trpc';

@@ -30,7 +30,7 @@ const optionalKey = z
   .optional()
   .transform((value) => value || undefined);
 
-/** Spec §7: delete/start/stop/restart take `?id&name`; either one names the room, both must agree. */
+/** Over REST, delete/start/stop/restart take `?id&name`; either one names the room, both must agree. */
 export const ZRoomTarget = z
   .object({
     id: optionalKey.describe('The room id; give this or the name.'),

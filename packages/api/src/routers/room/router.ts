@@ -31,7 +31,7 @@ export const roomRouter = router({
   stopRoom,
   restartRoom,
   updateState,
-  // Sharing and the public square (spec §6)
+  // Sharing and the public square
   getRoomEntry,
   getPublicRoom,
   getRoomInfo_share: getRoomInfoShare,

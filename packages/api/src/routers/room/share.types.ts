@@ -1,4 +1,4 @@
-// Schemas of the sharing calls (spec §6, §7): the shared room's lobby view, the public square, the owner's share
+// Schemas of the sharing calls: the shared room's lobby view, the public square, the owner's share
 // settings and reports.
 import { z } from 'zod';
 import { ZOptionalCaptchaFields } from '../../schemas/captcha';
@@ -14,7 +14,7 @@ const optionalText = (max: number) =>
 
 const ZSharePassword = optionalText(128).describe('The room’s share password, when it has one.');
 
-/** Spec §7: getRoomInfo_share?name&password; the share page, which knows the id, may give that instead. */
+/** The REST call is getRoomInfo_share?name&password; the share page, which knows the id, may give that instead. */
 export const ZShareTarget = z
   .object({
     id: optionalText(64).describe('The room id; give this or the name.'),

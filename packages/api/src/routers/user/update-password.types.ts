@@ -4,7 +4,7 @@ import { captchaFieldsOf } from '../../schemas/captcha';
 import { ZPassword } from '../../schemas/common';
 
 const empty = 'The password cannot be empty';
-/** Spec §5, change password: one text for a captcha missing, failed or spent. */
+/** The change-password form: one text for a captcha missing, failed or spent. */
 const verifyAgain = errorSpec('VERIFICATION_INVALID').message;
 
 export const ZUpdatePasswordRequest = z.object({

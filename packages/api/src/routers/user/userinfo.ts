@@ -17,7 +17,7 @@ export const userinfo = protectedProcedure
       level: user.level,
       role: user.role,
       balance: (await committedBalanceCents(() => ctx.em, user.id, ctx.services.balanceCache)) / 100,
-      // The sign-in before this visit's own (spec §3): the latest is the one the person is making now.
+      // The sign-in before this visit's own: the latest is the one the person is making now.
       lastLoginIp: user.previousLoginIp,
       lastLoginTime: user.previousLoginAt,
       createdAt: user.createdAt,
