@@ -1,4 +1,4 @@
-// The five fields a solved captcha hands to the server (spec §3), the same for GeeTest v4 and the self-hosted one.
+// The five fields a solved captcha hands to the server, the same for GeeTest v4 and the self-hosted one.
 import { z } from 'zod';
 
 /** The five fields, each refused with `required` when missing and `invalid` when no captcha could give it. */

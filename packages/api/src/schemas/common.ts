@@ -1,4 +1,4 @@
-// Field rules shared by several procedures (spec §5). The texts are the ones a person sees.
+// Field rules shared by several procedures. The texts are the ones a person sees.
 import { z } from 'zod';
 
 /**
@@ -9,7 +9,7 @@ export function isUuid(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 }
 
-/** Spec §5: non-space text, @, text, dot, text. */
+/** An e-mail address: non-space text, @, text, dot, text. */
 export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
 /** The longest address the database keeps (users.email). */
 export const EMAIL_MAX_LENGTH = 254;

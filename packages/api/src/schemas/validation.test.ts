@@ -1,4 +1,4 @@
-// The input rules of spec §5 as the server applies them, with the texts people see.
+// The forms' input rules as the server applies them, with the texts people see.
 import { describe, expect, it } from 'vitest';
 import { ZLoginRequest } from '../routers/user/login.types';
 import { ZRegisterRequest } from '../routers/user/register.types';

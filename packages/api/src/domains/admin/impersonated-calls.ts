@@ -1,4 +1,4 @@
-// What an administrator does while signed in as a user (spec §2 /admintologinuser/{token}) is the administrator's
+// What an administrator does while signed in as a user (the /admintologinuser/{token} page) is the administrator's
 // doing, not the user's: every change made in such a session writes an audit row with the administrator as actor
 // and the user as target, and so does every refused attempt at what cannot be undone (trpc.ts applies both).
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -1,4 +1,4 @@
-// Signing in as a user (spec §2 /admintologinuser/{token}): an administrator creates a one-time link; the first
+// Signing in as a user (the /admintologinuser/{token} page): an administrator creates a one-time link; the first
 // browser that opens it within five minutes gets a short-lived session of that user, marked with the administrator
 // who opened it. Only the token's hash is stored, and spending it is one conditional update, so two browsers racing
 // with the same link cannot both win.

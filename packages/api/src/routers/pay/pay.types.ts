@@ -1,4 +1,4 @@
-// What the pay calls (spec §7 Pay) take and return. Money is dollars on the wire, integer cents inside.
+// What the pay calls take and return. Money is dollars on the wire, integer cents inside.
 import { z } from 'zod';
 import { ZPlanLimits } from '../room/plan-limits.types';
 

@@ -18,7 +18,7 @@ export const adminLogin = publicProcedure
   })
   .meta({
     summary:
-      'Open an administrator’s one-time sign-in link (spec §2 /admintologinuser/{token}): a short-lived session as that user.',
+      'Open an administrator’s one-time sign-in link (the /admintologinuser/{token} page): a short-lived session as that user.',
   })
   .input(
     z.object({

@@ -14,7 +14,7 @@ export const ZLoginRequest = z.object({
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
-/** What the client stores in its cookies after login or registration (spec §4). */
+/** What the client stores in its cookies after login or registration. */
 export const ZSessionResponse = z.object({
   token: z.string().describe('Session token: send it raw in the Authorization header. Valid one day.'),
   username: z.string(),

@@ -3,7 +3,7 @@ import { ZCaptchaFields } from '../../schemas/captcha';
 import { ZPassword, ZVerificationCode, zEmail } from '../../schemas/common';
 
 const fillIn = 'Please fill in the complete registration information';
-/** Spec §5, registration: a valid e-mail address is required. */
+/** Registration: a valid e-mail address is required. */
 export const INVALID_REGISTER_EMAIL = 'Please enter a valid email address';
 
 export const ZUsername = z
