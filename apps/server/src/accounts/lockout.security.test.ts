@@ -118,7 +118,7 @@ function tally(replies: readonly { status: number; data: unknown }[]): Record<st
   return counts;
 }
 
-/** The budgets of packages/api account/guards.ts LIMITS: wrong logins per account and per address, failed redemptions. */
+/** The budgets of packages/api domains/accounts/guards.ts LIMITS: wrong logins per account and per address, failed redemptions. */
 const LOGIN_LIMIT_PER_ACCOUNT = 10;
 const LOGIN_LIMIT_PER_ADDRESS = 30;
 const REDEEM_LIMIT_PER_ADDRESS = 30;

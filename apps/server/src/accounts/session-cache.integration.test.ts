@@ -1,4 +1,4 @@
-// Signed-in reads reuse resolved sessions for a few seconds (packages/api/src/account/session-cache.ts). What a
+// Signed-in reads reuse resolved sessions for a few seconds (packages/api/src/domains/accounts/session-cache.ts). What a
 // user or an administrator changes must still show at once: logouts, levels, roles, a disabled account.
 import { watchAccountChanges } from '@rooms/api';
 import { User } from '@rooms/db';

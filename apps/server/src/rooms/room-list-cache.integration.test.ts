@@ -1,4 +1,4 @@
-// The dashboards' room lists are kept in memory between polls (packages/api/src/routers/room/room-list-cache.ts).
+// The dashboards' room lists are kept in memory between polls (packages/api/src/domains/rooms/room-list-cache.ts).
 // Every change that shows in a list must still show at once: the owner's own creates and deletes on their next
 // read, and a change written by anyone else (the room sync's raw state updates, another server, an operator's SQL)
 // within moments on every server, through the triggers on rooms, zones and images.

@@ -38,7 +38,7 @@ import { LocalRoomSession } from '../ws/local-room-session';
 import { RoomClient } from '../ws/room-client';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Wrong passwords on one account in its window (packages/api account/guards.ts LIMITS). */
+/** Wrong passwords on one account in its window (packages/api domains/accounts/guards.ts LIMITS). */
 const LOGIN_LIMIT_PER_ACCOUNT = 10;
 
 interface TServer {

@@ -53,7 +53,7 @@ export interface RateLimiter {
   /**
    * The seconds to wait when `limit` hits were already counted in the key's current window, else 0; counts
    * nothing. Not a guard for a slow try (a password check): tries sent at once all pass a peek made before any
-   * of them is counted; hold the try with `hit` and give it back with `undo` (account/budgets.ts holdOrRefuse).
+   * of them is counted; hold the try with `hit` and give it back with `undo` (domains/accounts/budgets.ts holdOrRefuse).
    */
   peek(key: string, limit: number): Promise<number>;
   /**
