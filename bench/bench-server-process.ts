@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, initOrm, startEmbeddedPostgres } from '@rooms/db';
-import { startTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+import { startTestPages } from '../apps/server/src/testing/rooms/test-pages';
 import { callerOf, signInOwner, type TBenchServer } from './bench-server';
 import { openInspector, type TInspector } from './inspector-client';
 

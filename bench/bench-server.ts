@@ -10,7 +10,7 @@ import { Plan, Session, Subscription, startEmbeddedPostgres, User } from '@rooms
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app';
 import { parseEnv } from '../apps/server/src/env';
-import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+import { startTestPages, type TTestPages } from '../apps/server/src/testing/rooms/test-pages';
 
 export interface TBenchServer {
   app: FastifyInstance;

@@ -6,7 +6,7 @@ import {
   DEFAULT_MAXNUMBER,
   SelfHostedCaptchaService,
 } from '../apps/server/src/services/captcha/self-hosted-captcha';
-import { MemoryOnceStore } from '../apps/server/src/services/memory-once-store';
+import { MemoryOnceStore } from '../apps/server/src/testing/memory-once-store';
 
 const runs = Number(process.argv[2] ?? 30);
 const captcha = new SelfHostedCaptchaService({

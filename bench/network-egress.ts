@@ -23,9 +23,9 @@ import { freePort, initOrm, type MikroORM, Plan, startEmbeddedPostgres } from '@
 import WebSocket from 'ws';
 import { bundleServer, SERVER_BUNDLE } from '../apps/server/src/bundle';
 import { REPO_ROOT } from '../apps/server/src/env';
-import { stat as processStat, treeUsage } from '../apps/server/src/rooms/process-tree';
 import { opusPacketSamples } from '../apps/server/src/rooms/media/ogg-opus-reader';
-import { decodeH264 } from '../apps/server/src/rooms/media/testing/decode-check';
+import { stat as processStat, treeUsage } from '../apps/server/src/rooms/process-tree';
+import { decodeH264 } from '../apps/server/src/testing/rooms/decode-check';
 import {
   killServerProcesses,
   startServerProcess,

@@ -10,8 +10,8 @@ import type { TRoomLaunchSpec } from '@rooms/api';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine } from '../apps/server/src/rooms/engine/chromium-room-engine';
 import { treeMemory } from '../apps/server/src/rooms/process-tree';
-import { apply, press } from '../apps/server/src/rooms/engine/testing/room-input';
-import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
+import { apply, press } from '../apps/server/src/testing/rooms/room-input';
+import { startTestPages, type TTestPages } from '../apps/server/src/testing/rooms/test-pages';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {

@@ -25,12 +25,12 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { startEgressProxy } from '../apps/server/src/rooms/egress/egress-proxy';
 import { ChromiumRoomEngine, type TMediaPath } from '../apps/server/src/rooms/engine/chromium-room-engine';
 import type { ChromiumRoomSession } from '../apps/server/src/rooms/engine/chromium-room-session';
-import { treeUsage } from '../apps/server/src/rooms/process-tree';
-import { startTestPages, type TTestPages } from '../apps/server/src/rooms/engine/testing/test-pages';
 import { RoomHub } from '../apps/server/src/rooms/hub/room-hub';
 import { SocketPeer } from '../apps/server/src/rooms/hub/socket-peer';
-import { decodeH264, opusLoudness } from '../apps/server/src/rooms/media/testing/decode-check';
+import { treeUsage } from '../apps/server/src/rooms/process-tree';
 import type { TMediaChunk } from '../apps/server/src/rooms/room-session';
+import { decodeH264, opusLoudness } from '../apps/server/src/testing/rooms/decode-check';
+import { startTestPages, type TTestPages } from '../apps/server/src/testing/rooms/test-pages';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {

@@ -11,8 +11,8 @@ import { solveChallenge } from '@rooms/api/captcha';
 import { freePort, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './env';
-import { createOwner } from './rooms/room-test-users';
 import { rest, solveCaptcha } from './testing/rest-client';
+import { createOwner } from './testing/room-test-users';
 import { killServerProcesses, startServerProcess, type TServerProcess } from './testing/server-processes';
 import { startTestServer, type TTestServer } from './testing/test-server';
 

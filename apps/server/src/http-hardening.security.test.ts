@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { parseEnv } from './env';
-import { createOwner, uniqueRoomName } from './rooms/room-test-users';
 import { rest } from './testing/rest-client';
+import { createOwner, uniqueRoomName } from './testing/room-test-users';
 import { startTestServer, type TTestServer } from './testing/test-server';
 
 let server: TTestServer;

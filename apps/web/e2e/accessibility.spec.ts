@@ -3,7 +3,7 @@
 // the page, controls are named by what they show, wide tables scroll by keyboard, and text reaches its contrast.
 // Each is a focused assertion on what a user meets, not an axe run: it names the defect when it fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/src/admin/admin-testing';
+import { createAdmin } from '../../server/src/testing/admin-accounts';
 import { storedRoom, storedUser, type TStoredUser } from '../../server/src/testing/stored-accounts';
 import { DESKTOP, type Page, PHONE, signedIn, startJourneys, type TJourneyKit } from './support';
 

@@ -5,9 +5,9 @@
 // with a reason the audit log shows.
 import { AuditEntry, Plan, Room, RoomReport, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/src/admin/admin-testing';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
+import { createAdmin } from '../../server/src/testing/admin-accounts';
 import { rest } from '../../server/src/testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { DESKTOP, type Page, PHONE, RESULTS, screenshots, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;

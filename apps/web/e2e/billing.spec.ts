@@ -3,7 +3,7 @@
 // not offer can be created. The flow once, in English; in Chinese each of its screens shows its texts translated.
 import { Room } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../server/src/rooms/room-test-users';
+import { createOwner } from '../../server/src/testing/room-test-users';
 import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
 
 let kit: TJourneyKit;

@@ -10,9 +10,9 @@ import { COOKIES } from '@rooms/i18n';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
-import { startTestPages, type TTestPages } from '../../server/src/rooms/engine/testing/test-pages';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
+import { startTestPages, type TTestPages } from '../../server/src/testing/rooms/test-pages';
 import { makeTestCertificate } from '../../server/src/testing/test-certificates';
 import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
 import {

@@ -7,7 +7,7 @@
 
 import { decodeMediaFrame, isPaddingFrame } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPages, type TTestPages } from '../../server/src/rooms/engine/testing/test-pages';
+import { startTestPages, type TTestPages } from '../../server/src/testing/rooms/test-pages';
 import {
   canvasSample,
   createRunningRoom,

@@ -3,7 +3,7 @@
 // show both, and a guest is asked for the password again once the room is private, on a page naming the room and
 // its owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { roomThroughApi } from './room-support';
 import { type Page, screenshots, signedIn, startJourneys, type TJourneyKit, toast } from './support';
 

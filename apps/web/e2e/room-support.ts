@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/rooms/room-test-users';
 import { rest } from '../../server/src/testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { DESKTOP, type Page, signedIn, startJourneys, type TJourneyKit } from './support';
 
 /**

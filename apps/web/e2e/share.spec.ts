@@ -5,7 +5,7 @@
 import { COOKIES } from '@rooms/i18n';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../server/src/rooms/room-test-users';
+import { createOwner } from '../../server/src/testing/room-test-users';
 import {
   PRESS_ME_PAGE,
   passEntry,

@@ -3,9 +3,9 @@
 // in every other process on the database, whoever wrote the entry.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../admin/admin-testing';
-import { createOwner } from '../rooms/room-test-users';
+import { createAdmin } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

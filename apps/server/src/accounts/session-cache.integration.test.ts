@@ -3,9 +3,9 @@
 import { watchAccountChanges } from '@rooms/api';
 import { User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, impersonate } from '../admin/admin-testing';
-import { createOwner } from '../rooms/room-test-users';
+import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

@@ -4,10 +4,10 @@
 import { hostname } from 'node:os';
 import { appRouter, restRoutes, type TServerState } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../rooms/room-test-users';
+import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createAdmin, impersonate } from './admin-testing';
 
 let server: TTestServer;
 let callers: { name: string; token: string | undefined }[];

@@ -4,10 +4,10 @@
 // the user's own session still may.
 import { AuditEntry, Room } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
+import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createAdmin, impersonate } from './admin-testing';
 
 const FORBIDDEN = 'This is not available while an administrator is signed in as this user';
 

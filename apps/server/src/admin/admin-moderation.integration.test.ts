@@ -3,10 +3,10 @@
 // log's filters.
 import { AuditEntry, BalanceEntry, Payment, Plan, Region, Room, RoomReport, SystemImage } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
+import { createAdmin } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createAdmin } from './admin-testing';
 
 let server: TTestServer;
 let admin: TTestOwner & { email: string };

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { AuditEntry, Plan, Room, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
+import { createAdmin } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
-import { createAdmin } from './admin-testing';
 
 let server: TTestServer;
 let roomsDataDir: string;

@@ -3,9 +3,9 @@
 // (even before the expiry job has stored it).
 import { Payment } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
 import { SANDBOX_CHECKOUT_PATH } from '../services/payments/sandbox-provider';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 const PUBLIC_URL = 'https://rooms.example.test';

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { billing } from '@rooms/api';
 import { BalanceEntry, Payment, Plan, Region, Room, Subscription, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { BILLING_JOBS } from '../services/billing-jobs/billing-jobs';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

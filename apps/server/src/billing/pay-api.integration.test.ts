@@ -2,8 +2,8 @@
 // and a recharge through the sandbox checkout page followed by a plan purchase that makes the account VIP.
 import { restRoutes } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

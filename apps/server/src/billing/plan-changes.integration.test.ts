@@ -4,9 +4,9 @@
 import { billing } from '@rooms/api';
 import { BalanceEntry, Subscription } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../admin/admin-testing';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
+import { createAdmin } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 const DAY_MS = 86_400_000;

@@ -3,12 +3,12 @@
 // signatures, wrong amounts and unknown orders refused and recorded, and refresh asking the provider.
 import { PaymentEvent } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
 import { ALIPAY_NOTIFY_PATH } from '../services/payments/alipay-provider';
 import { STRIPE_WEBHOOK_PATH } from '../services/payments/stripe-provider';
 import { startLocalAlipay, type TLocalAlipay } from '../testing/local-alipay';
 import { startLocalStripe, type TLocalStripe } from '../testing/local-stripe';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

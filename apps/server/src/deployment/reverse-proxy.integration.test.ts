@@ -8,8 +8,8 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
 import { onPath, startCaddy, startNginx, type TRunningProxy } from '../testing/reverse-proxy';
+import { createOwner, type TTestOwner } from '../testing/room-test-users';
 import { makeTestCertificate } from '../testing/test-certificates';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 

@@ -7,10 +7,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { fleet } from '@rooms/api';
 import { freePort, LOCAL_REGION_CODE } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetProcess, tampered } from '../testing/fleet-calls';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { agentReportPath } from './agent-reports';
-import { fleetProcess, tampered } from './testing/fleet-calls';
 
 let control: TTestServer;
 /** An agent that answers: its health check, and the control plane's orders to start a room. */

@@ -4,10 +4,10 @@
 // a slot, still open to whoever was inside after its owner stopped it.
 import { fleet } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetProcess } from '../testing/fleet-calls';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { developmentSigningKey } from './fleet-keys';
-import { fleetProcess } from './testing/fleet-calls';
 
 const ADDRESS = '127.0.0.1:9';
 let agent: TTestServer;

@@ -18,10 +18,10 @@ import { ROOM_CLOSE_CODES, roomSocketPath, type TMediaCodecName } from '@rooms/a
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unmountUnder } from '../rooms/profiles/testing/room-volume-files';
-import { startTestS3, type TTestS3 } from '../rooms/profiles/testing/s3-server';
 import { PageParticipant } from '../testing/page-participant';
 import { processTree, stillThere, type TProcessInfo, uidOf } from '../testing/process-tree';
+import { unmountUnder } from '../testing/rooms/room-volume-files';
+import { startTestS3, type TTestS3 } from '../testing/rooms/s3-server';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';

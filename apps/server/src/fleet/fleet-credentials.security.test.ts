@@ -8,11 +8,11 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { freePort } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetProcess } from '../testing/fleet-calls';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
 import { encodeForwardedIdentity } from './agent-routes';
-import { fleetProcess } from './testing/fleet-calls';
 
 const signing = generateKeyPairSync('ed25519');
 const FLEET_SIGNING_KEY = signing.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();

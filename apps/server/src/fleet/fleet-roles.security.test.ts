@@ -5,10 +5,10 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetProcess, tampered } from '../testing/fleet-calls';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
 import { developmentSigningKey } from './fleet-keys';
-import { fleetProcess, tampered } from './testing/fleet-calls';
 
 let agent: TTestServer;
 let gateway: TTestServer;

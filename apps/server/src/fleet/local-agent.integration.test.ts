@@ -3,8 +3,8 @@
 // swept out as lost by the others.
 import type { TServerState } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

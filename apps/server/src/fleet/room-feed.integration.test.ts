@@ -11,7 +11,7 @@ import { roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeH264 } from '../rooms/media/testing/decode-check';
+import { decodeH264 } from '../testing/rooms/decode-check';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { RoomClient } from '../ws/room-client';

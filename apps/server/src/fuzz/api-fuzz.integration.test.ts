@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAdmin } from '../admin/admin-testing';
-import { createOwner } from '../rooms/room-test-users';
+import { createAdmin } from '../testing/admin-accounts';
+import { createOwner } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { asQuery, fuzzValue, type TJsonSchema } from './schema-arbitrary';
 

@@ -7,8 +7,8 @@ import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@ro
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { LocalRoomSession } from '../ws/local-room-session';
 import type { RoomLink } from '../ws/relay-ports';
 import { RoomClient } from '../ws/room-client';
 import { fuzzValue, type TJsonSchema } from './schema-arbitrary';

@@ -4,8 +4,8 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 /** Forwards to PostgreSQL until cut; while cut, every connection (open or new) is dropped at once. */

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { RoomClient } from '../ws/room-client';
 

@@ -4,9 +4,9 @@
 // as query parameters too (`?id&name`), as the documented API shows them.
 import { Plan } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, impersonate } from '../admin/admin-testing';
-import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
+import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest, uniqueCaller } from '../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 interface TOperation {

@@ -6,8 +6,8 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { trpcOptionsFor } from './trpc';
 

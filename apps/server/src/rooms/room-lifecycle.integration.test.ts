@@ -13,8 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createOwner, type TTestOwner, uniqueRoomName } from './room-test-users';
 
 let server: TTestServer;
 let roomsDataDir: string;

@@ -4,8 +4,8 @@
 // within moments on every server, through the triggers on rooms, zones and images.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createOwner, type TTestOwner, uniqueRoomName } from './room-test-users';
 
 interface TListed {
   id: string;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Plan, Region, Subscription } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { createOwner, type TTestOwner, uniqueRoomName } from './room-test-users';
 
 let server: TTestServer;
 let roomsDataDir: string;

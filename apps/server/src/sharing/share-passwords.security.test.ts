@@ -6,8 +6,8 @@ import { ROOM_PASSWORD_LIMITS } from '@rooms/api';
 import { Room } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

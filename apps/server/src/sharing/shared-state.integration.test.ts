@@ -31,10 +31,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { parseEnv } from '../env';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
+import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedUser } from '../testing/stored-accounts';
 import { TEST_CAPTCHA_MAX_NUMBER } from '../testing/test-captcha';
-import { LocalRoomSession } from '../ws/local-room-session';
 import { RoomClient } from '../ws/room-client';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,14 +1,14 @@
 // Sharing and the public square against the real server (real PostgreSQL, REST, tRPC over HTTP, tickets and
 // sockets): the shared room's calls with their password and its budget of wrong tries, the owner's share
 // settings, the square and its thumbnails, guests kept away from owner actions on every path, bans and reports.
-// Each running room's browser is played by a LocalRoomSession (see ws/local-room-session.ts).
+// Each running room's browser is played by a LocalRoomSession (see testing/rooms/local-room-session.ts).
 import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Region, Room, RoomReport, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
+import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
+import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { LocalRoomSession } from '../ws/local-room-session';
 import type { RoomLink } from '../ws/relay-ports';
 import { RoomClient } from '../ws/room-client';
 

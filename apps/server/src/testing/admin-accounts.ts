@@ -2,8 +2,8 @@
 // administrator of a real install is made the same way, by the operator CLI).
 import { User } from '@rooms/db';
 import type { FastifyInstance } from 'fastify';
-import { createOwner, type TTestOwner } from '../rooms/room-test-users';
-import { rest } from '../testing/rest-client';
+import { rest } from './rest-client';
+import { createOwner, type TTestOwner } from './room-test-users';
 
 export async function createAdmin(app: FastifyInstance): Promise<TTestOwner & { email: string }> {
   const owner = await createOwner(app);

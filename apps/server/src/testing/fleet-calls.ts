@@ -7,8 +7,8 @@ import {
   issueCredential,
   type TCredentialClaims,
   type TFleetRole,
-} from '../fleet-credentials';
-import { publicKeyText } from '../fleet-keys';
+} from '../fleet/fleet-credentials';
+import { publicKeyText } from '../fleet/fleet-keys';
 
 export interface TTestFleetProcess {
   credential: string;

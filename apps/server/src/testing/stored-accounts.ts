@@ -1,6 +1,6 @@
 // Users and rooms written straight into a test's database, for tests about something else than signing up: a user
 // with a live session token (and a plan when asked), rooms with the product's usual settings. Tests that are about
-// accounts go through the API (rooms/room-test-users.ts).
+// accounts go through the API (room-test-users.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LOCAL_REGION_CODE, Plan, Region, Room, Session, Subscription, SystemImage, User } from '@rooms/db';

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOWNLOAD_MAX_BYTES, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPages, type TTestPages } from '../rooms/engine/testing/test-pages';
-import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
 import { enterAsMember } from '../testing/room-member';
+import { createOwner, uniqueRoomName } from '../testing/room-test-users';
+import { startTestPages, type TTestPages } from '../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

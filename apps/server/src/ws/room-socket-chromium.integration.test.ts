@@ -5,10 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPages, type TTestPages } from '../rooms/engine/testing/test-pages';
-import { createOwner, uniqueRoomName } from '../rooms/room-test-users';
 import { rest } from '../testing/rest-client';
 import { enterAsMember } from '../testing/room-member';
+import { createOwner, uniqueRoomName } from '../testing/room-test-users';
+import { startTestPages, type TTestPages } from '../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 
 let server: TTestServer;

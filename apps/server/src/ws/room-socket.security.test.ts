@@ -8,12 +8,12 @@ import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Plan, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createAdmin, impersonate } from '../admin/admin-testing';
 import { REPO_ROOT } from '../env';
+import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
+import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { databaseLiveSessions } from './default-ports';
-import { LocalRoomSession } from './local-room-session';
 import type { RoomLink } from './relay-ports';
 import { RoomClient } from './room-client';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryOnceStore } from '../services/memory-once-store';
+import { MemoryOnceStore } from '../testing/memory-once-store';
 import { TicketBook } from './ticket';
 
 const secret = 'a-secret-that-is-long-enough-for-hmac-keys';

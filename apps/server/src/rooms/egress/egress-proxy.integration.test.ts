@@ -10,8 +10,15 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closed,
+  exchange,
+  openTunnel,
+  startSite,
+  type TSite,
+  viaProxy,
+} from '../../testing/rooms/proxy-test-kit';
 import { startEgressProxy, type TEgressProxy } from './egress-proxy';
-import { closed, exchange, openTunnel, startSite, type TSite, viaProxy } from './testing/proxy-test-kit';
 
 const BLOCK_TEXT = 'This address is blocked in rooms';
 

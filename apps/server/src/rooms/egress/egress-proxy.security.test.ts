@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEgressProxy } from './egress-proxy';
 import {
   closed,
   dial,
@@ -19,7 +18,8 @@ import {
   type TSite,
   viaProxy,
   within,
-} from './testing/proxy-test-kit';
+} from '../../testing/rooms/proxy-test-kit';
+import { startEgressProxy } from './egress-proxy';
 
 let allowed: TSite;
 /** Holds the proxies' door sockets. */

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
-import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
-import { createOwner, uniqueRoomName } from '../room-test-users';
 
 let server: TTestServer;
 let pages: TTestPages;

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppError, TRoomLaunchSpec, TRoomStateChange } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apply, input, key, press } from '../../testing/rooms/room-input';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer } from '../../testing/test-server';
 import { startEgressProxy } from '../egress/egress-proxy';
+import { processesUsingProfile } from '../process-tree';
 import type { TMediaChunk } from '../room-session';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 import type { ChromiumRoomSession } from './chromium-room-session';
-import { processesUsingProfile } from '../process-tree';
-import { apply, input, key, press } from './testing/room-input';
-import { startTestPages, type TTestPages } from './testing/test-pages';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -17,10 +17,10 @@ import { promisify } from 'node:util';
 import type { TRoomInput } from '@rooms/api/room-protocol';
 import type { BrowserContext, CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apply, input } from '../../testing/rooms/room-input';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from './chromium-room-engine';
-import { apply, input } from './testing/room-input';
-import { startTestPages, type TTestPages } from './testing/test-pages';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,15 +13,15 @@ import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protoc
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
+import { apply, input } from '../../testing/rooms/room-input';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { RoomClient } from '../../ws/room-client';
 import { startEgressProxy } from '../egress/egress-proxy';
-import { createOwner, uniqueRoomName } from '../room-test-users';
 import type { RoomSandbox } from '../sandbox/room-sandbox';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 import { isBrowserUi, type TTargetInfo } from './tabs';
-import { apply, input } from './testing/room-input';
-import { startTestPages, type TTestPages } from './testing/test-pages';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppError, TRoomLaunchSpec } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveDescendants } from '../../testing/rooms/room-processes';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer } from '../../testing/test-server';
 import { startEgressProxy } from '../egress/egress-proxy';
-import { liveDescendants } from '../media/testing/room-processes';
-import { ChromiumRoomEngine } from './chromium-room-engine';
 import { findBrowserPid, isAlive, processesUsingProfile } from '../process-tree';
-import { startTestPages, type TTestPages } from './testing/test-pages';
+import { ChromiumRoomEngine } from './chromium-room-engine';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHAPE = { width: 800, height: 600, maxFrameRate: 10, videoBitrateKbps: 1000 };

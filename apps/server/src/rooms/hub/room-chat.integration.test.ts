@@ -6,9 +6,9 @@ import { CHAT_HISTORY_SIZE, roomSocketPath, type TRoomEnding } from '@rooms/api/
 import { LOCAL_REGION_CODE, Region, Room, RoomChatMessage, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { LocalRoomSession } from '../../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { databaseRoomChat } from '../../ws/default-ports';
-import { LocalRoomSession } from '../../ws/local-room-session';
 import type { RoomLink } from '../../ws/relay-ports';
 import { RoomClient } from '../../ws/room-client';
 

@@ -2,7 +2,7 @@
 // record what a socket would have carried.
 import { decodeMediaFrame, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalRoomSession, readLocalPicture } from '../../ws/local-room-session';
+import { LocalRoomSession, readLocalPicture } from '../../testing/rooms/local-room-session';
 import type { TBanMarks, TRelayRoom, TRemoval } from '../../ws/relay-ports';
 import { type HubPeer, RoomHub, type TRoomHubOptions } from './room-hub';
 

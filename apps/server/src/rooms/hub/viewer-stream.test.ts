@@ -1,7 +1,7 @@
 // The layer each viewer gets and the order its bytes leave, on simulated links (testing/link-simulation.ts):
 // the targets as a viewer would live them, scored as bench:network scores real viewers.
 import { describe, expect, it } from 'vitest';
-import { simulateViewer } from './testing/link-simulation';
+import { simulateViewer } from '../../testing/rooms/link-simulation';
 
 describe('a viewer on a link', () => {
   it('keeps the room’s full layer on a fast link', () => {

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeH264 } from '../../testing/rooms/decode-check';
+import { apply, input, key, press } from '../../testing/rooms/room-input';
+import { liveDescendants, stillRunning, type TProcessInfo } from '../../testing/rooms/room-processes';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import type { ChromiumRoomSession } from '../engine/chromium-room-session';
-import { apply, input, key, press } from '../engine/testing/room-input';
-import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { TMediaChunk } from '../room-session';
-import { decodeH264 } from './testing/decode-check';
-import { liveDescendants, stillRunning, type TProcessInfo } from './testing/room-processes';
 
 let pages: TTestPages;
 let dataDir: string;

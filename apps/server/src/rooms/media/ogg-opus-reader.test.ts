@@ -1,9 +1,9 @@
 // Opus packets come out of the Ogg framing whole, wherever the pipe splits it, placed on the sample clock; and
 // the server-clock timestamps made from them stay steady when arrival times jitter.
 import { describe, expect, it } from 'vitest';
+import { oggOpus, oggPage } from '../../testing/rooms/decode-check';
 import { OggOpusReader, opusPacketSamples, type TOpusPacket } from './ogg-opus-reader';
 import { OpusTimeline } from './opus-encoder';
-import { oggOpus, oggPage } from './testing/decode-check';
 
 describe('OggOpusReader', () => {
   it.each([1, 5, 64, 100_000])(

@@ -10,13 +10,13 @@ import type { TMediaCodecName, TMediaFrame, TRoomTicketResponse } from '@rooms/a
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
+import { decodeH264, opusLoudness } from '../../testing/rooms/decode-check';
+import { liveDescendants, stillRunning, type TProcessInfo } from '../../testing/rooms/room-processes';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { RoomClient } from '../../ws/room-client';
-import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { TMediaChunk } from '../room-session';
-import { createOwner, uniqueRoomName } from '../room-test-users';
-import { decodeH264, opusLoudness } from './testing/decode-check';
-import { liveDescendants, stillRunning, type TProcessInfo } from './testing/room-processes';
 
 const WEBCODECS: TMediaCodecName[] = ['h264', 'opus', 'jpeg'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -347,7 +347,7 @@ function inWindowNeighbours(
 describe('a server killed hard', () => {
   it('takes every process of its rooms with it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'rooms-hard-kill-'));
-    const script = fileURLToPath(new URL('./testing/run-room.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../testing/rooms/run-room.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -6,9 +6,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { unmountUnder } from '../../testing/rooms/room-volume-files';
 import { silentLogger } from '../room-logger';
 import { isMountPoint, mountPoints, RoomVolumes } from './room-volumes';
-import { unmountUnder } from './testing/room-volume-files';
 
 let dataDir: string;
 let volumes: RoomVolumes;

@@ -15,12 +15,12 @@ import { fleet, type TRoomLaunchSpec } from '@rooms/api';
 import { Region, Room, SystemImage, User } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStoppedRoomFile } from '../../testing/rooms/room-volume-files';
+import { startTestS3, type TTestS3 } from '../../testing/rooms/s3-server';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import { commitProfile, committedProfile } from './profile-records';
 import { S3ProfileStore } from './s3-profile-store';
-import { readStoppedRoomFile } from './testing/room-volume-files';
-import { startTestS3, type TTestS3 } from './testing/s3-server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PREFIX = 'profiles/';

@@ -8,11 +8,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../env';
+import { runInRoom } from '../../testing/rooms/run-in-room';
+import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
-import { startTestPages, type TTestPages } from '../engine/testing/test-pages';
 import type { RoomSandbox } from './room-sandbox';
-import { runInRoom } from './testing/run-in-room';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CANARY = `room-filesystem-canary-${process.pid}-${Date.now()}`;

@@ -13,10 +13,10 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInRoom } from '../../testing/rooms/run-in-room';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
 import type { RoomSandbox } from './room-sandbox';
-import { runInRoom } from './testing/run-in-room';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A variable only the server has: it must not reach any room process. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appCodeOf } from '../../testing/app-code-of';
 import { sendJson as json, startLocalGeetest, type TLocalGeetest } from '../../testing/local-geetest';
-import { MemoryOnceStore } from '../memory-once-store';
+import { MemoryOnceStore } from '../../testing/memory-once-store';
 import { GeetestCaptcha } from './geetest-captcha';
 
 let gt: TLocalGeetest;

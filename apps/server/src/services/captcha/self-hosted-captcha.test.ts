@@ -2,7 +2,7 @@ import type { TCaptchaFields, TCaptchaSolution } from '@rooms/api';
 import { sha256Hex, solveChallenge } from '@rooms/api/captcha';
 import { describe, expect, it } from 'vitest';
 import { appCodeOf } from '../../testing/app-code-of';
-import { MemoryOnceStore } from '../memory-once-store';
+import { MemoryOnceStore } from '../../testing/memory-once-store';
 import { SelfHostedCaptchaService } from './self-hosted-captcha';
 
 const SECRET = 'a test secret of at least sixteen characters';

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TServerState } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../admin/admin-testing';
-import { createOwner, uniqueRoomName } from '../../rooms/room-test-users';
+import { createAdmin } from '../../testing/admin-accounts';
 import { rest } from '../../testing/rest-client';
+import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 
 let server: TTestServer;

@@ -2,7 +2,7 @@
 // through ffmpeg's decoder, Opus packets are wrapped in an Ogg stream (the framing ffmpeg reads) and decoded to
 // PCM whose loudness is measured.
 import { spawn } from 'node:child_process';
-import { opusPacketSamples } from '../ogg-opus-reader';
+import { opusPacketSamples } from '../../rooms/media/ogg-opus-reader';
 
 function run(
   args: string[],

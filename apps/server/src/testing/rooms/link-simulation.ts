@@ -9,9 +9,9 @@ import {
   type TServerMessage,
   type TStreamLayerName,
 } from '@rooms/api/room-protocol';
-import type { MediaSource, TMediaChunk, TMediaCodec } from '../../room-session';
-import { AUDIO_BACKPRESSURE, H264_BACKPRESSURE, MediaFanout } from '../media-fanout';
-import { type TLayerFeed, ViewerStream } from '../viewer-stream';
+import { AUDIO_BACKPRESSURE, H264_BACKPRESSURE, MediaFanout } from '../../rooms/hub/media-fanout';
+import { type TLayerFeed, ViewerStream } from '../../rooms/hub/viewer-stream';
+import type { MediaSource, TMediaChunk, TMediaCodec } from '../../rooms/room-session';
 
 const FPS = 30;
 

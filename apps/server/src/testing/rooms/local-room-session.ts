@@ -3,7 +3,7 @@
 // checked end to end without Chromium; it is also a load source for relay benchmarks.
 // Frames are labelled 'jpeg' (each one stands alone, as JPEG frames do) but carry JSON, which tests decode.
 import type { TRoomInput } from '@rooms/api/room-protocol';
-import type { MediaSource, RoomSession, TBrowserTab, TMediaChunk } from '../rooms/room-session';
+import type { MediaSource, RoomSession, TBrowserTab, TMediaChunk } from '../../rooms/room-session';
 
 export interface TLocalPicture {
   seq: number;

@@ -1,6 +1,6 @@
 // Input a participant sends, for tests that drive a room's browser through its RoomSession.
 import { type TRoomInput, ZRoomInput } from '@rooms/api/room-protocol';
-import type { RoomSession } from '../../room-session';
+import type { RoomSession } from '../../rooms/room-session';
 
 export const input = (value: unknown): TRoomInput => ZRoomInput.parse(value);
 

@@ -1,13 +1,13 @@
-// What tests need of keep-data rooms' volumes (../room-volumes.ts) that the engine itself never does: reading a
-// stopped room's directory, whose data is in its unmounted image, and clearing the mounts a server killed hard
-// left behind before the test's data directory is deleted.
+// What tests need of keep-data rooms' volumes (rooms/profiles/room-volumes.ts) that the engine itself never does:
+// reading a stopped room's directory, whose data is in its unmounted image, and clearing the mounts a server killed
+// hard left behind before the test's data directory is deleted.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { mountPoints } from '../room-volumes';
+import { mountPoints } from '../../rooms/profiles/room-volumes';
 
 const run = promisify(execFile);
 

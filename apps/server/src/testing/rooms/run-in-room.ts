@@ -1,7 +1,7 @@
 // Runs a program as one of a room's processes, the way the room's own helpers start (room-sandbox-exec.sh): for
 // tests that try what a process that broke out of its renderer would try.
 import { execFile } from 'node:child_process';
-import type { RoomSandbox } from '../room-sandbox';
+import type { RoomSandbox } from '../../rooms/sandbox/room-sandbox';
 
 export interface TRoomRun {
   code: number;

@@ -1,7 +1,7 @@
 // A server stand-in for the hard-kill test: starts one room on the media pipeline, prints the processes it runs
 // as one JSON line, and waits to be killed. Usage: node --import tsx run-room.ts <roomsDataDir>
-import { startEgressProxy } from '../../egress/egress-proxy';
-import { ChromiumRoomEngine } from '../../engine/chromium-room-engine';
+import { startEgressProxy } from '../../rooms/egress/egress-proxy';
+import { ChromiumRoomEngine } from '../../rooms/engine/chromium-room-engine';
 import { liveDescendants } from './room-processes';
 
 const [roomsDataDir = '', chromiumPath = '/usr/bin/chromium'] = process.argv.slice(2);
