@@ -2,7 +2,7 @@
 // may connect, who is banned, what was said) and the running room's live session (from the engine). The defaults read the
 // database and the engine; a test or another engine plugs in its own through RoomRelay.use().
 import type { TRoomEnding } from '@rooms/api/room-protocol';
-import type { TChatAuthor, TChatRecord } from '../rooms/hub/chat-log';
+import type { TChatAuthor, TChatRecord } from '../rooms/hub/chat/chat-log';
 import type { RoomSession } from '../rooms/room-session';
 
 export interface TRelayRoom {

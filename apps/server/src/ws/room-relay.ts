@@ -1,8 +1,8 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
-import { isRemovedBy } from '../rooms/hub/removals';
-import { BanList } from '../rooms/hub/room-bans';
+import { isRemovedBy } from '../rooms/hub/member/removals';
+import { BanList } from '../rooms/hub/member/room-bans';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from '../rooms/hub/room-hub';
 import type { RoomSession } from '../rooms/room-session';
 import { ConnectionBook } from './connection-book';

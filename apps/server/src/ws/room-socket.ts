@@ -12,7 +12,7 @@ import {
 } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { SlidingWindow } from '../rooms/hub/chat-log';
+import { SlidingWindow } from '../rooms/hub/chat/chat-log';
 import { errorMessage } from '../rooms/hub/error-message';
 import type { RoomHub, TJoinIdentity } from '../rooms/hub/room-hub';
 import { SocketPeer } from '../rooms/hub/socket-peer';

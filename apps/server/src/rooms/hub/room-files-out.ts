@@ -6,7 +6,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DOWNLOAD_MAX_BYTES } from '@rooms/api/room-protocol';
 import type { TRoomFileOut } from '../room-session';
-import type { HubPeer } from './room-hub';
+import type { HubPeer } from './hub-context';
 
 /** Long enough to read the prompt and click; a file nobody fetched does not stay on the server's disk. */
 export const OFFER_TTL_MS = 5 * 60_000;

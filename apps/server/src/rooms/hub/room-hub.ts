@@ -1,5 +1,7 @@
 // One running room's participants: members, control, chat, the shared picture and the way input reaches the
-// browser. Transport-free (members are HubPeers), so its rules are unit-tested without sockets.
+// browser. Transport-free (members are HubPeers), so its rules are unit-tested without sockets. The hub keeps who
+// joined and routes each message to its domain's handler (./member, ./control, ./chat, ./input, ./browser,
+// ./pointing, and the picture's ./participant-streams.ts), as the protocol names them (`domain/action`).
 
 import { randomUUID } from 'node:crypto';
 import {
@@ -7,42 +9,39 @@ import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
-  type TControlChange,
   type TMediaCodecName,
   type TMember,
   type TRoomEnding,
   type TRoomErrorCode,
   type TServerMessage,
 } from '@rooms/api/room-protocol';
-import type { TBanMarks, TRelayRoom } from '../../ws/relay-ports';
+import type { TRelayRoom } from '../../ws/relay-ports';
 import type { RoomSession } from '../room-session';
-import { ControlQueue, type TControlOutcome } from './control-queue';
+import { BrowserHandler } from './browser/browser-handler';
+import { ChatHandler } from './chat/chat-handler';
+import type { TRoomChatOptions } from './chat/room-chat';
+import { ControlHandler } from './control/control-handler';
 import { errorMessage } from './error-message';
-import type { MediaPeer, TBackpressure } from './media-fanout';
-import { hasSeatFor, nicknameRefusal, PersonIds, peopleIn, personSeats, removalRefusal } from './member-list';
+import {
+  domainOf,
+  type HubPeer,
+  type TDomainHandler,
+  type TDomainHandlers,
+  type THubContext,
+  type THubMember,
+  type TJoinIdentity,
+} from './hub-context';
+import { Driving } from './input/driving';
+import { InputHandler } from './input/input-handler';
+import type { TBackpressure } from './media-fanout';
+import { MemberHandler, type TMemberHandlerOptions } from './member/member-handler';
+import { hasSeatFor, nicknameRefusal, PersonIds, peopleIn } from './member/member-list';
+import type { TRemovalOptions } from './member/removals';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
-import { RoomPointing } from './pointing';
-import { Removals, type TRemovalOptions } from './removals';
-import { BanList, banMarksOf } from './room-bans';
-import { RoomChat, type TRoomChatOptions } from './room-chat';
+import { RoomPointing } from './pointing/pointing';
 import { RoomFilesOut, type TOfferedFile } from './room-files-out';
 
-export interface HubPeer extends MediaPeer {
-  /** `serialized` is the message's JSON when the sender already has it (a broadcast serializes once). */
-  send(message: TServerMessage, serialized?: string): void;
-  close(code: number, reason: string): void;
-}
-
-/** Who is behind a connection: a signed-in user, or a guest (null) who came by a shared link. */
-export interface TJoinIdentity {
-  userId: string | null;
-  /** A guest's browser, from the signed cookie of POST /ws/ticket: what a ban holds on to besides the address. */
-  guestId?: string | null;
-  /** The connection's address; a ban covers it, so a fresh browser profile does not get around it. */
-  ip?: string | null;
-  /** The session a signed-in connection was opened with: when it ends, the connection ends (ConnectionBook). */
-  sessionId?: string | null;
-}
+export type { HubPeer, TJoinIdentity } from './hub-context';
 
 export interface TRoomHubOptions {
   room: TRelayRoom;
@@ -59,81 +58,85 @@ export interface TRoomHubOptions {
    * went down), and where each new one is stored so every process refuses the person a ticket. The hub itself
    * enforces a ban at once; storing it follows.
    */
-  bans?: { inForce?: readonly TBanMarks[]; record?(marks: readonly TBanMarks[]): Promise<void> };
-  /** The people the owner removed, likewise (./removals.ts). */
+  bans?: TMemberHandlerOptions['bans'];
+  /** The people the owner removed, likewise (./member/removals.ts). */
   removals?: TRemovalOptions;
-  /** The room's chat beyond this hub: earlier runs' messages, and where new ones are stored (./room-chat.ts). */
+  /** The room's chat beyond this hub: earlier runs' messages, and where new ones are stored (./chat/room-chat.ts). */
   chat?: TRoomChatOptions;
   /** Whether this process serves the fetch of the room's downloads (./room-files-out.ts); true unless said. */
   downloadsServed?: boolean;
 }
 
-interface TMemberState {
-  info: TMember;
-  userId: string | null;
-  identity: TJoinIdentity;
-  peer: HubPeer;
-  /** When this member was last told it is not in control, so a stray pointer stream yields one error a second. */
-  lastRefusedAt: number;
-}
-
 export type TJoinResult = { ok: true; memberId: string } | { ok: false; code: TRoomErrorCode };
 
-/** Pointer moves and wheel turns are superseded by the next ones; beyond this backlog they are dropped. */
-const MAX_PENDING_INPUT = 64;
-/** Beyond this backlog the browser is not keeping up at all, and everything the controller sends is dropped. */
-const MAX_PENDING_TASKS = 1024;
 const DEFAULT_STATS_INTERVAL_MS = 2000;
 
 export class RoomHub {
   readonly session: RoomSession;
   private readonly room: TRelayRoom;
-  private readonly members = new Map<string, TMemberState>();
-  private readonly control: ControlQueue;
-  private readonly chat: RoomChat;
+  private readonly members = new Map<string, THubMember>();
+  private readonly context: THubContext;
+  private readonly member: MemberHandler;
+  private readonly control: ControlHandler;
+  private readonly chat: ChatHandler;
+  private readonly driving: Driving;
   private readonly media: ParticipantStreams;
-  private readonly pointing = new RoomPointing(
-    () => this.now(),
-    (id) => this.control.isController(id),
-  );
-  /** People the owner removed, by account and browser, until the room stops or the owner lets them back in. */
-  private readonly removals: Removals;
+  private readonly pointing: RoomPointing;
+  /** Each message domain's handler; what has none here is not the hub's (system/ping is the socket's). */
+  private readonly handlers: TDomainHandlers;
   private readonly people = new PersonIds();
-  /** People the owner banned, by account, browser and address (isBanned), for as long as this room runs. */
-  private readonly bans: BanList;
   private readonly stopTabs: () => void;
   /** Downloads and copied text, for the controller alone (./room-files-out.ts). */
   private readonly filesOut: RoomFilesOut;
   private readonly stopFilesOut: () => void;
   private readonly now: () => number;
   private statsTimer: NodeJS.Timeout | undefined;
-  // Input and browser actions run one after another, in the order the controller sent them.
-  private tasks: Promise<void> = Promise.resolve();
-  private pendingTasks = 0;
   private closed = false;
 
   constructor(private readonly options: TRoomHubOptions) {
     this.room = options.room;
     this.session = options.session;
     this.now = options.now ?? Date.now;
-    this.bans = new BanList(options.bans?.inForce);
-    this.removals = new Removals(options.removals, (err, what) =>
-      options.log?.warn({ err, roomId: this.room.id }, what),
-    );
-    this.chat = new RoomChat(options.chat ?? {}, (err, what) =>
-      options.log?.warn({ err, roomId: this.room.id }, what),
-    );
-    this.media = new ParticipantStreams(options.session, options.backpressure);
-    this.control = new ControlQueue({
-      has: (id) => this.members.has(id),
-      isOwner: (id) => this.members.get(id)?.info.isOwner ?? false,
-      ids: () => this.members.keys(),
+    this.context = {
+      room: this.room,
+      members: this.members,
+      now: () => this.now(),
+      broadcast: (message) => this.broadcast(message),
+      warn: (err, what) => options.log?.warn({ err, roomId: this.room.id }, what),
+    };
+    this.chat = new ChatHandler(this.context, options.chat);
+    this.member = new MemberHandler(this.context, {
+      bans: options.bans,
+      removals: options.removals,
+      retractChat: (marks) => this.chat.retract(marks),
+      leave: (id, reason) => this.leave(id, reason),
     });
+    this.media = new ParticipantStreams(options.session, options.backpressure);
+    this.control = new ControlHandler(this.context);
+    this.driving = new Driving(this.context, (id) => this.control.isController(id));
+    this.pointing = new RoomPointing(
+      () => this.now(),
+      (id) => this.control.isController(id),
+    );
+    const input = new InputHandler(options.session, this.driving);
+    const browser = new BrowserHandler(options.session, this.driving);
+    const pointing: TDomainHandler<'pointer' | 'reaction'> = (member, message) =>
+      this.pointing.handle(member, message, this.members.values());
+    this.handlers = {
+      member: (member, message) => this.member.handle(member, message),
+      control: (member, message) => this.control.handle(member, message),
+      chat: (member, message) => this.chat.handle(member, message),
+      input: (_member, message) => input.handle(message),
+      browser: (member, message) => browser.handle(member, message),
+      pointer: pointing,
+      reaction: pointing,
+      stream: (member, message) => this.media.handle(member.peer, message),
+    };
     this.stopTabs = options.session.onTabsChanged((tabs) => this.broadcast({ type: 'browser/tabs', tabs }));
     this.filesOut = new RoomFilesOut({
       roomId: this.room.id,
       controller: () => {
-        const id = this.control.state().controllerId;
+        const id = this.control.queue.state().controllerId;
         const member = id === null ? undefined : this.members.get(id);
         return member && { id: member.info.id, peer: member.peer };
       },
@@ -196,13 +199,13 @@ export class RoomHub {
       lastRefusedAt: Number.NEGATIVE_INFINITY,
     });
     // Only a join that moved control is news to the others (the owner taking an empty seat).
-    const joined = this.control.joined(info.id);
+    const joined = this.control.queue.joined(info.id);
 
     peer.send({ type: 'member/list', you: info.id, members: this.memberList() });
-    if (joined.ok && joined.changed) this.broadcastControl({ action: 'joined', byId: info.id });
-    else peer.send({ type: 'control/state', ...this.control.state() });
+    if (joined.ok && joined.changed) this.control.announce({ action: 'joined', byId: info.id });
+    else peer.send({ type: 'control/state', ...this.control.queue.state() });
     peer.send({ type: 'chat/history', messages: this.chat.history() });
-    if (isOwner) peer.send({ type: 'member/removals', removed: this.removals.list() });
+    if (isOwner) peer.send(this.member.removalsMessage());
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
     peer.send({
       type: 'stream/config',
@@ -221,59 +224,25 @@ export class RoomHub {
     if (!member) return;
     this.members.delete(memberId);
     this.media.remove(member.peer);
-    const control = this.control.left(memberId);
+    const control = this.control.queue.left(memberId);
     this.broadcast({ type: 'member/left', memberId, reason });
-    if (control.ok && control.changed) this.broadcastControl({ action: 'left', byId: memberId });
+    if (control.ok && control.changed) this.control.announce({ action: 'left', byId: memberId });
     if (this.members.size === 0) this.stopStats();
     this.options.participantsChanged(this.members.size);
   }
 
-  /** One message of a joined member (member/join and system/ping are the socket's business). */
+  /**
+   * One message of a joined member, to its domain's handler; what only the controller may send passes its gate
+   * first (./input/driving.ts). member/join and system/ping are the socket's business.
+   */
   handle(memberId: string, message: TClientMessage): void {
     const member = this.members.get(memberId);
     if (!member) return;
-    if (isControllerOnly(message)) {
-      this.handleDriving(member, message);
-      return;
-    }
-    switch (message.type) {
-      case 'stream/ack':
-      case 'stream/choose':
-        this.media.handle(member.peer, message);
-        return;
-      case 'member/kick':
-        this.kick(member, message.memberId, false);
-        return;
-      case 'member/ban':
-        this.kick(member, message.memberId, true);
-        return;
-      case 'member/readmit':
-        this.readmit(member, message.removalId);
-        return;
-      case 'control/request':
-        this.applyControl(member, 'request', this.control.request(memberId));
-        return;
-      case 'control/cancel':
-        this.applyControl(member, 'cancel', this.control.cancel(memberId));
-        return;
-      case 'control/grant':
-        this.applyControl(member, 'grant', this.control.grant(memberId, message.memberId));
-        return;
-      case 'control/release':
-        this.applyControl(member, 'release', this.control.release(memberId));
-        return;
-      case 'control/take':
-        this.applyControl(member, 'take', this.control.take(memberId));
-        return;
-      case 'chat/send':
-        this.sendChat(member, message.text);
-        return;
-      case 'member/join':
-        this.refuse(member, 'ALREADY_JOINED', message.type);
-        return;
-      default:
-        this.pointing.handle(member, message, this.members.values());
-    }
+    if (isControllerOnly(message) && !this.driving.admit(member, message)) return;
+    const handler = this.handlers[domainOf(message)] as
+      | ((member: THubMember, message: TClientMessage) => void)
+      | undefined;
+    handler?.(member, message);
   }
 
   /** The room's browser went away: everyone is told why and disconnected; their pages follow the room back. */
@@ -296,176 +265,14 @@ export class RoomHub {
     this.options.participantsChanged(0);
   }
 
-  private handleDriving(member: TMemberState, message: TClientMessage): void {
-    if (!this.control.isController(member.info.id)) {
-      const at = this.now();
-      if (at - member.lastRefusedAt >= 1000) {
-        member.lastRefusedAt = at;
-        this.refuse(member, 'NOT_CONTROLLER', message.type);
-      }
-      return;
-    }
-    if (this.pendingTasks >= MAX_PENDING_TASKS) return;
-    const session = this.session;
-    switch (message.type) {
-      case 'input/pointer':
-      case 'input/wheel':
-        if (message.type === 'input/wheel' || message.action === 'move') {
-          if (this.pendingTasks >= MAX_PENDING_INPUT) return;
-        }
-        this.enqueue(() => session.applyInput(message));
-        return;
-      case 'input/key':
-      case 'input/text':
-      case 'input/composition':
-        this.enqueue(() => session.applyInput(message));
-        return;
-      case 'browser/navigate':
-        this.enqueue(() => session.navigate(message.url), member, message.type);
-        return;
-      case 'browser/back':
-        this.enqueue(() => session.back(), member, message.type);
-        return;
-      case 'browser/forward':
-        this.enqueue(() => session.forward(), member, message.type);
-        return;
-      case 'browser/reload':
-        this.enqueue(() => session.reload(), member, message.type);
-        return;
-      case 'browser/tab-open':
-        this.enqueue(() => session.openTab(message.url), member, message.type);
-        return;
-      case 'browser/tab-activate':
-        this.enqueue(() => session.activateTab(message.tabId), member, message.type);
-        return;
-      case 'browser/tab-close':
-        this.enqueue(() => session.closeTab(message.tabId), member, message.type);
-        return;
-      case 'browser/find':
-        this.enqueue(
-          async () => {
-            const found = await session.find(message.text, message.backwards);
-            member.peer.send({ type: 'browser/found', text: message.text, found });
-          },
-          member,
-          message.type,
-        );
-        return;
-      default:
-        return;
-    }
-  }
-
-  /**
-   * Failed browser actions are reported to whoever asked (the engine's AppError text, e.g. a blocked address,
-   * is meant for people); failed input events are only logged: a pointer stream would turn them into a flood.
-   */
-  private enqueue(task: () => Promise<void>, reportTo?: TMemberState, about?: string): void {
-    this.pendingTasks += 1;
-    this.tasks = this.tasks
-      .then(task)
-      .catch((error: unknown) => {
-        if (reportTo && about) {
-          const message = error instanceof Error && 'appCode' in error ? error.message : undefined;
-          reportTo.peer.send(errorMessage('BROWSER_ACTION_FAILED', about, message));
-        } else {
-          this.options.log?.warn({ err: error, roomId: this.room.id }, 'room input failed');
-        }
-      })
-      .finally(() => {
-        this.pendingTasks -= 1;
-      });
-  }
-
-  /** Whether the owner banned this person (the rule: ./room-bans.ts). */
+  /** Whether the owner banned this person (the rule: ./member/room-bans.ts). */
   isBanned(identity: TJoinIdentity): boolean {
-    return this.bans.has(identity, this.room.ownerId);
+    return this.member.isBanned(identity);
   }
 
-  /** Why this person may not come in: banned, or removed and not let back in (./removals.ts); null when they may. */
+  /** Why this person may not come in: banned, or removed and not let back in; null when they may. */
   keptOut(identity: TJoinIdentity): 'BANNED' | 'KICKED' | null {
-    if (this.isBanned(identity)) return 'BANNED';
-    return this.removals.has(identity, this.room.ownerId) ? 'KICKED' : null;
-  }
-
-  /**
-   * Records what names the target: its account, browser and address, and those of its other seats; here at once,
-   * then where the other processes look before they issue a ticket.
-   */
-  private banPerson(target: TMemberState): void {
-    const marks = personSeats(this.members.values(), target).map((seat) => banMarksOf(seat.identity));
-    for (const mark of marks) this.bans.add(mark);
-    this.options.bans?.record?.(marks).catch((error: unknown) => {
-      this.options.log?.warn({ err: error, roomId: this.room.id }, 'room ban not stored for other servers');
-    });
-    // What they wrote goes with them: chat outlives the room's runs, and a ban is how an owner clears spam.
-    if (this.chat.retract(marks)) this.broadcast({ type: 'chat/history', messages: this.chat.history() });
-  }
-
-  private kick(by: TMemberState, targetId: string, ban: boolean): void {
-    const target = this.members.get(targetId);
-    const refusal = removalRefusal(by, target);
-    if (refusal || !target) {
-      this.refuse(by, refusal ?? 'NOT_A_MEMBER', ban ? 'member/ban' : 'member/kick');
-      return;
-    }
-    // Either way the person stays out for the room's run, by account and browser; a ban by address too and with
-    // no way back, where the owner may let a removed person back in.
-    const seats = personSeats(this.members.values(), target);
-    if (ban) this.banPerson(target);
-    else this.removals.remove(target.info.nickname, seats, this.now());
-    // Every seat now kept out goes: the person's other tabs and devices (and, banned, guests at their address).
-    const code = ban ? 'BANNED' : 'KICKED';
-    for (const seat of [...this.members.values()]) {
-      if (seat !== target && (seat.info.isOwner || this.keptOut(seat.identity) === null)) continue;
-      seat.peer.send(ban ? errorMessage(code) : { type: 'member/kicked' });
-      seat.peer.close(ROOM_CLOSE_CODES[code], ROOM_ERROR_MESSAGES[code]);
-      this.leave(seat.info.id, 'kicked');
-    }
-    if (!ban) this.tellOwners();
-  }
-
-  private readmit(by: TMemberState, removalId: string): void {
-    if (!by.info.isOwner) {
-      this.refuse(by, 'NOT_OWNER', 'member/readmit');
-      return;
-    }
-    this.removals.lift(removalId);
-    this.tellOwners();
-  }
-
-  /** The owner's seats hear who is removed, so each can let people back in. */
-  private tellOwners(): void {
-    const removed: TServerMessage = { type: 'member/removals', removed: this.removals.list() };
-    for (const member of this.members.values()) if (member.info.isOwner) member.peer.send(removed);
-  }
-
-  private applyControl(
-    member: TMemberState,
-    action: TControlChange['action'],
-    outcome: TControlOutcome,
-  ): void {
-    if (!outcome.ok) this.refuse(member, outcome.code, `control/${action}`);
-    else if (outcome.changed) this.broadcastControl({ action, byId: member.info.id });
-  }
-
-  private sendChat(member: TMemberState, text: string): void {
-    const { info, identity } = member;
-    const message = this.chat.send(
-      { memberId: info.id, nickname: info.nickname, identity },
-      text,
-      this.now(),
-    );
-    if (message) this.broadcast({ type: 'chat/message', message });
-    else this.refuse(member, 'RATE_LIMITED', 'chat/send');
-  }
-
-  private refuse(member: TMemberState, code: TRoomErrorCode, about: string): void {
-    member.peer.send(errorMessage(code, about));
-  }
-
-  private broadcastControl(change: TControlChange): void {
-    this.broadcast({ type: 'control/state', ...this.control.state(), change });
+    return this.member.keptOut(identity);
   }
 
   private broadcast(message: TServerMessage): void {

@@ -4,7 +4,7 @@ import type { TServerMessage } from '@rooms/api/room-protocol';
 import { ROOM_CLOSE_CODES, ROOM_ERROR_MESSAGES } from '@rooms/api/room-protocol';
 import type { WebSocket } from 'ws';
 import { errorMessage } from './error-message';
-import type { HubPeer } from './room-hub';
+import type { HubPeer } from './hub-context';
 import { holdWritesForTurn } from './turn-writes';
 
 /**

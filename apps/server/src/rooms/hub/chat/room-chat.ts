@@ -3,8 +3,8 @@
 // without holding anyone's message up: members see a message at once, the database follows.
 import { randomUUID } from 'node:crypto';
 import type { TChatEntry } from '@rooms/api/room-protocol';
+import type { TJoinIdentity } from '../hub-context';
 import { ChatLog, ChatRateLimits, type TChatAuthor, type TChatRecord } from './chat-log';
-import type { TJoinIdentity } from './room-hub';
 
 /** Where a room's messages outlive its hub (the database; relay-ports.ts). */
 export interface TRoomChatStore {

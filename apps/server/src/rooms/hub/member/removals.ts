@@ -4,8 +4,8 @@
 // a ban (./room-bans.ts) is there to stop. Whoever signs in on a removed browser is still out, and the owner never is.
 import { randomUUID } from 'node:crypto';
 import type { TRemovedMember } from '@rooms/api/room-protocol';
-import type { TRemoval } from '../../ws/relay-ports';
-import type { TJoinIdentity } from './room-hub';
+import type { TRemoval } from '../../../ws/relay-ports';
+import type { TJoinIdentity } from '../hub-context';
 
 export interface TRemovalOptions {
   /** Removals already in force when the hub was made (a room run again after its server went down). */

@@ -4,7 +4,7 @@
 // nickname nobody else holds.
 import { randomUUID } from 'node:crypto';
 import { nicknameKey, type TMember } from '@rooms/api/room-protocol';
-import type { TJoinIdentity } from './room-hub';
+import type { TJoinIdentity } from '../hub-context';
 
 export interface TSeat {
   info: TMember;

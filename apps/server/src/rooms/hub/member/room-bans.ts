@@ -4,8 +4,8 @@
 // nothing), and so is a guest at a banned address (a fresh browser profile). An address alone never keeps out
 // another account: accounts are told apart by their ids, and one household or office behind one address must not
 // lose its members, the owner's own people included. The owner is never banned.
-import type { TBanMarks } from '../../ws/relay-ports';
-import type { TJoinIdentity } from './room-hub';
+import type { TBanMarks } from '../../../ws/relay-ports';
+import type { TJoinIdentity } from '../hub-context';
 
 export class BanList {
   private readonly users = new Set<string>();

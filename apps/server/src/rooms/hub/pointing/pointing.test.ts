@@ -2,8 +2,8 @@
 // what a socket would have carried.
 import { REACTIONS_TOO_FAST, type TServerMessage, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalRoomSession } from '../../ws/local-room-session';
-import { type HubPeer, RoomHub } from './room-hub';
+import { LocalRoomSession } from '../../../testing/rooms/local-room-session';
+import { type HubPeer, RoomHub } from '../room-hub';
 
 class RecordingPeer implements HubPeer {
   readonly messages: TServerMessage[] = [];

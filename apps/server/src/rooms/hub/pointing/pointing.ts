@@ -13,9 +13,9 @@ import {
   type TMember,
   type TServerMessage,
 } from '@rooms/api/room-protocol';
-import { SlidingWindow } from './chat-log';
-import { errorMessage } from './error-message';
-import type { HubPeer, TJoinIdentity } from './room-hub';
+import { SlidingWindow } from '../chat/chat-log';
+import { errorMessage } from '../error-message';
+import type { HubPeer, TJoinIdentity } from '../hub-context';
 
 /** What the hub knows of a joined member that pointing needs. */
 export interface TPointingMember {
