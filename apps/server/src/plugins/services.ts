@@ -1,5 +1,7 @@
 // Builds the long-lived services the procedures use (mail, captcha, passwords, throttling, the room engine) and
-// hands them to the request contexts.
+// hands them to the request contexts. Every role builds the shared ones; a process that runs rooms (ROOM_ROLE all
+// or agent) adds its room agent, one that controls the fleet (all or control) the control plane's duties, and a
+// gateway nothing more. Each part is a small function below; the plugin composes them by role.
 
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -10,6 +12,7 @@ import {
   type NodeMonitor,
   type RoomEngine,
   RoomListCache,
+  type RoomPresence,
   SessionCache,
   setSharePasswordHasher,
   type TServices,
@@ -24,17 +27,17 @@ import { registerAgentReports } from '../fleet/agent-reports';
 import { agonesAllocator } from '../fleet/agones/agones-placement';
 import { AgonesRuntime } from '../fleet/agones/agones-runtime';
 import { NOTICES_PATH } from '../fleet/control-routes';
-import { createFleetAuth } from '../fleet/fleet-auth';
+import { createFleetAuth, type TFleetAuth } from '../fleet/fleet-auth';
 import { CONTROL_AUDIENCE } from '../fleet/fleet-credentials';
 import { startFleetDuties, type TFleetDuties } from '../fleet/fleet-duties';
 import { startFleetPresence } from '../fleet/fleet-presence';
-import { FleetRoomEngine } from '../fleet/fleet-room-engine';
+import { FleetRoomEngine, type TLocalRooms } from '../fleet/fleet-room-engine';
 import { HeartbeatBatcher } from '../fleet/heartbeat-batcher';
 import { startRoomAgent } from '../fleet/room-agent';
 import { createProfileStore } from '../rooms/profiles/create-profile-store';
 import { type BillingJobs, startBillingJobs } from '../services/billing-jobs/billing-jobs';
 import { createCaptcha } from '../services/captcha/create-captcha';
-import { startJobQueue } from '../services/job-queue';
+import { startJobQueue, type TJobQueue } from '../services/job-queue';
 import { createOutboxMailer } from '../services/mail/outbox-mailer';
 import { createSmtpMailer } from '../services/mail/smtp-mailer';
 import { startNodeMonitor } from '../services/node-monitor/node-monitor';
@@ -71,163 +74,25 @@ declare module 'fastify' {
 export const servicesPlugin = fp(
   async (app, options: { config: TConfig }) => {
     const { config } = options;
-    let mailer: Mailer;
-    if (config.smtpUrl) {
-      const smtp = createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
-      app.addHook('onClose', async () => smtp.close());
-      mailer = smtp;
-    } else {
-      mailer = createOutboxMailer(app.orm, app.log);
-    }
+    const runsRooms = config.role === 'all' || config.role === 'agent';
+    const controlsFleet = config.role === 'all' || config.role === 'control';
 
-    const captcha = createCaptcha(
-      {
-        provider: config.captcha.provider,
-        maxNumber: config.captcha.maxNumber,
-        secret: config.appSecret,
-        geetestId: config.captcha.geetestId,
-        geetestKey: config.captcha.geetestKey,
-        geetestApiServer: config.captcha.geetestApiServer,
-      },
-      createPostgresOnceStore(app.orm),
-    );
-
-    // How this process signs and checks the fleet's calls, by its role.
-    const fleetAuth = createFleetAuth(config, app.log);
-    app.addHook('onClose', async () => fleetAuth.close());
-    app.decorate('fleetAuth', fleetAuth);
-
-    // Agents and gateways of a fleet hear the database's notices from the control plane, which listens for them.
-    const relayed = config.controlUrl && (config.role === 'agent' || config.role === 'gateway');
-    const noticesCaller = relayed ? fleetAuth.caller : undefined;
-    const sessionEvents = startSessionEvents(
-      app.orm,
-      app.log,
-      config.controlUrl && noticesCaller
-        ? relayedNotices(
-            new URL(NOTICES_PATH, config.controlUrl).href,
-            () => noticesCaller.authorization(CONTROL_AUDIENCE, 'GET', NOTICES_PATH),
-            app.log,
-          )
-        : databaseNotices(
-            app.orm.config.get('clientUrl'),
-            SESSION_EVENT_CHANNELS,
-            app.log,
-            `rooms-${config.role}-notices`,
-          ),
-    );
-    app.addHook('onClose', async () => sessionEvents.close());
-    app.decorate('sessionEvents', sessionEvents);
-
+    const accounts = await startAccountServices(app, config);
+    const { fleetAuth, sessionEvents } = startFleetLink(app, config);
     const roomListCache = new RoomListCache();
     app.decorate('fleetHeartbeats', new HeartbeatBatcher(app.orm));
-    // The rooms this process runs itself, as a room agent of the fleet (ROOM_ROLE all or agent).
-    const local =
-      config.role === 'all' || config.role === 'agent'
-        ? await startRoomAgent(app, config, roomListCache)
-        : undefined;
-    // Rooms are started and stopped through the fleet: placed on a live agent of their zone, this one or another.
-    // A control plane without an agent deletes a deleted room's saved profile itself (object storage only).
-    const profiles = !local && config.rooms.profiles.s3 ? controlPlaneProfiles(app, config) : undefined;
-    const rooms = new FleetRoomEngine({
-      profiles,
-      allocate:
-        config.runtime.kind === 'agones'
-          ? agonesAllocator(app.orm, agonesRuntime(config.runtime))
-          : undefined,
-      orm: app.orm,
-      // Only a control plane signs orders; on an agent or a gateway the engine orders no other agent.
-      caller: fleetAuth.authority ? fleetAuth.caller : undefined,
-      log: app.log,
-      local,
-    });
-    await rooms.watch(sessionEvents);
-    app.addHook('onClose', async () => rooms.close());
-    let node: NodeMonitor;
-    if (local) node = local.node;
-    else {
-      const own = startNodeMonitor({ engine: rooms });
-      app.addHook('onClose', async () => own.close());
-      node = own;
-    }
-    const controlsFleet = config.role === 'all' || config.role === 'control';
-    // The install's job queue, on the control plane; closed last (hooks run last-in first-out), after its workers.
-    const jobs = controlsFleet ? await startJobQueue(app.orm, app.log) : null;
-    if (jobs) app.addHook('onClose', async () => jobs.stop({ graceful: true, timeout: 10_000 }));
-    if (jobs) {
-      const duties = await startFleetDuties({ orm: app.orm, rooms, jobs, log: app.log });
-      app.addHook('onClose', async () => duties.close());
-      app.decorate('fleetDuties', duties);
-      const { restartLost } = duties;
-      registerAgentReports(app, {
-        orm: app.orm,
-        auth: fleetAuth,
-        log: app.log,
-        restartLost,
-      });
-    }
+    // The rooms this process runs itself, as a room agent of the fleet.
+    const local = runsRooms ? await startRoomAgent(app, config, roomListCache) : undefined;
+    const { rooms, node } = await startFleetRooms(app, config, { fleetAuth, sessionEvents, local });
+    const ownAgents = () => local?.agentIds() ?? new Set<string>();
     // The relay (registered after this plugin) knows who is connected here; asked at call time.
     const here = (roomId: string) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0);
-    // Only the processes that answer the API read every agent's member counts (every 3 s); an agent or a gateway
-    // knows its own, and a thousand of them reading a thousand reports each would be PostgreSQL's busiest query.
-    const presence = controlsFleet
-      ? startFleetPresence({
-          orm: app.orm,
-          local: here,
-          ownAgents: () => local?.agentIds() ?? new Set(),
-          log: app.log,
-        })
-      : { memberCount: here, close() {} };
-    app.addHook('onClose', async () => presence.close());
-    // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
-    const sessionCache = new SessionCache();
-    sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
-    watchAccountChanges(app.orm, sessionEvents);
-    // Balances likewise: the ledger's trigger tells every process, the commit itself tells this one at once.
-    const balanceCache = new billing.BalanceCache();
-    sessionEvents.subscribeTable(BALANCE_CHANGED_CHANNEL, (change) =>
-      'missed' in change ? balanceCache.clear() : balanceCache.forget(change.key),
-    );
-    billing.watchLedgerWrites(app.orm, (userId) => balanceCache.forget(userId));
-    // Room lists likewise: triggers on rooms, zones and images, this process's ORM writes at their commit, and the
-    // room states it stores itself.
-    sessionEvents.subscribeTable(ROOM_LIST_CHANGED_CHANNEL, (change) =>
-      'missed' in change ? roomListCache.clear() : roomListCache.changed(change.key),
-    );
-    watchRoomListWrites(app.orm, roomListCache);
-    // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
-    // or another server, whose word arrives as the end of the user's sessions.
-    sessionEvents.subscribe((end) => {
-      if ('userId' in end) void stopRoomsIfDisabled(app, rooms, end.userId);
-    });
-
-    // Counted in Redis when several processes serve (REDIS_URL), else in this process.
-    const redisLimiter = config.redisUrl ? createRedisRateLimiter(config.redisUrl) : null;
-    if (redisLimiter) app.addHook('onClose', async () => redisLimiter.close());
-    const rateLimiter = redisLimiter ?? createMemoryRateLimiter();
-    app.log.info({ store: config.redisUrl ? 'redis' : 'memory' }, 'rate limits');
-
-    const passwords = createArgon2Hasher();
-    const secretBox = createSecretBox(config.appSecret, 'share-password');
-    // The room socket's ticket checks share passwords with the rate limiter alone; it hashes with this one.
-    setSharePasswordHasher(passwords);
-    const hashed = await hashPlainSharePasswords(app.orm, { passwords, secretBox });
-    if (hashed > 0) app.log.info({ rooms: hashed }, 'hashed share passwords kept in plain text');
-
-    const payments = createPayments(config.payments, { publicUrl: config.publicUrl });
-    app.decorate('payments', payments);
-    const now = () => new Date();
-    // Closed before the engine (hooks run last-in first-out), so no job stops rooms while the server shuts down.
-    const billingJobs = await startBillingJobs({
-      orm: app.orm,
-      rooms,
-      now,
-      log: app.log,
-      // Once per install, on the control plane: agents and gateways leave it alone.
-      queue: config.billingJobs ? jobs : null,
-    });
-    app.addHook('onClose', async () => billingJobs.close());
-    app.decorate('billingJobs', billingJobs);
+    const control = controlsFleet
+      ? await startControlPlane(app, { rooms, fleetAuth, here, ownAgents })
+      : // An agent or a gateway knows its own members.
+        { jobs: null, presence: { memberCount: here } };
+    const caches = watchCaches(app, { sessionEvents, rooms, roomListCache });
+    const { payments, now } = await startBilling(app, config, { rooms, jobs: control.jobs });
 
     app.decorate('services', {
       config: {
@@ -237,26 +102,230 @@ export const servicesPlugin = fp(
         siteName: 'Cloud-browser rooms',
         supportEmail: config.supportEmail ?? null,
       },
-      mailer,
-      captcha: captcha.verifier,
-      selfHostedCaptcha: captcha.selfHosted,
-      passwords,
-      secretBox,
-      rateLimiter,
+      ...accounts,
       now,
       rooms,
       node,
-      ownAgents: () => local?.agentIds() ?? new Set(),
+      ownAgents,
       sessionEvents,
-      sessionCache,
-      balanceCache,
+      ...caches,
       roomListCache,
       payments: payments.gateway,
-      presence,
+      presence: control.presence,
     } satisfies TServices);
   },
   { name: 'services', dependencies: ['database'] },
 );
+
+/**
+ * Every role: the services of accounts, which the API's procedures and the room socket's ticket use — mail, the
+ * captcha, passwords and the share passwords' box, and the rate limiter.
+ */
+async function startAccountServices(app: FastifyInstance, config: TConfig) {
+  let mailer: Mailer;
+  if (config.smtpUrl) {
+    const smtp = createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
+    app.addHook('onClose', async () => smtp.close());
+    mailer = smtp;
+  } else {
+    mailer = createOutboxMailer(app.orm, app.log);
+  }
+
+  const captcha = createCaptcha(
+    {
+      provider: config.captcha.provider,
+      maxNumber: config.captcha.maxNumber,
+      secret: config.appSecret,
+      geetestId: config.captcha.geetestId,
+      geetestKey: config.captcha.geetestKey,
+      geetestApiServer: config.captcha.geetestApiServer,
+    },
+    createPostgresOnceStore(app.orm),
+  );
+
+  // Counted in Redis when several processes serve (REDIS_URL), else in this process.
+  const redisLimiter = config.redisUrl ? createRedisRateLimiter(config.redisUrl) : null;
+  if (redisLimiter) app.addHook('onClose', async () => redisLimiter.close());
+  const rateLimiter = redisLimiter ?? createMemoryRateLimiter();
+  app.log.info({ store: config.redisUrl ? 'redis' : 'memory' }, 'rate limits');
+
+  const passwords = createArgon2Hasher();
+  const secretBox = createSecretBox(config.appSecret, 'share-password');
+  // The room socket's ticket checks share passwords with the rate limiter alone; it hashes with this one.
+  setSharePasswordHasher(passwords);
+  const hashed = await hashPlainSharePasswords(app.orm, { passwords, secretBox });
+  if (hashed > 0) app.log.info({ rooms: hashed }, 'hashed share passwords kept in plain text');
+
+  return {
+    mailer,
+    captcha: captcha.verifier,
+    selfHostedCaptcha: captcha.selfHosted,
+    passwords,
+    secretBox,
+    rateLimiter,
+  };
+}
+
+/**
+ * Every role: how this process signs and checks the fleet's calls, and how it hears the database's notices — from
+ * the control plane's relay on an agent or a gateway of a fleet (CONTROL_URL), from the database itself otherwise.
+ */
+function startFleetLink(app: FastifyInstance, config: TConfig) {
+  const fleetAuth = createFleetAuth(config, app.log);
+  app.addHook('onClose', async () => fleetAuth.close());
+  app.decorate('fleetAuth', fleetAuth);
+
+  const relayed = config.controlUrl && (config.role === 'agent' || config.role === 'gateway');
+  const noticesCaller = relayed ? fleetAuth.caller : undefined;
+  const sessionEvents = startSessionEvents(
+    app.orm,
+    app.log,
+    config.controlUrl && noticesCaller
+      ? relayedNotices(
+          new URL(NOTICES_PATH, config.controlUrl).href,
+          () => noticesCaller.authorization(CONTROL_AUDIENCE, 'GET', NOTICES_PATH),
+          app.log,
+        )
+      : databaseNotices(
+          app.orm.config.get('clientUrl'),
+          SESSION_EVENT_CHANNELS,
+          app.log,
+          `rooms-${config.role}-notices`,
+        ),
+  );
+  app.addHook('onClose', async () => sessionEvents.close());
+  app.decorate('sessionEvents', sessionEvents);
+  return { fleetAuth, sessionEvents };
+}
+
+/**
+ * Every role: rooms are started and stopped through the fleet, placed on a live agent of their zone, this one
+ * (`local`) or another; and the node monitor the server state reports.
+ */
+async function startFleetRooms(
+  app: FastifyInstance,
+  config: TConfig,
+  parts: {
+    fleetAuth: TFleetAuth;
+    sessionEvents: TSessionEventBus;
+    local: (TLocalRooms & { node: NodeMonitor }) | undefined;
+  },
+): Promise<{ rooms: FleetRoomEngine; node: NodeMonitor }> {
+  const { fleetAuth, local } = parts;
+  // A control plane without an agent deletes a deleted room's saved profile itself (object storage only).
+  const profiles = !local && config.rooms.profiles.s3 ? controlPlaneProfiles(app, config) : undefined;
+  const rooms = new FleetRoomEngine({
+    profiles,
+    allocate:
+      config.runtime.kind === 'agones' ? agonesAllocator(app.orm, agonesRuntime(config.runtime)) : undefined,
+    orm: app.orm,
+    // Only a control plane signs orders; on an agent or a gateway the engine orders no other agent.
+    caller: fleetAuth.authority ? fleetAuth.caller : undefined,
+    log: app.log,
+    local,
+  });
+  await rooms.watch(parts.sessionEvents);
+  app.addHook('onClose', async () => rooms.close());
+  if (local) return { rooms, node: local.node };
+  const node = startNodeMonitor({ engine: rooms });
+  app.addHook('onClose', async () => node.close());
+  return { rooms, node };
+}
+
+/**
+ * ROOM_ROLE all or control: the install's job queue, the sweep and restarts of lost rooms, the agents' reports,
+ * and every agent's member counts.
+ */
+async function startControlPlane(
+  app: FastifyInstance,
+  parts: {
+    rooms: FleetRoomEngine;
+    fleetAuth: TFleetAuth;
+    here: (roomId: string) => number;
+    ownAgents: () => ReadonlySet<string>;
+  },
+): Promise<{ jobs: TJobQueue; presence: RoomPresence }> {
+  // Closed last (hooks run last-in first-out), after its workers.
+  const jobs = await startJobQueue(app.orm, app.log);
+  app.addHook('onClose', async () => jobs.stop({ graceful: true, timeout: 10_000 }));
+  const duties = await startFleetDuties({ orm: app.orm, rooms: parts.rooms, jobs, log: app.log });
+  app.addHook('onClose', async () => duties.close());
+  app.decorate('fleetDuties', duties);
+  registerAgentReports(app, {
+    orm: app.orm,
+    auth: parts.fleetAuth,
+    log: app.log,
+    restartLost: duties.restartLost,
+  });
+  // Only the processes that answer the API read every agent's member counts (every 3 s); an agent or a gateway
+  // knows its own, and a thousand of them reading a thousand reports each would be PostgreSQL's busiest query.
+  const presence = startFleetPresence({
+    orm: app.orm,
+    local: parts.here,
+    ownAgents: parts.ownAgents,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => presence.close());
+  return { jobs, presence };
+}
+
+/**
+ * Every role: the caches of signed-in sessions, balances and room lists, each emptied of what changed, whoever
+ * changed it; and a disabled account's rooms stopped wherever it was disabled.
+ */
+function watchCaches(
+  app: FastifyInstance,
+  parts: { sessionEvents: TSessionEventBus; rooms: RoomEngine; roomListCache: RoomListCache },
+) {
+  const { sessionEvents, roomListCache } = parts;
+  // Signed-in requests reuse resolved sessions for a few seconds; every end and account change evicts at once.
+  const sessionCache = new SessionCache();
+  sessionEvents.subscribeChanges((change) => sessionCache.forget(change));
+  watchAccountChanges(app.orm, sessionEvents);
+  // Balances likewise: the ledger's trigger tells every process, the commit itself tells this one at once.
+  const balanceCache = new billing.BalanceCache();
+  sessionEvents.subscribeTable(BALANCE_CHANGED_CHANNEL, (change) =>
+    'missed' in change ? balanceCache.clear() : balanceCache.forget(change.key),
+  );
+  billing.watchLedgerWrites(app.orm, (userId) => balanceCache.forget(userId));
+  // Room lists likewise: triggers on rooms, zones and images, this process's ORM writes at their commit, and the
+  // room states it stores itself.
+  sessionEvents.subscribeTable(ROOM_LIST_CHANGED_CHANNEL, (change) =>
+    'missed' in change ? roomListCache.clear() : roomListCache.changed(change.key),
+  );
+  watchRoomListWrites(app.orm, roomListCache);
+  // A disabled account's rooms stop wherever it was disabled: by an administrator here, or by the operator CLI
+  // or another server, whose word arrives as the end of the user's sessions.
+  sessionEvents.subscribe((end) => {
+    if ('userId' in end) void stopRoomsIfDisabled(app, parts.rooms, end.userId);
+  });
+  return { sessionCache, balanceCache };
+}
+
+/**
+ * Every role: the payment gateway, and the scheduled billing work, which runs on the control plane's job queue
+ * (once per install: agents and gateways leave it alone).
+ */
+async function startBilling(
+  app: FastifyInstance,
+  config: TConfig,
+  parts: { rooms: RoomEngine; jobs: TJobQueue | null },
+) {
+  const payments = createPayments(config.payments, { publicUrl: config.publicUrl });
+  app.decorate('payments', payments);
+  const now = () => new Date();
+  // Closed before the engine (hooks run last-in first-out), so no job stops rooms while the server shuts down.
+  const billingJobs = await startBillingJobs({
+    orm: app.orm,
+    rooms: parts.rooms,
+    now,
+    log: app.log,
+    queue: config.billingJobs ? parts.jobs : null,
+  });
+  app.addHook('onClose', async () => billingJobs.close());
+  app.decorate('billingJobs', billingJobs);
+  return { payments, now };
+}
 
 async function stopRoomsIfDisabled(app: FastifyInstance, rooms: RoomEngine, userId: string): Promise<void> {
   try {
