@@ -12,7 +12,10 @@ const JSON_SECRET = new RegExp(
   'gi',
 );
 const TRPC_INPUT = /([?&]input=)([^&#]*)/g;
-/** An administrator's one-time sign-in link carries its token in the path (spec §2 /admintologinuser/{token}). */
+/**
+ * An administrator's one-time link that signs a browser in as a user carries its token in the path
+ * (/admintologinuser/{token}).
+ */
 const LOGIN_LINK_PATH = /(\/admintologinuser\/)[^/?#]+/gi;
 
 function redactJsonInput(encoded: string): string {
