@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TEnv } from '../env';
 import { REPO_ROOT } from '../paths';
-import { optionalPort, optionalString, type TReport } from './variable';
+import { commaList, optionalPort, optionalString, type TReport } from './variable';
 
 export const httpVariables = {
   HOST: z.string().default('0.0.0.0'),
@@ -50,14 +50,7 @@ export const httpVariables = {
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 function acmeDomainsOf(value: string | undefined): string[] {
-  return [
-    ...new Set(
-      (value ?? '')
-        .split(',')
-        .map((entry) => entry.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ];
+  return [...new Set(commaList((value ?? '').toLowerCase()))];
 }
 
 /** Let's Encrypt's production directory, the default certificate authority. */

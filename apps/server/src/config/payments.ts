@@ -2,7 +2,7 @@
 // runs the scheduled billing work.
 import { z } from 'zod';
 import type { TEnv } from '../env';
-import { optionalString, type TReport } from './variable';
+import { commaList, optionalString, type TReport } from './variable';
 
 export const paymentVariables = {
   /**
@@ -37,13 +37,7 @@ export type TPaymentProviderName = (typeof paymentProviders)[number];
 
 function paymentProvidersOf(env: TEnv): string[] {
   if (env.PAYMENT_PROVIDERS === undefined) return env.NODE_ENV === 'production' ? [] : ['sandbox'];
-  return [
-    ...new Set(
-      env.PAYMENT_PROVIDERS.split(',')
-        .map((entry) => entry.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ];
+  return [...new Set(commaList(env.PAYMENT_PROVIDERS.toLowerCase()))];
 }
 
 /** The variables each method needs. */
