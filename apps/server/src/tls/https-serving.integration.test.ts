@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SERVER_BUNDLE } from '../bundle';
 import { SERVER_ROOT } from '../env';
 import { hasPebble, startLocalAcme, type TLocalAcme } from '../testing/local-acme';
@@ -113,8 +113,16 @@ describe('HTTPS from certificate files', () => {
 
     // A key of another certificate: refused, and the renewed pair is still what browsers get.
     const other = await makeTestCertificate(['localhost']);
-    await writeFile(keyFile(), other.key);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const errors = vi.spyOn(console, 'error');
+    try {
+      await writeFile(keyFile(), other.key);
+      // Until the watch has read the files and said it keeps the served pair, rather than a fixed wait.
+      await expect
+        .poll(() => errors.mock.calls.some(([message]) => String(message).includes('are not used')))
+        .toBe(true);
+    } finally {
+      errors.mockRestore();
+    }
     expect((await servedCertificate(port)).fingerprint256).toBe(renewed.fingerprint);
   });
 });
