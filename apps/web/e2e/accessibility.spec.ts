@@ -2,9 +2,8 @@
 // theme): focus never falls to <body>, the phone menu says it is open and takes the focus, a skip link leads to
 // the page, controls are named by what they show, wide tables scroll by keyboard, and text reaches its contrast.
 // Each is a focused assertion on what a user meets, not an axe run: it names the defect when it fails.
+import { createAdmin, storedRoom, storedUser, type TStoredUser } from '@rooms/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/src/testing/admin-accounts';
-import { storedRoom, storedUser, type TStoredUser } from '../../server/src/testing/stored-accounts';
 import { DESKTOP, type Page, PHONE, signedIn, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;

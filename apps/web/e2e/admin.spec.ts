@@ -4,10 +4,8 @@
 // account; then dismiss a report about the user's room and change a plan's price, which the plan list shows, each
 // with a reason the audit log shows.
 import { AuditEntry, Plan, Room, RoomReport, User } from '@rooms/db';
+import { createAdmin, createOwner, rest, type TTestOwner, uniqueRoomName } from '@rooms/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '../../server/src/testing/admin-accounts';
-import { rest } from '../../server/src/testing/rest-client';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { DESKTOP, type Page, PHONE, RESULTS, screenshots, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;

@@ -2,8 +2,8 @@
 // bill turns paid, the balance shows, buy Pro, the account shows VIP, and a 1080p 60 fps room the Free plan did
 // not offer can be created. The flow once, in English; in Chinese each of its screens shows its texts translated.
 import { Room } from '@rooms/db';
+import { createOwner } from '@rooms/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../server/src/testing/room-test-users';
 import { type Page, screenshots, startJourneys, type TJourneyKit, toast } from './support';
 
 let kit: TJourneyKit;

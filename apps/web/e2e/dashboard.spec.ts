@@ -4,9 +4,9 @@
 // control that opened it, the auto-close times read '1 hour', a long remark stays inside its card on a phone, and a
 // phone visitor on the landing page can log in.
 import { UsageMonth, User } from '@rooms/db';
+import { storedRoom, storedUser, type TStoredUser } from '@rooms/server/testing';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedRoom, storedUser, type TStoredUser } from '../../server/src/testing/stored-accounts';
 import { DESKTOP, type Page, PHONE, screenshots, signedIn, startJourneys, type TJourneyKit } from './support';
 
 let kit: TJourneyKit;

@@ -11,15 +11,16 @@ import { join } from 'node:path';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { COOKIES } from '@rooms/i18n';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
 import {
   killServerProcesses,
+  QUIET_CHROMIUM_ARGS,
   startServerProcess,
+  storedRoom,
+  storedUser,
   type TServerProcess,
-} from '../../server/src/testing/server-processes';
-import { storedRoom, storedUser } from '../../server/src/testing/stored-accounts';
+} from '@rooms/server/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import { DESKTOP, screenshots } from './support';
 

@@ -7,19 +7,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
 import { COOKIES } from '@rooms/i18n';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
-import { rest } from '../../server/src/testing/rest-client';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
-import { startTestPages, type TTestPages } from '../../server/src/testing/rooms/test-pages';
-import { makeTestCertificate } from '../../server/src/testing/test-certificates';
-import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
 import {
   canOpenViewerNamespace,
+  createOwner,
+  makeTestCertificate,
   openViewerNamespace,
+  QUIET_CHROMIUM_ARGS,
+  rest,
+  startTestPages,
+  startTestServer,
+  type TTestOwner,
+  type TTestPages,
+  type TTestServer,
   type TViewerNamespace,
-} from '../../server/src/testing/viewer-namespace';
+  uniqueRoomName,
+} from '@rooms/server/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectMovingPicture, expectSound, passEntry } from './room-support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -6,8 +6,8 @@
 // A viewer picks the picture's layer in the room menu, and the choice holds for the next visit.
 
 import { decodeMediaFrame, isPaddingFrame } from '@rooms/api/room-protocol';
+import { startTestPages, type TTestPages } from '@rooms/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPages, type TTestPages } from '../../server/src/testing/rooms/test-pages';
 import {
   canvasSample,
   createRunningRoom,

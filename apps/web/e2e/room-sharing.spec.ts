@@ -2,8 +2,9 @@
 // settings, so listing a room in the square and taking it off again leaves the password as it was; the dialogs
 // show both, and a guest is asked for the password again once the room is private, on a page naming the room and
 // its owner.
+
+import { createOwner, type TTestOwner, uniqueRoomName } from '@rooms/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { roomThroughApi } from './room-support';
 import { type Page, screenshots, signedIn, startJourneys, type TJourneyKit, toast } from './support';
 

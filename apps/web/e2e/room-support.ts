@@ -5,10 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOwner, rest, type TTestOwner, uniqueRoomName } from '@rooms/server/testing';
 import type { BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
-import { rest } from '../../server/src/testing/rest-client';
-import { createOwner, type TTestOwner, uniqueRoomName } from '../../server/src/testing/room-test-users';
 import { DESKTOP, type Page, signedIn, startJourneys, type TJourneyKit } from './support';
 
 /**

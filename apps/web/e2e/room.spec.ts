@@ -4,9 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rest } from '@rooms/server/testing';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rest } from '../../server/src/testing/rest-client';
 import { expectMovingPicture, PRESS_ME_PAGE, passEntry, servePages, type TPages } from './room-support';
 import {
   DESKTOP,

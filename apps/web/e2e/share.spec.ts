@@ -3,9 +3,9 @@
 // through a restart, and is removed (asked first), kept out and let back in by the owner; then the room goes public
 // and a logged-in user finds it in the square, thumbnail and all, and joins it.
 import { COOKIES } from '@rooms/i18n';
+import { createOwner } from '@rooms/server/testing';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner } from '../../server/src/testing/room-test-users';
 import {
   PRESS_ME_PAGE,
   passEntry,

@@ -4,9 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COOKIES } from '@rooms/i18n';
+import { QUIET_CHROMIUM_ARGS, startTestServer, type TTestServer } from '@rooms/server/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { QUIET_CHROMIUM_ARGS } from '../../server/src/rooms/engine/room-browser';
-import { startTestServer, type TTestServer } from '../../server/src/testing/test-server';
 
 export type { Page };
 
