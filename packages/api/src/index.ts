@@ -20,6 +20,8 @@ export {
   RoomListCache,
   resumeRoom,
   setSharePasswordHasher,
+  storeRoomStates,
+  storeRunState,
   type TShareAccess,
   watchRoomListWrites,
 } from './domains/rooms';

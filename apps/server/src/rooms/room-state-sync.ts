@@ -1,8 +1,9 @@
 // Keeps each room's stored state equal to what this agent's engine says about its browser. The dashboard reads
 // the database, so without this a crash or an auto-close would go unseen. The stops of a shutdown are not stored:
 // the agent leaves the fleet, its runs are lost, and the control plane starts those rooms again (fleet-duties.ts).
+// It writes through packages/api's domains/rooms/room-state.ts, the one writer of rooms.state.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { RoomEngine, TRoomRuntimeState } from '@rooms/api';
+import { type RoomEngine, storeRoomStates, storeRunState, type TRoomRuntimeState } from '@rooms/api';
 import { Room } from '@rooms/db';
 
 interface TSyncLogger {
@@ -59,12 +60,8 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
     // A room stopped because this server shuts down stays stored as running: it comes back with the server.
     if (change.ending?.reason === 'server-restart' && change.state !== 'running') return;
     void enqueue(`storing ${change.state} for room ${change.roomId}`, async () => {
-      await orm.em
-        .fork()
-        .execute(
-          'update rooms set state = ? where id = ? and not exists (select 1 from room_runs where room_id = ? and epoch > ?)',
-          [change.state, change.roomId, change.roomId, options.epochOf?.(change.roomId) ?? 0],
-        );
+      const epoch = options.epochOf?.(change.roomId) ?? 0;
+      await storeRunState(orm.em.fork(), change.roomId, change.state, epoch);
       options.stored?.([change.roomId]);
     });
   });
@@ -81,7 +78,7 @@ export async function startRoomStateSync(options: TRoomStateSyncOptions): Promis
       if (truth !== room.state) corrections.set(truth, [...(corrections.get(truth) ?? []), room.id]);
     }
     for (const [state, ids] of corrections) {
-      await em.nativeUpdate(Room, { id: { $in: ids } }, { state });
+      await storeRoomStates(em, ids, state);
       options.stored?.(ids);
       logger.info({ state, rooms: ids.length }, 'room states corrected to what this node runs');
     }

@@ -7,6 +7,7 @@ import type { TRoomEnding } from '../../room-protocol/system';
 import type { RoomPresence } from '../../services/ports';
 import type { RoomEngine } from '../../services/room-engine';
 import { chargeRoomStop, METER_MAX_SECONDS } from '../billing';
+import { storeRoomStates } from '../rooms/room-state';
 import { recordAudit, type TActor } from './audit';
 
 interface TStopDeps {
@@ -38,7 +39,7 @@ export async function stopRooms(
     } catch (error) {
       deps.log?.warn({ err: error, roomId: id }, 'could not stop a room');
     } finally {
-      await deps.em.nativeUpdate(Room, { id }, { state: deps.rooms.state(id) });
+      await storeRoomStates(deps.em, id, deps.rooms.state(id));
     }
   }
   return stopped;

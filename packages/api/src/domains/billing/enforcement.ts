@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BillingNotice, type BillingNoticeKind, type Plan, planOf, Room } from '@rooms/db';
 import type { RoomEngine } from '../../services/room-engine';
 import { effectiveSettings } from '../rooms/room-settings';
+import { storeRoomStates } from '../rooms/room-state';
 import { advanceMeter, chargeTime, hasTimeLeft, liveRooms } from './usage';
 
 interface TLog {
@@ -27,7 +28,7 @@ async function stopRooms({ em, rooms, log }: TEnforcementDeps, roomIds: string[]
     } catch (error) {
       log?.warn({ err: error, roomId: id }, 'billing could not stop a room');
     } finally {
-      await em.nativeUpdate(Room, { id }, { state: rooms.state(id) });
+      await storeRoomStates(em, id, rooms.state(id));
     }
   }
   return stopped;

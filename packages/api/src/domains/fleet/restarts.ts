@@ -3,6 +3,7 @@
 // (deleted, its owner out of room time or disabled, no agent free for too long) is given up: its lost run is
 // closed as stopped, so the room waits for its owner like any stopped room.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storeGivenUp } from '../rooms/room-state';
 import { RUN_COLUMNS, type TRun, type TRunRow, toRun } from './runs';
 
 /** A room nobody could start again for this long after its run was lost is given up. */
@@ -41,5 +42,5 @@ export async function giveUpRun(em: EntityManager, run: TRun): Promise<void> {
        and not exists (select 1 from room_runs newer where newer.room_id = ? and newer.epoch > ?)`,
     [run.id, run.roomId, run.epoch],
   );
-  await em.execute(`update rooms set state = 'stopped' where id = ? and state <> 'stopped'`, [run.roomId]);
+  await storeGivenUp(em, run.roomId);
 }

@@ -9,6 +9,7 @@ export * from './room-lifecycle';
 export * from './room-list-cache';
 export * from './room-reports';
 export * from './room-settings';
+export * from './room-state';
 export * from './share-access';
 export * from './share-password';
 export * from './share-password-budget';

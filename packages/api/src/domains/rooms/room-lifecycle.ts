@@ -8,13 +8,13 @@ import type { TRoomEnding } from '../../room-protocol/system';
 import type { TRoomStateReply } from '../../routers/room/room.types';
 import { chargeRoomStop, hasTimeLeft, METER_MAX_SECONDS, quotaOf } from '../billing';
 import { launchSpecOf } from './room-settings';
+import { recordRoomState } from './room-state';
 
 /** What starting a room needs: a request's context, or the server's own at start-up (resumeRoom). */
 type TLaunchContext = { em: EntityManager; services: Pick<TServices, 'rooms' | 'now'> };
 
-async function recordState(ctx: TLaunchContext, room: Room): Promise<void> {
-  room.state = ctx.services.rooms.state(room.id);
-  await ctx.em.flush();
+function recordState(ctx: TLaunchContext, room: Room): Promise<void> {
+  return recordRoomState(ctx.em, room, ctx.services.rooms.state(room.id));
 }
 
 export function stateReply(room: Room): TRoomStateReply {
@@ -42,8 +42,7 @@ export async function launchRoom(
   // the ones running when it runs out).
   if (!hasTimeLeft(await quotaOf(ctx.em, room.owner.id, now))) throw new AppError('QUOTA_EXHAUSTED');
   const spec = launchSpecOf(room, await planOf(ctx.em, room.owner.id, now));
-  room.state = 'starting';
-  await ctx.em.flush();
+  await recordRoomState(ctx.em, room, 'starting');
   try {
     await engine.start(spec);
     room.lastStartedAt = now;
