@@ -157,9 +157,7 @@ describe('a headful room browser', () => {
 
   it("starts the room again when its display dies, and leaves none of the dead run's processes behind", async () => {
     const session = await running({ startUrl: pages.url('/tone') });
-    session.video.subscribe(() => {});
-    session.audio!.subscribe(() => {});
-    await sleep(1500);
+    await streaming(session);
     const processes = await liveDescendants(process.pid);
     const xvfb = processes.find((info) => info.name === 'Xvfb')!;
     process.kill(xvfb.pid, 'SIGKILL');
@@ -173,9 +171,7 @@ describe('a headful room browser', () => {
 
   it("starts the room again when its sound server dies, and leaves none of the dead run's processes behind", async () => {
     const session = await running({ startUrl: pages.url('/tone') });
-    session.video.subscribe(() => {});
-    session.audio!.subscribe(() => {});
-    await sleep(1500);
+    await streaming(session);
     const processes = await liveDescendants(process.pid);
     const pulseaudio = processes.find((info) => info.name === 'pulseaudio')!;
     process.kill(pulseaudio.pid, 'SIGKILL');
@@ -197,7 +193,8 @@ describe('a headful room browser', () => {
     session.video.subscribe(() => {});
     const sound: TMediaChunk[] = [];
     const stop = session.audio!.subscribe((chunk) => sound.push(chunk));
-    await sleep(1500);
+    // The sound encoder runs once its sound arrives.
+    await expect.poll(() => sound.length, { timeout: 15_000 }).toBeGreaterThan(0);
     const opus = await findProcess(process.pid, (info) => info.name === 'ffmpeg', 'libopus');
     process.kill(opus.pid, 'SIGKILL');
     await sleep(300);
@@ -226,6 +223,18 @@ describe('a headful room browser', () => {
     }
   });
 });
+
+/** Both encoders running for a viewer: its picture and its sound arrive, so every process of the run is up. */
+async function streaming(session: ChromiumRoomSession): Promise<void> {
+  let [pictures, sounds] = [0, 0];
+  session.video.subscribe(() => {
+    pictures += 1;
+  });
+  session.audio!.subscribe(() => {
+    sounds += 1;
+  });
+  await expect.poll(() => pictures > 0 && sounds > 0, { timeout: 15_000 }).toBe(true);
+}
 
 /** A live descendant of `root` that matches and whose command line holds `argument`. */
 async function findProcess(root: number, match: (info: TProcessInfo) => boolean, argument: string) {
