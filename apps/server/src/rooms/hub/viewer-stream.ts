@@ -2,20 +2,16 @@
 // - The layer: the viewer's choice, or on 'auto' what their link carries (layer-policy.ts on link-estimate.ts).
 //   A switch waits for the target layer's next keyframe while the current layer goes on, so the picture never
 //   stops for it; the sound follows the layer (the lowest has its own, cheaper sound).
-// - Sound first: a viewer who acknowledges (stream/ack) gets the picture paced to what their link delivers, a
-//   little more than a round trip's worth in flight; frames beyond that wait here, where sound packets pass them.
-//   Without pacing they would wait in the kernel and on the link, and every sound packet behind them. A viewer
-//   who does not acknowledge (older clients, scripts) is sent everything at once, as before.
+// - Sound first: the order its bytes leave in, paced to what the viewer's link delivers (viewer-pacing.ts).
 import {
-  encodePaddingFrame,
   isKeyframeFrame,
   type TServerMessage,
   type TStreamLayerChoice,
   type TStreamLayerName,
 } from '@rooms/api/room-protocol';
 import { LayerPolicy, type TLayerReason } from './layer-policy';
-import { LinkEstimate, type TLinkSignals } from './link-estimate';
 import type { MediaFanout, MediaPeer, TFanoutStats } from './media-fanout';
+import { type TPacedLayer, ViewerPacing } from './viewer-pacing';
 
 /** A member's socket as a viewer needs it: media frames and JSON messages. */
 export interface ViewerPeer extends MediaPeer {
@@ -47,29 +43,6 @@ export interface TViewerStreamOptions {
   now?: () => number;
 }
 
-/**
- * Before the first ack: little, since the link may be slow (a whole message always goes: a keyframe passes, and
- * is acknowledged at once).
- */
-const INITIAL_WINDOW_BYTES = 32 * 1024;
-/** Never less than this in flight: a window below a frame or two would starve the picture on a slow link. */
-const MIN_WINDOW_BYTES = 8 * 1024;
-/** The picture may queue this long on the link beyond its round trip; sound queues behind at most that much. */
-const TARGET_QUEUE_MS = 100;
-/** A client gathers acks for up to this long: bytes that recent are not yet acknowledged on any link. */
-const ACK_DELAY_MS = 100;
-/** Below this queueing the link is calm: no pacing beyond the calm window. */
-const CALM_QUEUE_MS = 60;
-/** A calm link may have this much of its rate in flight, up to a cap. */
-const CALM_WINDOW_MS = 400;
-const CALM_WINDOW_BYTES = 256 * 1024;
-/**
- * A picture waiting here this long is dropped with its layer's frames until the next keyframe: later than the layer
- * policy steps down on a link that cannot carry the layer (queueing over 250 ms for 400 ms).
- */
-const STALE_PICTURE_MS = 800;
-/** A joiner's catch-up may wait here this long before its wait counts as queueing. */
-const CATCH_UP_GRACE_MS = 1000;
 /** How often the layer is reconsidered at most. */
 const DECIDE_EVERY_MS = 100;
 /** Framing (WebSocket, TCP/IP) on top of the encoders' bitrates, for judging what fits a link. */
@@ -77,23 +50,9 @@ const OVERHEAD = 1.08;
 
 /** The frame rate a probe's padding is spread over (rooms run at 30 fps or more; more frames just pad more). */
 const PROBE_FRAME_RATE = 30;
-/** Padding not sent within this long is dropped. */
-const PADDING_FRESH_MS = 200;
-/** Padding messages are cut to this size, so sound never waits behind a large one. */
-const PADDING_MESSAGE_BYTES = 4 * 1024;
-
-interface TQueued {
-  frame: Uint8Array;
-  written: () => void;
-  /** The layer the frame belongs to; null for a probe's padding. */
-  port: VideoPort | null;
-  queuedAt: number;
-  /** Part of the catch-up a joiner gets at once (the keyframe and the frames since): its wait is no queue. */
-  catchUp?: boolean;
-}
 
 /** What a layer's fanout sees of this viewer: frames go through the viewer's pacing. */
-class VideoPort implements MediaPeer {
+class VideoPort implements MediaPeer, TPacedLayer {
   /** Frames of this layer waited too long here and were dropped: nothing more until its next keyframe. */
   needsKeyframe = false;
 
@@ -122,7 +81,7 @@ class SoundPort implements MediaPeer {
 }
 
 export class ViewerStream {
-  private readonly link = new LinkEstimate();
+  private readonly pacing: ViewerPacing;
   private readonly now: () => number;
   private readonly peer: ViewerPeer;
   private readonly layers: readonly TLayerFeed[];
@@ -134,10 +93,6 @@ export class ViewerStream {
   private soundFeed: MediaFanout | undefined;
   /** The sound being switched to, until its first packet. */
   private pendingSound: MediaFanout | undefined;
-  private readonly queue: TQueued[] = [];
-  /** A probe's padding, sent only when no picture waits. */
-  private padding: TQueued[] = [];
-  private queuedBytes = 0;
   private lastDecisionAt = Number.NEGATIVE_INFINITY;
   /** While true, frames handed over are the joiner's catch-up. */
   private catchingUp = false;
@@ -150,6 +105,7 @@ export class ViewerStream {
     this.peer = options.peer;
     this.layers = options.layers;
     this.choice = options.choice;
+    this.pacing = new ViewerPacing(options.peer, options.acks, this.now);
     const start = this.chosenIndex() ?? 0;
     this.policy = this.newPolicy(start);
     this.current = { index: start, port: new VideoPort(this) };
@@ -172,7 +128,7 @@ export class ViewerStream {
 
   /** Bytes of picture waiting here and on the socket: what a layer's fanout judges this viewer's backlog by. */
   get videoBacklog(): number {
-    return this.peer.bufferedAmount + this.queuedBytes;
+    return this.peer.bufferedAmount + this.pacing.queued;
   }
 
   get socketBacklog(): number {
@@ -183,8 +139,8 @@ export class ViewerStream {
   acked(bytes: number, clientAt?: number, heldMs?: number): void {
     if (!this.options.acks || this.closed) return;
     const now = this.now();
-    this.link.acked(bytes, now, clientAt, heldMs);
-    this.pump(now);
+    this.pacing.link.acked(bytes, now, clientAt, heldMs);
+    this.pacing.pump(now);
     this.reconsider(now);
   }
 
@@ -231,8 +187,7 @@ export class ViewerStream {
     this.pendingSound?.remove(this.sound);
     this.soundFeed = undefined;
     this.pendingSound = undefined;
-    for (const queued of this.queue.splice(0)) queued.written();
-    this.queuedBytes = 0;
+    this.pacing.close();
   }
 
   /** A frame of the layer behind `port`: out now if the link has room and nothing waits, else after what waits. */
@@ -248,104 +203,46 @@ export class ViewerStream {
       written();
       if (port.needsKeyframe && !isKeyframeFrame(frame)) return;
       port.needsKeyframe = false;
-      this.enqueue({ frame, written: () => {}, port, queuedAt: now, catchUp: this.catchingUp });
+      this.pacing.enqueue({ frame, written: () => {}, port, queuedAt: now, catchUp: this.catchingUp });
     } else {
-      this.enqueue({ frame, written, port, queuedAt: now, catchUp: this.catchingUp });
+      this.pacing.enqueue({ frame, written, port, queuedAt: now, catchUp: this.catchingUp });
     }
     if (this.probe && port === this.current.port) {
       if (now >= this.probe.until) this.probe = undefined;
-      else this.pad(this.probe.bytesPerFrame, now);
+      else this.pacing.pad(this.probe.bytesPerFrame, now);
     }
-    this.pump(now);
+    this.pacing.pump(now);
     this.reconsider(now);
   }
 
+  /** A sound packet: out at once, ahead of any picture waiting here. */
   sendNow(frame: Uint8Array, written: () => void): void {
-    this.link.sent(frame.byteLength, this.now());
-    this.peer.sendFrame(frame, written);
-  }
-
-  private enqueue(queued: TQueued): void {
-    this.queue.push(queued);
-    this.queuedBytes += queued.frame.byteLength;
-  }
-
-  /** Padding goes behind every picture and sound: it fills only what the link has left. */
-  private pad(bytes: number, now: number): void {
-    // Padding the link did not take soon is of no use to the probe.
-    while (this.padding.length > 0 && now - this.padding[0]!.queuedAt > PADDING_FRESH_MS)
-      this.padding.shift();
-    for (let left = bytes; left > 0; left -= PADDING_MESSAGE_BYTES) {
-      this.padding.push({
-        frame: encodePaddingFrame(Math.min(left, PADDING_MESSAGE_BYTES)),
-        written: () => {},
-        port: null,
-        queuedAt: now,
-      });
-    }
-  }
-
-  private pump(now: number): void {
-    this.dropStale(now);
-    const window = this.window(now);
-    while (this.queue.length > 0 && this.link.inFlight < window) {
-      const next = this.queue.shift()!;
-      this.queuedBytes -= next.frame.byteLength;
-      this.sendNow(next.frame, next.written);
-    }
-    while (this.queue.length === 0 && this.padding.length > 0 && this.link.inFlight < window) {
-      this.sendNow(this.padding.shift()!.frame, () => {});
-    }
-  }
-
-  /** How many bytes may be on their way to the viewer: its link's rate over a round trip plus the target queue. */
-  private window(now: number): number {
-    if (!this.options.acks) return Number.POSITIVE_INFINITY;
-    if (!this.link.acknowledging) return INITIAL_WINDOW_BYTES;
-    const signals = this.link.signals(now);
-    const bytesPerMs = Math.max(signals.capacityKbps, signals.deliveryKbps) / 8;
-    const paced = bytesPerMs * (signals.baseRttMs + ACK_DELAY_MS + TARGET_QUEUE_MS);
-    // A calm link gets room for a keyframe and what follows it before the next ack: pacing there would only add
-    // delay. Once data queues, the window shrinks to what the link delivers and sound passes the picture.
-    const calm =
-      signals.queueDelayMs < CALM_QUEUE_MS ? Math.min(CALM_WINDOW_BYTES, bytesPerMs * CALM_WINDOW_MS) : 0;
-    return Math.max(MIN_WINDOW_BYTES, calm, paced);
+    this.pacing.sendNow(frame, written);
   }
 
   private reconsider(now: number): void {
-    if (this.choice !== 'auto' || !this.link.acknowledging || this.layers.length < 2) return;
+    if (this.choice !== 'auto' || !this.pacing.link.acknowledging || this.layers.length < 2) return;
     if (now - this.lastDecisionAt < DECIDE_EVERY_MS) return;
     this.lastDecisionAt = now;
-    const decision = this.policy.decide(this.signals(now), now);
+    const decision = this.policy.decide(this.pacing.signals(now), now);
     switch (decision?.kind) {
       case 'switch':
-        if (decision.reason !== 'probe') this.link.forgetCapacity();
+        if (decision.reason !== 'probe') this.pacing.link.forgetCapacity();
         this.switchTo(decision.index, decision.reason);
         return;
       case 'probe': {
         // Padding rides on the layer's frames: a page that shows no motion sends none, and needs no better layer.
         // On top of what the viewer receives now, which is often less than its layer's cap (an easy picture).
-        const extraKbps = Math.max(0, decision.kbps - this.link.signals(now).deliveryKbps);
+        const extraKbps = Math.max(0, decision.kbps - this.pacing.link.signals(now).deliveryKbps);
         this.probe = { until: decision.untilMs, bytesPerFrame: (extraKbps * 1000) / 8 / PROBE_FRAME_RATE };
         return;
       }
       case 'end-probe':
         this.probe = undefined;
-        this.padding = [];
+        this.pacing.dropPadding();
         if (decision.next?.kind === 'switch') this.switchTo(decision.next.index, decision.next.reason);
         return;
     }
-  }
-
-  /** The link's signals, with the time the oldest picture has waited here counted as queueing too. */
-  private signals(now: number): TLinkSignals {
-    const signals = this.link.signals(now);
-    // A joiner's catch-up waits here by design (seconds of picture at once); on a fast link it is gone within a
-    // second, on a slow one its wait beyond that says the link cannot carry the layer.
-    const head = this.queue[0];
-    if (!head) return signals;
-    const waited = now - head.queuedAt - (head.catchUp ? CATCH_UP_GRACE_MS : 0);
-    return { ...signals, queueDelayMs: Math.max(signals.queueDelayMs, waited) };
   }
 
   private switchTo(index: number, reason: TLayerReason | 'chosen'): void {
@@ -364,7 +261,7 @@ export class ViewerStream {
   private switched(index: number, port: VideoPort, reason: TLayerReason | 'chosen'): void {
     const old = this.current;
     this.layers[old.index]!.video.remove(old.port);
-    this.dropQueued(old.port);
+    this.pacing.dropQueued(old.port);
     this.current = { index, port };
     this.pending = undefined;
     this.policy.switched(index, this.now());
@@ -377,30 +274,7 @@ export class ViewerStream {
     if (!pending) return;
     this.pending = undefined;
     this.layers[pending.index]!.video.remove(pending.port);
-    this.dropQueued(pending.port);
-  }
-
-  /**
-   * A picture that waited here longer than a viewer can bear is no use any more: its layer's frames are dropped
-   * and the viewer waits for that layer's next keyframe (a freeze the layer policy acts on well before this).
-   */
-  private dropStale(now: number): void {
-    const head = this.queue[0];
-    if (!head?.port || !this.options.acks) return;
-    const waited = now - head.queuedAt - (head.catchUp ? CATCH_UP_GRACE_MS : 0);
-    if (waited <= STALE_PICTURE_MS) return;
-    head.port.needsKeyframe = true;
-    this.dropQueued(head.port);
-  }
-
-  private dropQueued(port: VideoPort | null): void {
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const queued = this.queue[i]!;
-      if (queued.port !== port) continue;
-      this.queue.splice(i, 1);
-      this.queuedBytes -= queued.frame.byteLength;
-      queued.written();
-    }
+    this.pacing.dropQueued(pending.port);
   }
 
   /**
