@@ -5,8 +5,9 @@
 // but its absence only warns: rooms then fall back to the CDP screencast (JPEG pictures, no sound).
 // Room isolation (apps/server/src/rooms/sandbox) needs socat, iproute2 and the unprivileged `room-sandbox` user;
 // as root both are set up here, otherwise the server says at start-up what rooms lack.
-// The tests also run the README's reverse-proxy examples (nginx, Caddy) and a local ACME authority (Pebble); these
-// are installed for their programs only, never started as services (not at all with NODE_ENV=production).
+// The tests also run the README's reverse-proxy examples (nginx, Caddy), a local ACME authority (Pebble) and a Redis
+// that `.ci/run` starts when the machine has none; these are installed for their programs only, never started as
+// services (not at all with NODE_ENV=production).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 
@@ -20,10 +21,18 @@ const MEDIA_PROGRAMS = { xvfb: 'Xvfb', ffmpeg: 'ffmpeg', pulseaudio: 'pulseaudio
  */
 const SANDBOX_PROGRAMS = { socat: 'socat', iproute2: 'ip', e2fsprogs: 'mkfs.ext4', 'x11-utils': 'xwininfo' };
 const SANDBOX_USER = process.env.ROOM_SANDBOX_USER || 'room-sandbox';
-/** What the tests run, by package: the reverse proxies of deploy/proxy and Let's Encrypt's test server. */
-const TEST_PROGRAMS = { 'nginx-light': 'nginx', caddy: 'caddy', pebble: 'pebble' };
+/**
+ * What the tests run, by package: the reverse proxies of deploy/proxy, Let's Encrypt's test server, and the Redis of
+ * the suites about limits shared across processes.
+ */
+const TEST_PROGRAMS = {
+  'nginx-light': 'nginx',
+  caddy: 'caddy',
+  pebble: 'pebble',
+  'redis-server': 'redis-server',
+};
 /** Their packages' services, which a package install would otherwise start (nginx and Caddy both take port 80). */
-const TEST_SERVICES = ['nginx.service', 'caddy.service'];
+const TEST_SERVICES = ['nginx.service', 'caddy.service', 'redis-server.service'];
 /** Debian's way to keep a package install from starting its daemon: this script answering "not now". */
 const POLICY_RC = '/usr/sbin/policy-rc.d';
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
@@ -171,7 +180,7 @@ if (!SKIP) {
   const stillMissingTools = missingTestPackages();
   if (stillMissingTools.length > 0) {
     console.log(
-      `[setup] Tests of the HTTPS set-ups skip what needs ${stillMissingTools.join(', ')} (apt-get install ${stillMissingTools.join(' ')})`,
+      `[setup] Tests skip what needs ${stillMissingTools.join(', ')} (apt-get install ${stillMissingTools.join(' ')})`,
     );
   }
 

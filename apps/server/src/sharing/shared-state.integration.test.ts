@@ -6,7 +6,6 @@
 // where the room runs); server B is `node dist/server.mjs`, a process of its own that shares nothing else with A.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -35,9 +34,9 @@ import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedUser } from '../testing/stored-accounts';
 import { TEST_CAPTCHA_MAX_NUMBER } from '../testing/test-captcha';
+import { testRedisUrl as REDIS_URL, testRedisAvailable as redisAvailable } from '../testing/test-redis';
 import { RoomClient } from '../ws/room-client';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Wrong passwords on one account in its window (packages/api domains/accounts/guards.ts LIMITS). */
 const LOGIN_LIMIT_PER_ACCOUNT = 10;
 
@@ -55,25 +54,6 @@ let servers: [TServer, TServer];
 const sessions = new Map<string, LocalRoomSession>();
 let endSession: (roomId: string) => void = () => {};
 const hasher = createArgon2Hasher();
-
-async function reachable(address: string): Promise<boolean> {
-  const { hostname, port } = new URL(address);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const redisAvailable = await reachable(REDIS_URL);
 
 /** What both servers are configured with: one database, one Redis, one secret, behind one proxy hop. */
 function sharedEnv(name: string, port: number): Record<string, string> {

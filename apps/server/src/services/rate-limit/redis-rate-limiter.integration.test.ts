@@ -1,26 +1,12 @@
-// The Redis limiter against a real Redis (TEST_REDIS_URL or REDIS_URL, else this machine's on 6379): the same
-// rules as the memory limiter, and one budget shared by two processes' limiters.
+// The Redis limiter against a real Redis (testing/test-redis.ts says which): the same rules as the memory limiter,
+// and one budget shared by two processes' limiters.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createConnection } from 'node:net';
 import { ROOM_TICKET_PATH } from '@rooms/api/room-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testRedisAvailable, testRedisUrl as url } from '../../testing/test-redis';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { createRedisRateLimiter, type TRedisRateLimiter } from './redis-rate-limiter';
 
-const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function reachable(address: string): Promise<boolean> {
-  const { hostname, port } = new URL(address);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => resolve(true));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => resolve(false));
-  }).finally(() => undefined) as Promise<boolean>;
-}
-
-const available = await reachable(url);
 const limiters: TRedisRateLimiter[] = [];
 afterAll(async () => {
   await Promise.all(limiters.map((limiter) => limiter.close()));
@@ -32,7 +18,7 @@ function limiter(): TRedisRateLimiter {
   return created;
 }
 
-describe.skipIf(!available)('redis rate limiter', () => {
+describe.skipIf(!testRedisAvailable)('redis rate limiter', () => {
   it('allows the limit, then answers how long to wait; peeking counts nothing', async () => {
     const key = `test:${randomBytes(6).toString('hex')}`;
     const one = limiter();
