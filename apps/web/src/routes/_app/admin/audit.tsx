@@ -4,7 +4,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Card } from '@rooms/ui/card';
 import { Input } from '@rooms/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -19,7 +18,8 @@ import {
   SEARCH_MAX_LENGTH,
   type TAuditEntry,
 } from './-components/admin-api';
-import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
+import { AdminPageHeader } from './-components/admin-ui';
+import { column, DataTable, type TDataColumn } from './-components/data-table';
 
 export const Route = createFileRoute('/_app/admin/audit')({
   staticData: { title: msg`Audit log` },
@@ -145,46 +145,19 @@ function AuditPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-audit" aria-label={t`Audit log`}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>
-                      <Trans>Time</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Administrator</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Action</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Target</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Before → after</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Reason</Trans>
-                    </TableHead>
-                    <TableHead className="max-lg:hidden">
-                      <Trans>IP</Trans>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.length === 0 ? (
-                    <EmptyRow columns={7}>
-                      <Trans>No entries.</Trans>
-                    </EmptyRow>
-                  ) : (
-                    rows.map((entry) => <AuditRow key={entry.id} entry={entry} />)
-                  )}
-                </TableBody>
-              </Table>
-              <LoadMore
-                hasMore={audit.hasNextPage}
-                loading={audit.isFetchingNextPage}
-                onLoad={() => audit.fetchNextPage()}
+              <DataTable
+                testId="admin-audit"
+                label={t`Audit log`}
+                columns={columns}
+                rows={rows}
+                rowId={(entry) => entry.id}
+                rowProps={(entry) => ({ 'data-testid': 'audit-row', 'data-action': entry.action })}
+                empty={<Trans>No entries.</Trans>}
+                more={{
+                  hasMore: audit.hasNextPage,
+                  loading: audit.isFetchingNextPage,
+                  onLoad: () => audit.fetchNextPage(),
+                }}
               />
             </Card>
           );
@@ -213,29 +186,55 @@ function FilterField({
   );
 }
 
-function AuditRow({ entry }: { entry: TAuditEntry }) {
-  return (
-    <TableRow data-testid="audit-row" data-action={entry.action}>
-      <TableCell className="whitespace-nowrap">{formatDateTime(entry.createdAt)}</TableCell>
-      <TableCell>{entry.actor}</TableCell>
-      <TableCell className="font-mono text-xs">{entry.action}</TableCell>
-      <TableCell>
-        <div className="flex flex-col">
-          <span>{entry.targetLabel}</span>
-          <span className="font-mono text-muted-foreground text-xs" title={entry.targetId}>
-            {entry.targetType}
-          </span>
-        </div>
-      </TableCell>
-      <TableCell className="min-w-64 max-w-md">
-        <code className="block break-all font-mono text-xs">
-          <span className="text-muted-foreground">{compact(entry.before)}</span>
-          {' → '}
-          <span>{compact(entry.after)}</span>
-        </code>
-      </TableCell>
-      <TableCell className="max-w-xs break-words">{entry.reason ?? ''}</TableCell>
-      <TableCell className="font-mono text-xs max-lg:hidden">{entry.ip ?? '—'}</TableCell>
-    </TableRow>
-  );
-}
+const columns: TDataColumn<TAuditEntry>[] = [
+  column({
+    id: 'time',
+    header: <Trans>Time</Trans>,
+    cellClassName: 'whitespace-nowrap',
+    cell: (entry) => formatDateTime(entry.createdAt),
+  }),
+  column({ id: 'actor', header: <Trans>Administrator</Trans>, cell: (entry) => entry.actor }),
+  column({
+    id: 'action',
+    header: <Trans>Action</Trans>,
+    cellClassName: 'font-mono text-xs',
+    cell: (entry) => entry.action,
+  }),
+  column({
+    id: 'target',
+    header: <Trans>Target</Trans>,
+    cell: (entry) => (
+      <div className="flex flex-col">
+        <span>{entry.targetLabel}</span>
+        <span className="font-mono text-muted-foreground text-xs" title={entry.targetId}>
+          {entry.targetType}
+        </span>
+      </div>
+    ),
+  }),
+  column({
+    id: 'change',
+    header: <Trans>Before → after</Trans>,
+    cellClassName: 'min-w-64 max-w-md',
+    cell: (entry) => (
+      <code className="block break-all font-mono text-xs">
+        <span className="text-muted-foreground">{compact(entry.before)}</span>
+        {' → '}
+        <span>{compact(entry.after)}</span>
+      </code>
+    ),
+  }),
+  column({
+    id: 'reason',
+    header: <Trans>Reason</Trans>,
+    cellClassName: 'max-w-xs break-words',
+    cell: (entry) => entry.reason ?? '',
+  }),
+  column({
+    id: 'ip',
+    header: <Trans>IP</Trans>,
+    className: 'max-lg:hidden',
+    cellClassName: 'font-mono text-xs',
+    cell: (entry) => entry.ip ?? '—',
+  }),
+];

@@ -7,7 +7,6 @@ import { Button } from '@rooms/ui/button';
 import { Card } from '@rooms/ui/card';
 import { Input } from '@rooms/ui/input';
 import { NativeSelect } from '@rooms/ui/native-select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { RefreshCwIcon, SearchIcon, Undo2Icon } from 'lucide-react';
@@ -26,7 +25,8 @@ import {
   useAdminMutation,
   useFailureText,
 } from './-components/admin-api';
-import { AdminPageHeader, EmptyRow, LoadMore } from './-components/admin-ui';
+import { AdminPageHeader } from './-components/admin-ui';
+import { column, DataTable, type TDataColumn } from './-components/data-table';
 import { FormDialog } from './-components/form-dialog';
 import { ReasonField, useReason } from './-components/reason-field';
 
@@ -66,6 +66,83 @@ function PaymentsPage() {
     (paymentId: string) => trpcClient.admin.payments.refresh.mutate({ paymentId }),
     { success: (payment) => i18n._(msg`Bill ${payment.out_trade_no} refreshed`) },
   );
+  const columns: TDataColumn<TAdminPayment>[] = [
+    column({
+      id: 'orderNo',
+      header: <Trans>Order number</Trans>,
+      cellClassName: 'font-mono text-xs',
+      cell: (payment) => payment.out_trade_no,
+    }),
+    column({
+      id: 'user',
+      header: <Trans>User</Trans>,
+      cell: (payment) => (
+        <Link to="/admin/users/$userId" params={{ userId: payment.user.id }} className="hover:underline">
+          {payment.user.email}
+        </Link>
+      ),
+    }),
+    column({
+      id: 'amount',
+      header: <Trans>Amount</Trans>,
+      className: 'text-right',
+      cell: (payment) => formatMoney(i18n, payment.amount),
+    }),
+    column({
+      id: 'method',
+      header: <Trans>Payment method</Trans>,
+      className: 'max-md:hidden',
+      cell: (payment) => paymentMethodLabel(i18n, payment.method),
+    }),
+    column({
+      id: 'status',
+      header: <Trans>Status</Trans>,
+      cell: (payment) => <PaymentStatusBadge status={payment.status} />,
+    }),
+    column({
+      id: 'createdAt',
+      header: <Trans>Created</Trans>,
+      className: 'max-lg:hidden',
+      cellClassName: 'whitespace-nowrap',
+      cell: (payment) => formatDateTime(payment.createdAt),
+    }),
+    column({
+      id: 'paidAt',
+      header: <Trans>Paid</Trans>,
+      className: 'max-lg:hidden',
+      cellClassName: 'whitespace-nowrap',
+      cell: (payment) => (payment.paidAt ? formatDateTime(payment.paidAt) : '—'),
+    }),
+    column({
+      id: 'refundedAt',
+      header: <Trans>Refunded</Trans>,
+      className: 'max-lg:hidden',
+      cellClassName: 'whitespace-nowrap',
+      cell: (payment) => (payment.refundedAt ? formatDateTime(payment.refundedAt) : '—'),
+    }),
+    column({
+      id: 'actions',
+      cell: (payment) => (
+        <div className="flex justify-end gap-1">
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={refresh.isPending && refresh.variables === payment.id}
+            onClick={() => refresh.mutate(payment.id)}
+          >
+            <RefreshCwIcon />
+            <Trans>Refresh</Trans>
+          </Button>
+          {payment.status === 'paid' && payment.refundedAt === null ? (
+            <Button size="sm" variant="destructive" onClick={() => setRefunding(payment)}>
+              <Undo2Icon />
+              <Trans>Refund</Trans>
+            </Button>
+          ) : null}
+        </div>
+      ),
+    }),
+  ];
 
   return (
     <div className="grid gap-6">
@@ -108,102 +185,22 @@ function PaymentsPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-payments" aria-label={t`Payments`}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>
-                      <Trans>Order number</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>User</Trans>
-                    </TableHead>
-                    <TableHead className="text-right">
-                      <Trans>Amount</Trans>
-                    </TableHead>
-                    <TableHead className="max-md:hidden">
-                      <Trans>Payment method</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Status</Trans>
-                    </TableHead>
-                    <TableHead className="max-lg:hidden">
-                      <Trans>Created</Trans>
-                    </TableHead>
-                    <TableHead className="max-lg:hidden">
-                      <Trans>Paid</Trans>
-                    </TableHead>
-                    <TableHead className="max-lg:hidden">
-                      <Trans>Refunded</Trans>
-                    </TableHead>
-                    <TableHead />
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.length === 0 ? (
-                    <EmptyRow columns={9}>
-                      <Trans>No bills match.</Trans>
-                    </EmptyRow>
-                  ) : (
-                    rows.map((payment) => (
-                      <TableRow
-                        key={payment.id}
-                        data-testid="admin-payment-row"
-                        data-out-trade-no={payment.out_trade_no}
-                      >
-                        <TableCell className="font-mono text-xs">{payment.out_trade_no}</TableCell>
-                        <TableCell>
-                          <Link
-                            to="/admin/users/$userId"
-                            params={{ userId: payment.user.id }}
-                            className="hover:underline"
-                          >
-                            {payment.user.email}
-                          </Link>
-                        </TableCell>
-                        <TableCell className="text-right">{formatMoney(i18n, payment.amount)}</TableCell>
-                        <TableCell className="max-md:hidden">
-                          {paymentMethodLabel(i18n, payment.method)}
-                        </TableCell>
-                        <TableCell>
-                          <PaymentStatusBadge status={payment.status} />
-                        </TableCell>
-                        <TableCell className="whitespace-nowrap max-lg:hidden">
-                          {formatDateTime(payment.createdAt)}
-                        </TableCell>
-                        <TableCell className="whitespace-nowrap max-lg:hidden">
-                          {payment.paidAt ? formatDateTime(payment.paidAt) : '—'}
-                        </TableCell>
-                        <TableCell className="whitespace-nowrap max-lg:hidden">
-                          {payment.refundedAt ? formatDateTime(payment.refundedAt) : '—'}
-                        </TableCell>
-                        <TableCell>
-                          <div className="flex justify-end gap-1">
-                            <Button
-                              size="sm"
-                              variant="outline"
-                              disabled={refresh.isPending && refresh.variables === payment.id}
-                              onClick={() => refresh.mutate(payment.id)}
-                            >
-                              <RefreshCwIcon />
-                              <Trans>Refresh</Trans>
-                            </Button>
-                            {payment.status === 'paid' && payment.refundedAt === null ? (
-                              <Button size="sm" variant="destructive" onClick={() => setRefunding(payment)}>
-                                <Undo2Icon />
-                                <Trans>Refund</Trans>
-                              </Button>
-                            ) : null}
-                          </div>
-                        </TableCell>
-                      </TableRow>
-                    ))
-                  )}
-                </TableBody>
-              </Table>
-              <LoadMore
-                hasMore={payments.hasNextPage}
-                loading={payments.isFetchingNextPage}
-                onLoad={() => payments.fetchNextPage()}
+              <DataTable
+                testId="admin-payments"
+                label={t`Payments`}
+                columns={columns}
+                rows={rows}
+                rowId={(payment) => payment.id}
+                rowProps={(payment) => ({
+                  'data-testid': 'admin-payment-row',
+                  'data-out-trade-no': payment.out_trade_no,
+                })}
+                empty={<Trans>No bills match.</Trans>}
+                more={{
+                  hasMore: payments.hasNextPage,
+                  loading: payments.isFetchingNextPage,
+                  onLoad: () => payments.fetchNextPage(),
+                }}
               />
             </Card>
           );

@@ -4,7 +4,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
 import { Card } from '@rooms/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { PencilIcon } from 'lucide-react';
@@ -14,7 +13,8 @@ import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { formatMoney, formatRoomTime } from '../../../lib/billing';
 import { trpc } from '../../../lib/trpc';
 import type { TAdminPlan } from './-components/admin-api';
-import { AdminPageHeader, EmptyRow } from './-components/admin-ui';
+import { AdminPageHeader } from './-components/admin-ui';
+import { column, DataTable, type TDataColumn } from './-components/data-table';
 import { PlanEditDialog } from './-components/plan-edit-dialog';
 
 export const Route = createFileRoute('/_app/admin/plans')({
@@ -23,69 +23,15 @@ export const Route = createFileRoute('/_app/admin/plans')({
 });
 
 function PlansPage() {
-  const { t } = useLingui();
+  const { i18n, t } = useLingui();
   const plans = useQuery(trpc.admin.plans.list.queryOptions());
   useFailureToast(plans.error, t`Failed to retrieve the plan list`);
   const [editing, setEditing] = useState<TAdminPlan | null>(null);
-
-  return (
-    <div className="grid gap-6">
-      <AdminPageHeader title={<Trans>Plans</Trans>} />
-      <QueryView query={plans} failure={<Trans>Failed to retrieve the plan list</Trans>}>
-        {(list) => (
-          <Card className="gap-0 overflow-hidden py-0">
-            <Table data-testid="admin-plans" aria-label={t`Plans`}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>
-                    <Trans>Name</Trans>
-                  </TableHead>
-                  <TableHead className="text-right">
-                    <Trans>Price</Trans>
-                  </TableHead>
-                  <TableHead className="text-right">
-                    <Trans>Inventory</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>Limits</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>Enabled</Trans>
-                  </TableHead>
-                  <TableHead className="text-right">
-                    <Trans>Order</Trans>
-                  </TableHead>
-                  <TableHead className="text-right">
-                    <Trans>Subscribers</Trans>
-                  </TableHead>
-                  <TableHead />
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {list.length === 0 ? (
-                  <EmptyRow columns={8}>
-                    <Trans>No plans.</Trans>
-                  </EmptyRow>
-                ) : (
-                  list.map((plan) => <PlanRow key={plan.id} plan={plan} onEdit={() => setEditing(plan)} />)
-                )}
-              </TableBody>
-            </Table>
-          </Card>
-        )}
-      </QueryView>
-      {editing ? <PlanEditDialog key={editing.id} plan={editing} onClose={() => setEditing(null)} /> : null}
-    </div>
-  );
-}
-
-function PlanRow({ plan, onEdit }: { plan: TAdminPlan; onEdit: () => void }) {
-  const { i18n } = useLingui();
-  const time = formatRoomTime(i18n, plan.timeQuotaMinutes * 60);
-  const freeTime = formatRoomTime(i18n, plan.freeTimeQuotaMinutes * 60);
-  return (
-    <TableRow data-testid="admin-plan-row" data-plan-code={plan.code}>
-      <TableCell>
+  const columns: TDataColumn<TAdminPlan>[] = [
+    column({
+      id: 'name',
+      header: <Trans>Name</Trans>,
+      cell: (plan) => (
         <div className="flex flex-col gap-1">
           <span className="flex flex-wrap items-center gap-2 font-medium">
             {plan.name}
@@ -97,30 +43,32 @@ function PlanRow({ plan, onEdit }: { plan: TAdminPlan; onEdit: () => void }) {
           </span>
           <span className="font-mono text-muted-foreground text-xs">{plan.code}</span>
         </div>
-      </TableCell>
-      <TableCell className="text-right" data-testid="admin-plan-price">
-        {formatMoney(i18n, plan.price)}
-      </TableCell>
-      <TableCell className="text-right">{plan.inventory === null ? '∞' : plan.inventory}</TableCell>
-      <TableCell className="text-muted-foreground text-xs">
-        <div>
-          <Trans>
-            {plan.maxRooms} rooms · {plan.maxConnections} connections
-          </Trans>
-        </div>
-        <div>
-          <Trans>
-            {plan.maxWidth}×{plan.maxHeight} at {plan.maxFrameRate} fps · {plan.maxBitrateKbps} kbps
-          </Trans>
-        </div>
-        <div>
-          <Trans>
-            Room time {time} · {freeTime} free per month
-          </Trans>
-        </div>
-      </TableCell>
-      <TableCell>
-        {plan.enabled ? (
+      ),
+    }),
+    column({
+      id: 'price',
+      header: <Trans>Price</Trans>,
+      className: 'text-right',
+      cellTestId: 'admin-plan-price',
+      cell: (plan) => formatMoney(i18n, plan.price),
+    }),
+    column({
+      id: 'inventory',
+      header: <Trans>Inventory</Trans>,
+      className: 'text-right',
+      cell: (plan) => (plan.inventory === null ? '∞' : plan.inventory),
+    }),
+    column({
+      id: 'limits',
+      header: <Trans>Limits</Trans>,
+      cellClassName: 'text-muted-foreground text-xs',
+      cell: (plan) => <PlanLimits plan={plan} />,
+    }),
+    column({
+      id: 'enabled',
+      header: <Trans>Enabled</Trans>,
+      cell: (plan) =>
+        plan.enabled ? (
           <Badge>
             <Trans>Enabled</Trans>
           </Badge>
@@ -128,16 +76,76 @@ function PlanRow({ plan, onEdit }: { plan: TAdminPlan; onEdit: () => void }) {
           <Badge variant="secondary">
             <Trans>Disabled</Trans>
           </Badge>
-        )}
-      </TableCell>
-      <TableCell className="text-right">{plan.sortOrder}</TableCell>
-      <TableCell className="text-right">{plan.subscribers}</TableCell>
-      <TableCell className="text-right">
-        <Button size="sm" variant="outline" onClick={onEdit}>
+        ),
+    }),
+    column({
+      id: 'order',
+      header: <Trans>Order</Trans>,
+      className: 'text-right',
+      cell: (plan) => plan.sortOrder,
+    }),
+    column({
+      id: 'subscribers',
+      header: <Trans>Subscribers</Trans>,
+      className: 'text-right',
+      cell: (plan) => plan.subscribers,
+    }),
+    column({
+      id: 'edit',
+      cellClassName: 'text-right',
+      cell: (plan) => (
+        <Button size="sm" variant="outline" onClick={() => setEditing(plan)}>
           <PencilIcon />
           <Trans>Edit</Trans>
         </Button>
-      </TableCell>
-    </TableRow>
+      ),
+    }),
+  ];
+
+  return (
+    <div className="grid gap-6">
+      <AdminPageHeader title={<Trans>Plans</Trans>} />
+      <QueryView query={plans} failure={<Trans>Failed to retrieve the plan list</Trans>}>
+        {(list) => (
+          <Card className="gap-0 overflow-hidden py-0">
+            <DataTable
+              testId="admin-plans"
+              label={t`Plans`}
+              columns={columns}
+              rows={list}
+              rowId={(plan) => plan.id}
+              rowProps={(plan) => ({ 'data-testid': 'admin-plan-row', 'data-plan-code': plan.code })}
+              empty={<Trans>No plans.</Trans>}
+            />
+          </Card>
+        )}
+      </QueryView>
+      {editing ? <PlanEditDialog key={editing.id} plan={editing} onClose={() => setEditing(null)} /> : null}
+    </div>
+  );
+}
+
+function PlanLimits({ plan }: { plan: TAdminPlan }) {
+  const { i18n } = useLingui();
+  const time = formatRoomTime(i18n, plan.timeQuotaMinutes * 60);
+  const freeTime = formatRoomTime(i18n, plan.freeTimeQuotaMinutes * 60);
+  return (
+    <>
+      <div>
+        <Trans>
+          {plan.maxRooms} rooms · {plan.maxConnections} connections
+        </Trans>
+      </div>
+      <div>
+        <Trans>
+          {plan.maxWidth}×{plan.maxHeight} at {plan.maxFrameRate} fps · {plan.maxBitrateKbps} kbps
+        </Trans>
+      </div>
+      <div>
+        <Trans>
+          Room time {time} · {freeTime} free per month
+        </Trans>
+      </div>
+    </>
   );
 }

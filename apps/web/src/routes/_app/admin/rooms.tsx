@@ -4,7 +4,6 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Card } from '@rooms/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { RefreshCwIcon, SquareIcon } from 'lucide-react';
@@ -14,7 +13,8 @@ import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { RoomStateBadge } from '../-components/room-state-badge';
 import { type TAdminLiveRoom, useAdminMutation, useFailureText } from './-components/admin-api';
-import { AdminPageHeader, EmptyRow, formatUptime } from './-components/admin-ui';
+import { AdminPageHeader, formatUptime } from './-components/admin-ui';
+import { column, DataTable, type TDataColumn } from './-components/data-table';
 import { FormDialog } from './-components/form-dialog';
 import { ReasonField, useReason } from './-components/reason-field';
 
@@ -31,6 +31,69 @@ function RoomsPage() {
   const rooms = useQuery({ ...trpc.admin.rooms.list.queryOptions(), refetchInterval: REFRESH_MS });
   useFailureToast(rooms.error, t`Failed to retrieve the rooms`);
   const [stopping, setStopping] = useState<TAdminLiveRoom | null>(null);
+  const columns: TDataColumn<TAdminLiveRoom>[] = [
+    column({
+      id: 'name',
+      header: <Trans>Name</Trans>,
+      cellClassName: 'font-medium',
+      cell: (room) => room.name,
+    }),
+    column({
+      id: 'owner',
+      header: <Trans>Owner</Trans>,
+      cell: (room) => (
+        <Link to="/admin/users/$userId" params={{ userId: room.owner.id }} className="hover:underline">
+          {room.owner.email}
+        </Link>
+      ),
+    }),
+    column({ id: 'zone', header: <Trans>Zone</Trans>, cell: (room) => room.region }),
+    column({
+      id: 'state',
+      header: <Trans>State</Trans>,
+      cell: (room) => <RoomStateBadge state={room.state} />,
+    }),
+    column({
+      id: 'members',
+      header: <Trans>Members</Trans>,
+      className: 'text-right',
+      cell: (room) => room.members,
+    }),
+    column({
+      id: 'uptime',
+      header: <Trans>Uptime</Trans>,
+      cellClassName: 'whitespace-nowrap',
+      cell: (room) => formatUptime(i18n, room.uptimeSeconds),
+    }),
+    column({
+      id: 'mediaPath',
+      header: <Trans>Media path</Trans>,
+      className: 'max-md:hidden',
+      cellClassName: 'font-mono text-xs',
+      cell: (room) => room.mediaPath ?? '—',
+    }),
+    column({
+      id: 'fps',
+      header: <Trans>FPS</Trans>,
+      className: 'text-right max-md:hidden',
+      cell: (room) => (room.fps === null ? '—' : i18n.number(room.fps, { maximumFractionDigits: 1 })),
+    }),
+    column({
+      id: 'stop',
+      cellClassName: 'text-right',
+      cell: (room) => (
+        <Button
+          size="sm"
+          variant="destructive"
+          disabled={room.state === 'stopping'}
+          onClick={() => setStopping(room)}
+        >
+          <SquareIcon />
+          <Trans>Stop</Trans>
+        </Button>
+      ),
+    }),
+  ];
 
   return (
     <div className="grid gap-6">
@@ -45,84 +108,15 @@ function RoomsPage() {
       <QueryView query={rooms} failure={<Trans>Failed to retrieve the rooms</Trans>}>
         {(list) => (
           <Card className="gap-0 overflow-hidden py-0">
-            <Table data-testid="admin-rooms" aria-label={t`Running rooms`}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>
-                    <Trans>Name</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>Owner</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>Zone</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>State</Trans>
-                  </TableHead>
-                  <TableHead className="text-right">
-                    <Trans>Members</Trans>
-                  </TableHead>
-                  <TableHead>
-                    <Trans>Uptime</Trans>
-                  </TableHead>
-                  <TableHead className="max-md:hidden">
-                    <Trans>Media path</Trans>
-                  </TableHead>
-                  <TableHead className="text-right max-md:hidden">
-                    <Trans>FPS</Trans>
-                  </TableHead>
-                  <TableHead />
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {list.length === 0 ? (
-                  <EmptyRow columns={9}>
-                    <Trans>No room is running.</Trans>
-                  </EmptyRow>
-                ) : (
-                  list.map((room) => (
-                    <TableRow key={room.id} data-testid="admin-room-row" data-room-name={room.name}>
-                      <TableCell className="font-medium">{room.name}</TableCell>
-                      <TableCell>
-                        <Link
-                          to="/admin/users/$userId"
-                          params={{ userId: room.owner.id }}
-                          className="hover:underline"
-                        >
-                          {room.owner.email}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{room.region}</TableCell>
-                      <TableCell>
-                        <RoomStateBadge state={room.state} />
-                      </TableCell>
-                      <TableCell className="text-right">{room.members}</TableCell>
-                      <TableCell className="whitespace-nowrap">
-                        {formatUptime(i18n, room.uptimeSeconds)}
-                      </TableCell>
-                      <TableCell className="font-mono text-xs max-md:hidden">
-                        {room.mediaPath ?? '—'}
-                      </TableCell>
-                      <TableCell className="text-right max-md:hidden">
-                        {room.fps === null ? '—' : i18n.number(room.fps, { maximumFractionDigits: 1 })}
-                      </TableCell>
-                      <TableCell className="text-right">
-                        <Button
-                          size="sm"
-                          variant="destructive"
-                          disabled={room.state === 'stopping'}
-                          onClick={() => setStopping(room)}
-                        >
-                          <SquareIcon />
-                          <Trans>Stop</Trans>
-                        </Button>
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
+            <DataTable
+              testId="admin-rooms"
+              label={t`Running rooms`}
+              columns={columns}
+              rows={list}
+              rowId={(room) => room.id}
+              rowProps={(room) => ({ 'data-testid': 'admin-room-row', 'data-room-name': room.name })}
+              empty={<Trans>No room is running.</Trans>}
+            />
           </Card>
         )}
       </QueryView>

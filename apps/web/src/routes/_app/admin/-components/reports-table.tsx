@@ -5,14 +5,14 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
 import { Button } from '@rooms/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatDateTime } from '../../../../lib/format';
 import { trpcClient } from '../../../../lib/trpc';
 import { RoomStateBadge } from '../../-components/room-state-badge';
 import { type TAdminReport, type TReportAction, useAdminMutation, useFailureText } from './admin-api';
-import { EmptyRow, reportActionLabel } from './admin-ui';
+import { reportActionLabel } from './admin-ui';
+import { column, DataTable, type TDataColumn } from './data-table';
 import { FormDialog } from './form-dialog';
 import { ReasonField, useReason } from './reason-field';
 
@@ -28,147 +28,141 @@ export function ReportsTable({
 }) {
   const { i18n, t } = useLingui();
   const [resolving, setResolving] = useState<{ report: TAdminReport; action: TReportAction } | null>(null);
-  const columns = showOwner ? 8 : 7;
+  const columns: TDataColumn<TAdminReport>[] = [
+    column({
+      id: 'room',
+      header: <Trans>Room</Trans>,
+      cell: (report) => (
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">{report.roomName}</span>
+          <span className="flex flex-wrap gap-1">
+            {report.roomState ? <RoomStateBadge state={report.roomState} /> : null}
+            {report.roomId === null ? (
+              <Badge variant="outline">
+                <Trans>Deleted</Trans>
+              </Badge>
+            ) : null}
+            {report.roomHidden ? (
+              <Badge variant="secondary">
+                <Trans>Hidden</Trans>
+              </Badge>
+            ) : null}
+          </span>
+        </div>
+      ),
+    }),
+    ...(showOwner
+      ? [
+          column<TAdminReport>({
+            id: 'owner',
+            header: <Trans>Owner</Trans>,
+            cell: (report) =>
+              report.roomOwner ? (
+                <Link
+                  to="/admin/users/$userId"
+                  params={{ userId: report.roomOwner.id }}
+                  className="hover:underline"
+                >
+                  {report.roomOwner.email}
+                </Link>
+              ) : (
+                '—'
+              ),
+          }),
+        ]
+      : []),
+    column({
+      id: 'reason',
+      header: <Trans>Reason</Trans>,
+      cellClassName: 'max-w-xs whitespace-pre-wrap break-words',
+      cell: (report) => report.reason,
+    }),
+    column({
+      id: 'reporter',
+      header: <Trans>Reporter</Trans>,
+      cell: (report) => report.reporter ?? <Trans>guest</Trans>,
+    }),
+    column({
+      id: 'ip',
+      header: <Trans>IP</Trans>,
+      className: 'max-lg:hidden',
+      cellClassName: 'font-mono text-xs',
+      cell: (report) => report.reporterIp,
+    }),
+    column({
+      id: 'time',
+      header: <Trans>Time</Trans>,
+      cellClassName: 'whitespace-nowrap',
+      cell: (report) => formatDateTime(report.createdAt),
+    }),
+    column({
+      id: 'resolution',
+      header: <Trans>Resolution</Trans>,
+      cell: (report) =>
+        report.resolution ? (
+          <div className="flex flex-col gap-0.5">
+            <Badge variant="secondary" data-testid="report-resolution" data-resolution={report.resolution}>
+              {reportActionLabel(i18n, report.resolution)}
+            </Badge>
+            <span className="text-muted-foreground text-xs">
+              {report.resolvedBy ?? ''}
+              {report.resolvedAt ? ` · ${formatDateTime(report.resolvedAt)}` : ''}
+            </span>
+          </div>
+        ) : (
+          <Badge variant="warning">
+            <Trans>Open</Trans>
+          </Badge>
+        ),
+    }),
+    column({
+      id: 'actions',
+      cell: (report) =>
+        report.resolution ? null : (
+          <div className="flex flex-wrap justify-end gap-1">
+            <Button size="sm" variant="outline" onClick={() => setResolving({ report, action: 'dismiss' })}>
+              <Trans>Dismiss</Trans>
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={report.roomId === null}
+              onClick={() => setResolving({ report, action: 'hide' })}
+            >
+              <Trans>Hide from square</Trans>
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={report.roomId === null}
+              onClick={() => setResolving({ report, action: 'stop' })}
+            >
+              <Trans>Stop room</Trans>
+            </Button>
+            <Button
+              size="sm"
+              variant="destructive"
+              disabled={report.roomOwner === null}
+              onClick={() => setResolving({ report, action: 'disableOwner' })}
+            >
+              <Trans>Disable owner</Trans>
+            </Button>
+          </div>
+        ),
+    }),
+  ];
 
   return (
     <>
-      <Table data-testid="admin-reports" aria-label={label ?? t`Reports`}>
-        <TableHeader>
-          <TableRow>
-            <TableHead>
-              <Trans>Room</Trans>
-            </TableHead>
-            {showOwner ? (
-              <TableHead>
-                <Trans>Owner</Trans>
-              </TableHead>
-            ) : null}
-            <TableHead>
-              <Trans>Reason</Trans>
-            </TableHead>
-            <TableHead>
-              <Trans>Reporter</Trans>
-            </TableHead>
-            <TableHead className="max-lg:hidden">
-              <Trans>IP</Trans>
-            </TableHead>
-            <TableHead>
-              <Trans>Time</Trans>
-            </TableHead>
-            <TableHead>
-              <Trans>Resolution</Trans>
-            </TableHead>
-            <TableHead />
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {reports.length === 0 ? (
-            <EmptyRow columns={columns}>
-              <Trans>No reports.</Trans>
-            </EmptyRow>
-          ) : (
-            reports.map((report) => (
-              <TableRow key={report.id} data-testid="admin-report-row" data-report-id={report.id}>
-                <TableCell>
-                  <div className="flex flex-col gap-1">
-                    <span className="font-medium">{report.roomName}</span>
-                    <span className="flex flex-wrap gap-1">
-                      {report.roomState ? <RoomStateBadge state={report.roomState} /> : null}
-                      {report.roomId === null ? (
-                        <Badge variant="outline">
-                          <Trans>Deleted</Trans>
-                        </Badge>
-                      ) : null}
-                      {report.roomHidden ? (
-                        <Badge variant="secondary">
-                          <Trans>Hidden</Trans>
-                        </Badge>
-                      ) : null}
-                    </span>
-                  </div>
-                </TableCell>
-                {showOwner ? (
-                  <TableCell>
-                    {report.roomOwner ? (
-                      <Link
-                        to="/admin/users/$userId"
-                        params={{ userId: report.roomOwner.id }}
-                        className="hover:underline"
-                      >
-                        {report.roomOwner.email}
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </TableCell>
-                ) : null}
-                <TableCell className="max-w-xs whitespace-pre-wrap break-words">{report.reason}</TableCell>
-                <TableCell>{report.reporter ?? <Trans>guest</Trans>}</TableCell>
-                <TableCell className="font-mono text-xs max-lg:hidden">{report.reporterIp}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDateTime(report.createdAt)}</TableCell>
-                <TableCell>
-                  {report.resolution ? (
-                    <div className="flex flex-col gap-0.5">
-                      <Badge
-                        variant="secondary"
-                        data-testid="report-resolution"
-                        data-resolution={report.resolution}
-                      >
-                        {reportActionLabel(i18n, report.resolution)}
-                      </Badge>
-                      <span className="text-muted-foreground text-xs">
-                        {report.resolvedBy ?? ''}
-                        {report.resolvedAt ? ` · ${formatDateTime(report.resolvedAt)}` : ''}
-                      </span>
-                    </div>
-                  ) : (
-                    <Badge variant="warning">
-                      <Trans>Open</Trans>
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {report.resolution ? null : (
-                    <div className="flex flex-wrap justify-end gap-1">
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        onClick={() => setResolving({ report, action: 'dismiss' })}
-                      >
-                        <Trans>Dismiss</Trans>
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        disabled={report.roomId === null}
-                        onClick={() => setResolving({ report, action: 'hide' })}
-                      >
-                        <Trans>Hide from square</Trans>
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="outline"
-                        disabled={report.roomId === null}
-                        onClick={() => setResolving({ report, action: 'stop' })}
-                      >
-                        <Trans>Stop room</Trans>
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="destructive"
-                        disabled={report.roomOwner === null}
-                        onClick={() => setResolving({ report, action: 'disableOwner' })}
-                      >
-                        <Trans>Disable owner</Trans>
-                      </Button>
-                    </div>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))
-          )}
-        </TableBody>
-      </Table>
+      <DataTable
+        testId="admin-reports"
+        label={label ?? t`Reports`}
+        columns={columns}
+        rows={reports}
+        rowId={(report) => report.id}
+        rowProps={(report) => ({ 'data-testid': 'admin-report-row', 'data-report-id': report.id })}
+        empty={<Trans>No reports.</Trans>}
+      />
       {resolving ? (
         <ResolveReportDialog
           key={`${resolving.report.id}-${resolving.action}`}

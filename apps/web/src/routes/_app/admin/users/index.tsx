@@ -5,7 +5,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Card } from '@rooms/ui/card';
 import { Input } from '@rooms/ui/input';
 import { NativeSelect } from '@rooms/ui/native-select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { SearchIcon } from 'lucide-react';
@@ -15,8 +14,9 @@ import { useDebouncedValue } from '../../../../hooks/use-debounced-value';
 import { useFailureToast } from '../../../../hooks/use-failure-toast';
 import { formatDateTime } from '../../../../lib/format';
 import { trpc } from '../../../../lib/trpc';
-import { nextCursor, SEARCH_MAX_LENGTH } from '../-components/admin-api';
-import { AdminPageHeader, DisabledBadge, EmptyRow, LoadMore, RoleBadge } from '../-components/admin-ui';
+import { nextCursor, SEARCH_MAX_LENGTH, type TAdminUserRow } from '../-components/admin-api';
+import { AdminPageHeader, DisabledBadge, RoleBadge } from '../-components/admin-ui';
+import { column, DataTable, type TDataColumn } from '../-components/data-table';
 
 const sorts = ['createdAt', 'lastLoginAt'] as const;
 type TSort = (typeof sorts)[number];
@@ -29,6 +29,43 @@ export const Route = createFileRoute('/_app/admin/users/')({
   }),
   component: UsersPage,
 });
+
+const columns: TDataColumn<TAdminUserRow>[] = [
+  column({
+    id: 'name',
+    header: <Trans>Name</Trans>,
+    cellClassName: 'font-medium',
+    cell: (user) => (
+      <Link to="/admin/users/$userId" params={{ userId: user.id }} className="hover:underline">
+        {user.username}
+      </Link>
+    ),
+  }),
+  column({
+    id: 'email',
+    header: <Trans>E-mail</Trans>,
+    cell: (user) => (
+      <span className="flex flex-wrap items-center gap-2">
+        {user.email}
+        <DisabledBadge disabled={user.disabled} />
+      </span>
+    ),
+  }),
+  column({ id: 'level', header: <Trans>Level</Trans>, cell: (user) => user.level }),
+  column({ id: 'role', header: <Trans>Role</Trans>, cell: (user) => <RoleBadge role={user.role} /> }),
+  column({
+    id: 'createdAt',
+    header: <Trans>Signed up</Trans>,
+    className: 'max-md:hidden',
+    cell: (user) => formatDateTime(user.createdAt),
+  }),
+  column({
+    id: 'lastLoginAt',
+    header: <Trans>Last login</Trans>,
+    className: 'max-md:hidden',
+    cell: (user) => (user.lastLoginAt ? formatDateTime(user.lastLoginAt) : '—'),
+  }),
+];
 
 function UsersPage() {
   const { t } = useLingui();
@@ -91,78 +128,27 @@ function UsersPage() {
           const rows = data.pages.flatMap((page) => page.items);
           return (
             <Card className="gap-0 overflow-hidden py-0">
-              <Table data-testid="admin-users" aria-label={t`User management`}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>
-                      <Trans>Name</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>E-mail</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Level</Trans>
-                    </TableHead>
-                    <TableHead>
-                      <Trans>Role</Trans>
-                    </TableHead>
-                    <TableHead className="max-md:hidden">
-                      <Trans>Signed up</Trans>
-                    </TableHead>
-                    <TableHead className="max-md:hidden">
-                      <Trans>Last login</Trans>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.length === 0 ? (
-                    <EmptyRow columns={6}>
-                      {query ? <Trans>No user matches “{query}”.</Trans> : <Trans>No users yet.</Trans>}
-                    </EmptyRow>
-                  ) : (
-                    rows.map((user) => (
-                      <TableRow
-                        key={user.id}
-                        data-testid="admin-user-row"
-                        data-user-id={user.id}
-                        className="cursor-pointer"
-                        onClick={(event) => {
-                          if ((event.target as HTMLElement).closest('a')) return;
-                          void navigate({ to: '/admin/users/$userId', params: { userId: user.id } });
-                        }}
-                      >
-                        <TableCell className="font-medium">
-                          <Link
-                            to="/admin/users/$userId"
-                            params={{ userId: user.id }}
-                            className="hover:underline"
-                          >
-                            {user.username}
-                          </Link>
-                        </TableCell>
-                        <TableCell>
-                          <span className="flex flex-wrap items-center gap-2">
-                            {user.email}
-                            <DisabledBadge disabled={user.disabled} />
-                          </span>
-                        </TableCell>
-                        <TableCell>{user.level}</TableCell>
-                        <TableCell>
-                          <RoleBadge role={user.role} />
-                        </TableCell>
-                        <TableCell className="max-md:hidden">{formatDateTime(user.createdAt)}</TableCell>
-                        <TableCell className="max-md:hidden">
-                          {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : '—'}
-                        </TableCell>
-                      </TableRow>
-                    ))
-                  )}
-                </TableBody>
-              </Table>
-              <LoadMore
-                hasMore={users.hasNextPage}
-                loading={users.isFetchingNextPage}
-                onLoad={() => users.fetchNextPage()}
+              <DataTable
+                testId="admin-users"
+                label={t`User management`}
+                columns={columns}
+                rows={rows}
+                rowId={(user) => user.id}
+                rowProps={(user) => ({
+                  'data-testid': 'admin-user-row',
+                  'data-user-id': user.id,
+                  className: 'cursor-pointer',
+                  onClick: (event) => {
+                    if ((event.target as HTMLElement).closest('a')) return;
+                    void navigate({ to: '/admin/users/$userId', params: { userId: user.id } });
+                  },
+                })}
+                empty={query ? <Trans>No user matches “{query}”.</Trans> : <Trans>No users yet.</Trans>}
+                more={{
+                  hasMore: users.hasNextPage,
+                  loading: users.isFetchingNextPage,
+                  onLoad: () => users.fetchNextPage(),
+                }}
               />
             </Card>
           );

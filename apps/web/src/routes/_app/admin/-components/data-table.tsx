@@ -1,0 +1,127 @@
+// The one table of the admin area, on TanStack Table: a screen gives its columns (header, cell, classes) and its
+// rows, and gets the same markup on every screen: a labelled table, the one row that says it is empty, and "Load
+// more" under it when the list is read a page at a time.
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type RowData,
+  useReactTable,
+} from '@tanstack/react-table';
+import type { ComponentProps, ReactNode } from 'react';
+import { EmptyRow, LoadMore } from './admin-ui';
+
+declare module '@tanstack/react-table' {
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Classes of the column's header and of each of its cells (a column hidden on narrow screens). */
+    className?: string;
+    /** Classes of the cells only, after `className`; a function for classes that follow the row. */
+    cellClassName?: string | ((row: TData) => string);
+    /** The test id of each of the column's cells. */
+    cellTestId?: string;
+  }
+}
+
+/** One column: its header and how a row shows in it. */
+export type TDataColumn<TRow> = ColumnDef<TRow, unknown>;
+
+/** A column: `id` keeps it apart from the others, `cell` shows a row in it. */
+export function column<TRow>({
+  id,
+  header,
+  cell,
+  className,
+  cellClassName,
+  cellTestId,
+}: {
+  id: string;
+  header?: ReactNode;
+  cell: (row: TRow) => ReactNode;
+} & NonNullable<TDataColumn<TRow>['meta']>): TDataColumn<TRow> {
+  return {
+    id,
+    header: () => header ?? null,
+    cell: (context) => cell(context.row.original),
+    meta: { className, cellClassName, cellTestId },
+  };
+}
+
+type TRowProps = Omit<ComponentProps<typeof TableRow>, 'children'> &
+  Record<`data-${string}`, string | undefined>;
+
+export function DataTable<TRow>({
+  rows,
+  columns,
+  rowId,
+  rowProps,
+  empty,
+  label,
+  testId,
+  more,
+}: {
+  rows: TRow[];
+  columns: TDataColumn<TRow>[];
+  rowId: (row: TRow) => string;
+  /** Attributes of a row's `<tr>`: its test id and data, a click that opens it. */
+  rowProps?: (row: TRow) => TRowProps;
+  /** What the one row of an empty table says. */
+  empty: ReactNode;
+  /** The table's name for screen readers. */
+  label: string;
+  testId?: string;
+  /** A list read a page at a time: "Load more" under the table while there is more. */
+  more?: { hasMore: boolean; loading: boolean; onLoad: () => void };
+}) {
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (row) => rowId(row),
+  });
+  const shown = table.getRowModel().rows;
+
+  return (
+    <>
+      <Table data-testid={testId} aria-label={label}>
+        <TableHeader>
+          {table.getHeaderGroups().map((group) => (
+            <TableRow key={group.id}>
+              {group.headers.map((header) => (
+                <TableHead key={header.id} className={header.column.columnDef.meta?.className}>
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                </TableHead>
+              ))}
+            </TableRow>
+          ))}
+        </TableHeader>
+        <TableBody>
+          {shown.length === 0 ? (
+            <EmptyRow columns={table.getVisibleLeafColumns().length}>{empty}</EmptyRow>
+          ) : (
+            shown.map((row) => (
+              <TableRow key={row.id} {...rowProps?.(row.original)}>
+                {row.getVisibleCells().map((cell) => (
+                  <TableCell
+                    key={cell.id}
+                    className={cellClasses(cell.column.columnDef.meta, row.original)}
+                    data-testid={cell.column.columnDef.meta?.cellTestId}
+                  >
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+      {more ? <LoadMore hasMore={more.hasMore} loading={more.loading} onLoad={more.onLoad} /> : null}
+    </>
+  );
+}
+
+function cellClasses<TRow>(meta: TDataColumn<TRow>['meta'], row: TRow): string | undefined {
+  const own = typeof meta?.cellClassName === 'function' ? meta.cellClassName(row) : meta?.cellClassName;
+  const classes = [meta?.className, own].filter(Boolean).join(' ');
+  return classes || undefined;
+}
