@@ -24,7 +24,7 @@ const TEXTS = {
     bought: /You now hold Pro monthly/,
     free: 'Free',
     pro: 'Pro monthly',
-    // The seeded Pro plan's 30 days read in the spec's units (§9).
+    // The seeded Pro plan's 30 days read in the page's time units (minutes to years).
     term: 'for 1 month',
     claim: 'Claim 2 h of room time',
   },

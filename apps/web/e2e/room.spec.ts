@@ -108,8 +108,8 @@ describe('rooms', () => {
     await dialog.getByTestId('room-name').fill(name);
     await dialog.getByTestId('room-remark').fill('A loopback page');
     await dialog.getByTestId('room-password').fill('sesame');
-    // The dialog preselects the first zone and image this user may use; without them it refuses (spec §5). The
-    // choice is made just after the zones arrive.
+    // The dialog preselects the first zone and image this user may use; without them it refuses (a room needs both).
+    // The choice is made just after the zones arrive.
     await expect
       .poll(() => dialog.getByTestId('room-region').inputValue(), { timeout: 15_000 })
       .toBe('local');

@@ -1,4 +1,4 @@
-// The pay calls of spec §7 over REST against the real server: envelope, methods and 401s, the OpenAPI document,
+// The documented pay calls over REST against the real server: envelope, methods and 401s, the OpenAPI document,
 // and a recharge through the sandbox checkout page followed by a plan purchase that makes the account VIP.
 import { restRoutes } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ interface TPayment {
 }
 
 describe('pay paths', () => {
-  it('answers every spec §7 pay path with its method, and 401 in the envelope without a token', async () => {
+  it('answers every documented pay path with its method, and 401 in the envelope without a token', async () => {
     const table = restRoutes.map((route) => `${route.method} ${route.path}`);
     expect(table).toEqual(expect.arrayContaining(SPEC_PAY_PATHS));
     for (const entry of SPEC_PAY_PATHS) {

@@ -1,5 +1,6 @@
-// The room API over REST as the dashboard and third-party scripts use it (spec §5 Room, §7 Room calls): the
-// catalogues, creating rooms within the plan's limits, the owner's views, and rooms of others looking missing.
+// The room API over REST as the dashboard and third-party scripts use it (the documented room calls and a room's
+// rules): the catalogues, creating rooms within the plan's limits, the owner's views, and rooms of others looking
+// missing.
 // None of these start a browser; room-lifecycle.integration.test.ts does.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -518,7 +519,7 @@ describe('deleting and refreshing a room that never ran', () => {
 });
 
 describe('the REST document', () => {
-  it('lists every room path of spec §7 with a summary', async () => {
+  it('lists every documented room path with a summary', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/api/openapi.json' });
     const paths = (response.json() as { paths: Record<string, Record<string, { summary?: string }>> }).paths;
     const expected = [
