@@ -41,7 +41,8 @@ export function streamDefaultsFor(plan: TStreamPlan) {
   };
 }
 
-export interface TRequestedLimits {
+/** A room's settings that its owner's plan bounds: asked for at creation, in force at launch. */
+export interface TRoomSettings {
   maxConnections: number;
   width: number;
   height: number;
@@ -53,7 +54,7 @@ export interface TRequestedLimits {
 }
 
 /** Throws the first limit the request exceeds, naming it. */
-export function checkAgainstPlan(plan: Plan, requested: TRequestedLimits): void {
+export function checkAgainstPlan(plan: Plan, requested: TRoomSettings): void {
   if (requested.maxConnections > plan.maxConnections) {
     throw new AppError('PLAN_MAX_CONNECTIONS', { args: [plan.maxConnections] });
   }
@@ -76,19 +77,8 @@ export function checkAgainstPlan(plan: Plan, requested: TRequestedLimits): void 
   if (requested.keepData && !plan.persistentStorage) throw new AppError('PLAN_NO_KEEP_DATA');
 }
 
-export interface TEffectiveSettings {
-  maxConnections: number;
-  width: number;
-  height: number;
-  maxFrameRate: number;
-  videoBitrateKbps: number;
-  keepData: boolean;
-  autoClose: boolean;
-  autoCloseMinutes: number;
-}
-
 /** The room's settings bounded by the plan its owner holds now. */
-export function effectiveSettings(room: Room, plan: Plan): TEffectiveSettings {
+export function effectiveSettings(room: Room, plan: Plan): TRoomSettings {
   const autoCloseConfigurable = plan.canConfigureAutoClose;
   return {
     maxConnections: Math.min(room.maxConnections, plan.maxConnections),
