@@ -1,8 +1,8 @@
 // The plan catalogue as people and the REST API see it: rows of the plans table (operators edit them), offered
 // when enabled, in their sort order; and what the create-room dialog's catalogue calls (zones, images) add beside
-// their items: the caller's plan limits, the room defaults and the upgrade hint.
+// their items: the caller's plan limits, the room defaults and the upgrade hint; and those zones and images.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Plan, planOf, Room } from '@rooms/db';
+import { Plan, planOf, Region, Room, SystemImage } from '@rooms/db';
 import type { TPlanView } from '../../routers/pay/pay.types';
 import type { TPlanLimits } from '../../routers/room/plan-limits.types';
 import { ROOM_DEFAULTS, streamDefaultsFor } from '../rooms/room-settings';
@@ -86,5 +86,42 @@ export async function catalogContext(em: EntityManager, userId: string, now: Dat
     plan: { code: plan.code, name: plan.name, roomCount, ...planLimits(plan) },
     defaults: { ...ROOM_DEFAULTS, ...streamDefaultsFor(plan) },
     upgradeHint: better > 0 ? UPGRADE_HINT : null,
+  };
+}
+
+/** The zones rooms can be created in, each flagged by whether the caller's plan allows it, with the context. */
+export async function zoneCatalog(em: EntityManager, userId: string, now: Date) {
+  const context = await catalogContext(em, userId, now);
+  const regions = await em.find(Region, { enabled: true }, { orderBy: { sortOrder: 'asc', code: 'asc' } });
+  return {
+    ...context,
+    regions: regions.map((region) => ({
+      code: region.code,
+      name: region.name,
+      description: region.description,
+      allowed: context.plan.regionCodes.includes(region.code),
+    })),
+  };
+}
+
+/** The system images a room can run, with the context. */
+export async function imageCatalog(em: EntityManager, userId: string, now: Date) {
+  const context = await catalogContext(em, userId, now);
+  const images = await em.find(
+    SystemImage,
+    { enabled: true },
+    { orderBy: { sortOrder: 'asc', code: 'asc' } },
+  );
+  return {
+    ...context,
+    // Plans do not restrict images yet; the flag keeps the shape of the zone catalogue for when they do.
+    images: images.map((image) => ({
+      code: image.code,
+      name: image.name,
+      description: image.description,
+      kind: image.kind,
+      startUrl: image.startUrl ?? null,
+      allowed: true,
+    })),
   };
 }

@@ -1,6 +1,5 @@
-import { Region } from '@rooms/db';
 import { z } from 'zod';
-import { catalogContext } from '../../domains/billing';
+import { zoneCatalog } from '../../domains/billing';
 import { protectedProcedure } from '../../trpc';
 import { ZGetRoomRegionReply } from './get-room-region.types';
 
@@ -12,20 +11,4 @@ export const getRoomRegion = protectedProcedure
   })
   .input(z.object({}).optional())
   .output(ZGetRoomRegionReply)
-  .query(async ({ ctx }) => {
-    const context = await catalogContext(ctx.em, ctx.session.user.id, ctx.services.now());
-    const regions = await ctx.em.find(
-      Region,
-      { enabled: true },
-      { orderBy: { sortOrder: 'asc', code: 'asc' } },
-    );
-    return {
-      ...context,
-      regions: regions.map((region) => ({
-        code: region.code,
-        name: region.name,
-        description: region.description,
-        allowed: context.plan.regionCodes.includes(region.code),
-      })),
-    };
-  });
+  .query(({ ctx }) => zoneCatalog(ctx.em, ctx.session.user.id, ctx.services.now()));
