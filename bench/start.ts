@@ -7,6 +7,9 @@
 // (people opening rooms together), on a server whose warm pool keeps N browsers: every start should find one.
 // The participant declares no decoders by default, so it gets the screencast the way a browser without WebCodecs
 // does; as=h264 declares H.264 and Opus, so its first picture waits for the room's encoder to start.
+// Late joiner: once the first participant has its picture, a second one enters the running room and should get a
+// picture at once, a keyframe the room already has rather than the encoder's next (within 100 ms; the media
+// integration test checks that it is the room's last keyframe, this measures how soon). Not with burst=N.
 // Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg burst=1 pool=<burst>]
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
@@ -27,6 +30,10 @@ interface TResult {
   mode: string;
   starts: number[];
   pictures: number[];
+  /** Late joiner: Enter → first picture in a room already streaming. */
+  late: number[];
+  /** Late joiners whose first picture was not a keyframe. */
+  lateNotKeyframe: number;
   /** Cycles whose participant got no picture within 20 s. */
   stalls: number[];
   /** Warm mode: cycles whose start found no warm browser (it had not come up within 30 s). */
@@ -62,12 +69,20 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
       }),
     );
   }
-  const result: TResult = { mode, starts: [], pictures: [], stalls: [], cold: [] };
+  const result: TResult = {
+    mode,
+    starts: [],
+    pictures: [],
+    late: [],
+    lateNotKeyframe: 0,
+    stalls: [],
+    cold: [],
+  };
   console.log(
     `\n${mode}${H264 ? ', participant with H.264' : ''}${BURST > 1 ? `, ${BURST} rooms a cycle` : ''}\n`,
   );
-  console.log('| cycle | room | Start → running ms | Enter → first picture ms |');
-  console.log('| ---: | ---: | ---: | ---: |');
+  console.log('| cycle | room | Start → running ms | Enter → first picture ms | late joiner ms |');
+  console.log('| ---: | ---: | ---: | ---: | ---: |');
   try {
     // The first start teaches the pool the room's shape; it is not counted.
     if (mode === 'warm') {
@@ -102,8 +117,11 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
         const pictured = performance.now();
         result.starts.push(running - asked);
         if (pictureCame) result.pictures.push(pictured - running);
+        // Left out of bursts, whose next start follows the first picture at once.
+        const late = pictureCame && BURST === 1 ? await lateJoiner(server, room.id, result) : undefined;
+        if (late) clients.push(late.client);
         console.log(
-          `| ${cycle} | ${index + 1} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} |`,
+          `| ${cycle} | ${index + 1} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} | ${late ? late.ms.toFixed(0) : '–'} |`,
         );
       }
       for (const client of clients) client.close();
@@ -115,14 +133,47 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
   return result;
 }
 
+/** A second participant entering the running room: Enter → its first picture, and whether that is a keyframe. */
+async function lateJoiner(
+  server: TBenchServer,
+  roomId: string,
+  result: TResult,
+): Promise<{ client: RoomClient; ms: number }> {
+  const client = await RoomClient.connect(
+    `ws://127.0.0.1:${server.port}${roomSocketPath(roomId)}?token=${encodeURIComponent(server.token)}`,
+  );
+  const picture = () => client.frames.find((frame) => frame.codec !== 'opus');
+  const entered = performance.now();
+  client.send(
+    H264
+      ? { type: 'member/join', nickname: 'late', decoders: ['h264', 'opus'] }
+      : { type: 'member/join', nickname: 'late' },
+  );
+  const came = await client
+    .until(() => picture() !== undefined, 'a picture', 20_000)
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!came) return { client, ms: Number.NaN }; // printed as NaN: no picture within 20 s
+  const ms = performance.now() - entered;
+  result.late.push(ms);
+  if (H264 && !picture()?.keyframe) result.lateNotKeyframe += 1;
+  return { client, ms };
+}
+
 async function main(): Promise<void> {
   const results: TResult[] = [];
   for (const mode of MODES) results.push(await run(mode));
   console.log('');
-  for (const { mode, starts, pictures, stalls, cold } of results) {
+  for (const { mode, starts, pictures, late, lateNotKeyframe, stalls, cold } of results) {
     console.log(
       `${mode}: Start → running median ${median(starts).toFixed(0)} ms, worst ${Math.max(...starts).toFixed(0)} ms; ` +
         `Enter → first picture median ${median(pictures).toFixed(0)} ms, worst ${Math.max(...pictures).toFixed(0)} ms; ` +
+        `late joiner median ${median(late).toFixed(0)} ms, worst ${Math.max(...late).toFixed(0)} ms, ` +
+        `over 100 ms: ${late.filter((ms) => ms > 100).length} of ${late.length}` +
+        (H264 ? `, not a keyframe first: ${lateNotKeyframe}` : '') +
+        '; ' +
         `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}` +
         (mode === 'warm'
           ? `; cycles that found no warm browser: ${cold.length ? cold.join(', ') : 'none'}`
