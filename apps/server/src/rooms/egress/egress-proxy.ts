@@ -2,9 +2,8 @@
 // loopback goes through it). It lets the browser reach the public Internet and nothing of ours: each target is
 // resolved once, checked by egress-policy, and connected to at exactly the checked address. A room's page is a
 // stranger's code, so the proxy also bounds what it holds: connections, silent sockets, unfinished heads.
-import { chmod, lstat, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type ServerResponse, STATUS_CODES } from 'node:http';
-import { type AddressInfo, createServer as createSocketServer, type Server, Socket } from 'node:net';
+import { type AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BlockedLog } from './blocked-log';
 import {
@@ -13,14 +12,9 @@ import {
   type THostAddresses,
   type TResolver,
 } from './egress-policy';
-import {
-  connectFailure,
-  FAILURE_STATUS,
-  FailureMemory,
-  failurePage,
-  type TEgressFailure,
-} from './failure-page';
+import { connectFailure, FAILURE_STATUS, failurePage, type TEgressFailure } from './failure-page';
 import { splitAuthority } from './parse-host';
+import { ProxyClients } from './proxy-clients';
 import { connectToChecked, endToEndHeaders, splice } from './upstream';
 
 export interface TEgressProxyOptions {
@@ -86,10 +80,6 @@ export interface TEgressProxy {
 
 type TTarget = { host: string; port: number; path: string };
 
-// How long a client refused for the connection cap may take to send the request its 503 answers; the HTTP
-// server's timeout handler closes it after that.
-const BUSY_GRACE_MS = 1_000;
-
 export async function startEgressProxy(options: TEgressProxyOptions = {}): Promise<TEgressProxy> {
   const listenHost = options.host ?? '127.0.0.1';
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
@@ -101,7 +91,6 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   const blockedLog = new BlockedLog({ logger, intervalMs: options.blockedLogMs });
   let port: number | undefined;
   let blocked = 0;
-  let closed = false;
   const policy = createEgressPolicy({
     allow: options.allow,
     resolve: options.resolve,
@@ -109,27 +98,11 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     selfPort: () => port,
   });
 
-  // Upgraded and CONNECT sockets leave the HTTP server's bookkeeping, so close() needs its own list.
-  const sockets = new Set<Duplex>();
-  const track = (socket: Duplex) => {
-    if (closed) socket.destroy();
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  };
-
-  // Counted as the connection opens, through any door; CONNECT and upgrades keep the same socket. A room run's
-  // own door (openDoor) counts its connections apart as well.
-  let clients = 0;
-  let atCapLogged = false;
-  const overCap = new WeakSet<Duplex>();
-  const doorOf = new WeakMap<Socket, { clients: number; room: () => string; failures: FailureMemory }>();
-  /** Failures of the clients that came through no door. */
-  const doorless = new FailureMemory();
+  const clients = new ProxyClients({ maxConnections, maxConnectionsPerDoor, logger });
+  const track = (socket: Duplex) => clients.track(socket);
   /** Remembers why a target failed, for the room whose door the client came through. */
-  const remember = (client: Duplex, target: TTarget, failure: TEgressFailure) => {
-    const door = client instanceof Socket ? doorOf.get(client) : undefined;
-    if (target.host !== '') (door?.failures ?? doorless).record(target.host, failure);
-  };
+  const remember = (client: Duplex, target: TTarget, failure: TEgressFailure) =>
+    clients.remember(client, target.host, failure);
   /** Answers a plain http:// request with the page that says why its address cannot be opened. */
   const refusePage = (res: ServerResponse, url: string, failure: TEgressFailure) => {
     if (res.headersSent) return res.destroy();
@@ -139,27 +112,6 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
         'cache-control': 'no-store',
       })
       .end(failurePage(url, failure));
-  };
-  const onClientConnection = (socket: Socket) => {
-    track(socket);
-    const door = doorOf.get(socket);
-    const doorFull = door !== undefined && door.clients >= maxConnectionsPerDoor;
-    if (clients >= maxConnections || doorFull) {
-      // Refused through the HTTP server rather than reset at once: the client gets a readable 503 for the
-      // request it sends, instead of a reset that could look like a broken proxy.
-      overCap.add(socket);
-      socket.setTimeout(BUSY_GRACE_MS);
-      if (!atCapLogged && !doorFull) logger.warn({ maxConnections }, 'egress proxy at its connection cap');
-      atCapLogged ||= !doorFull;
-      return;
-    }
-    atCapLogged = false;
-    clients++;
-    if (door) door.clients++;
-    socket.once('close', () => {
-      clients--;
-      if (door) door.clients--;
-    });
   };
 
   /** Tunnels leave the HTTP server's timeouts behind; this closes one that carries nothing either way. */
@@ -182,8 +134,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
       remember(client, target, decision.reason === 'unresolvable' ? 'name-not-found' : 'blocked');
     if (!decision.allowed && decision.reason !== 'unresolvable') {
       blocked++;
-      const door = client instanceof Socket ? doorOf.get(client) : undefined;
-      blockedLog.record(door?.room() ?? 'unsandboxed', {
+      blockedLog.record(clients.roomOf(client) ?? 'unsandboxed', {
         target: target.host === '' ? String(raw).slice(0, 200) : `${target.host}:${target.port}`,
         via,
         reason: decision.reason,
@@ -193,7 +144,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (overCap.has(req.socket)) {
+    if (clients.isOverCap(req.socket)) {
       res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('The proxy is busy.\n');
       return;
     }
@@ -270,7 +221,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     raw?: string,
   ): Promise<Socket | null> {
     closeWhenIdle(client);
-    if (overCap.has(client)) {
+    if (clients.isOverCap(client)) {
       refuseRaw(client, 503);
       return null;
     }
@@ -342,7 +293,7 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   );
   // Node applies it to each client socket and restores it after every keep-alive wait.
   server.setTimeout(idleTimeoutMs);
-  server.on('connection', onClientConnection);
+  server.on('connection', (socket: Socket) => clients.connected(socket));
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     onConnect(req, socket, head).catch(() => socket.destroy());
   });
@@ -359,7 +310,6 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
   });
   port = (server.address() as AddressInfo).port;
   const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
-  const doors = new Set<Server>();
 
   return {
     url: `http://${urlHost}:${port}`,
@@ -367,65 +317,15 @@ export async function startEgressProxy(options: TEgressProxyOptions = {}): Promi
     get blocked() {
       return blocked;
     },
-    failure: (address) => doorless.lookup(address),
     async openDoor(socketPath, room = () => socketPath) {
-      // Its connections are handed to the same HTTP server: one proxy, every door under the overall cap too.
-      const door = { clients: 0, room, failures: new FailureMemory() };
-      const listener = await listenOnSocket(socketPath, (socket) => {
-        doorOf.set(socket, door);
-        server.emit('connection', socket);
-      });
-      doors.add(listener);
-      return {
-        socketPath,
-        failure: (address) => door.failures.lookup(address),
-        close: () =>
-          new Promise<void>((resolve) => {
-            doors.delete(listener);
-            // Closing the unix server also unlinks its socket file.
-            listener.close(() => resolve());
-          }),
-      };
+      return { socketPath, ...(await clients.openDoor(socketPath, room, server)) };
     },
+    failure: (address) => clients.doorless.lookup(address),
     close: async () => {
-      closed = true;
       blockedLog.flush();
-      // Closing the unix servers also unlinks their socket files.
-      const listeners: Server[] = [server, ...doors];
-      const done = Promise.all(
-        listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
-      );
-      server.closeAllConnections();
-      for (const socket of sockets) socket.destroy();
-      await done;
+      await clients.close(server);
     },
   };
-}
-
-async function listenOnSocket(path: string, onConnection: (socket: Socket) => void): Promise<Server> {
-  const existing = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (existing && !existing.isSocket()) {
-    throw new Error(`Egress proxy socket path ${path} is taken by something that is not a socket`);
-  }
-  // A socket file here is one left by a server that was killed hard: closing unlinks it otherwise.
-  if (existing) await rm(path);
-  const listener = createSocketServer(onConnection);
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen(path, () => {
-      listener.off('error', reject);
-      resolve();
-    });
-  });
-  // The room user is not this server's user, and its namespace sees only this socket.
-  await chmod(path, 0o666).catch((error: unknown) => {
-    listener.close();
-    throw error;
-  });
-  return listener;
 }
 
 /** The target of an absolute-form request ("GET http://host:port/path"); null for anything else. */
