@@ -25,10 +25,12 @@ import {
   useAdminMutation,
   useFailureText,
 } from './-components/admin-api';
+import { useAdminForm } from './-components/admin-form';
 import { AdminPageHeader } from './-components/admin-ui';
 import { column, DataTable, type TDataColumn } from './-components/data-table';
 import { FormDialog } from './-components/form-dialog';
-import { ReasonField, useReason } from './-components/reason-field';
+import { ReasonField } from './-components/reason-field';
+import { ZReasonForm } from './-components/validation';
 
 const statuses = ['unpaid', 'paid', 'expired', 'unknown'] as const;
 
@@ -217,7 +219,7 @@ const REFUND_ERROR_ID = 'refund-error';
 
 function RefundDialog({ payment, onClose }: { payment: TAdminPayment; onClose: () => void }) {
   const { i18n } = useLingui();
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZReasonForm, { reason: '' });
   const refund = useAdminMutation(
     (checked: string) => trpcClient.admin.payments.refund.mutate({ paymentId: payment.id, reason: checked }),
     {
@@ -244,15 +246,17 @@ function RefundDialog({ payment, onClose }: { payment: TAdminPayment; onClose: (
       }
       submitLabel={<Trans>Refund</Trans>}
       pending={refund.isPending}
-      error={reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={REFUND_ERROR_ID}
-      onSubmit={() => {
-        const why = reason.check();
-        if (why !== null) refund.mutate(why);
-      }}
+      onSubmit={form.handleSubmit(({ reason }) => refund.mutate(reason))}
       onClose={onClose}
     >
-      <ReasonField id="refund-reason" reason={reason} errorId={REFUND_ERROR_ID} />
+      <ReasonField
+        id="refund-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={REFUND_ERROR_ID}
+      />
     </FormDialog>
   );
 }

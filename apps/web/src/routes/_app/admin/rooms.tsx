@@ -13,10 +13,12 @@ import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { RoomStateBadge } from '../-components/room-state-badge';
 import { type TAdminLiveRoom, useAdminMutation, useFailureText } from './-components/admin-api';
+import { useAdminForm } from './-components/admin-form';
 import { AdminPageHeader, formatUptime } from './-components/admin-ui';
 import { column, DataTable, type TDataColumn } from './-components/data-table';
 import { FormDialog } from './-components/form-dialog';
-import { ReasonField, useReason } from './-components/reason-field';
+import { ReasonField } from './-components/reason-field';
+import { ZReasonForm } from './-components/validation';
 
 /** Often enough to look live; the list is read from memory on the server. */
 const REFRESH_MS = 5000;
@@ -132,7 +134,7 @@ const STOP_ERROR_ID = 'stop-room-error';
 /** Mounted per room being stopped (keyed by the caller), so the reason starts empty. */
 function StopRoomDialog({ room, onClose }: { room: TAdminLiveRoom; onClose: () => void }) {
   const { i18n } = useLingui();
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZReasonForm, { reason: '' });
   const stop = useAdminMutation(
     (why: string) => trpcClient.admin.rooms.stop.mutate({ roomId: room.id, reason: why }),
     { success: () => i18n._(msg`The room is stopping`), toastFailure: false, onSuccess: onClose },
@@ -153,15 +155,17 @@ function StopRoomDialog({ room, onClose }: { room: TAdminLiveRoom; onClose: () =
       }
       submitLabel={<Trans>Stop</Trans>}
       pending={stop.isPending}
-      error={reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={STOP_ERROR_ID}
-      onSubmit={() => {
-        const why = reason.check();
-        if (why !== null) stop.mutate(why);
-      }}
+      onSubmit={form.handleSubmit(({ reason }) => stop.mutate(reason))}
       onClose={onClose}
     >
-      <ReasonField id="stop-room-reason" reason={reason} errorId={STOP_ERROR_ID} />
+      <ReasonField
+        id="stop-room-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={STOP_ERROR_ID}
+      />
     </FormDialog>
   );
 }

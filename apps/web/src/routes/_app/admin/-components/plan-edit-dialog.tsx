@@ -1,5 +1,5 @@
-// Editing a plan: the form checks what the server checks (same texts), asks why for the audit log, and shows what
-// the server still refuses.
+// Editing a plan: the form checks what the server checks (same texts, validation.ts ZPlanForm), asks why for the
+// audit log, and shows what the server still refuses.
 
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -9,12 +9,15 @@ import { Input } from '@rooms/ui/input';
 import { Label } from '@rooms/ui/label';
 import { Textarea } from '@rooms/ui/textarea';
 import { TRPCClientError } from '@trpc/client';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Controller } from 'react-hook-form';
+import type { z } from 'zod';
 import { trpcClient } from '../../../../lib/trpc';
 import { type TAdminPlan, useAdminMutation, useFailureText } from './admin-api';
+import { markedIf, useAdminForm } from './admin-form';
 import { Field, FormDialog } from './form-dialog';
-import { ReasonField, useReason } from './reason-field';
-import { checkPlan, type TPlanForm, type TPlanValues } from './validation';
+import { ReasonField } from './reason-field';
+import { type TPlanForm, ZPlanForm } from './validation';
 
 /**
  * The field a refusal from the server is about, so that field is marked as the form's own checks mark theirs. The
@@ -62,18 +65,17 @@ function formOf(plan: TAdminPlan): TPlanForm {
     freeTimeQuotaMinutes: String(plan.freeTimeQuotaMinutes),
     enabled: plan.enabled,
     sortOrder: String(plan.sortOrder),
+    reason: '',
   };
 }
 
 /** Mounted per plan being edited (keyed by the caller), so the form starts from that plan. */
 export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: () => void }) {
   const { i18n } = useLingui();
-  const [form, setForm] = useState<TPlanForm>(() => formOf(plan));
-  const [invalid, setInvalid] = useState<{ field: keyof TPlanForm; text: string } | null>(null);
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZPlanForm, formOf(plan));
   const save = useAdminMutation(
-    (values: TPlanValues & { reason: string }) =>
-      trpcClient.admin.plans.update.mutate({ id: plan.id, ...values }),
+    ({ reason, ...values }: z.output<typeof ZPlanForm>) =>
+      trpcClient.admin.plans.update.mutate({ id: plan.id, ...values, reason }),
     {
       success: (saved) => i18n._(msg`The plan “${saved.name}” was saved`),
       toastFailure: false,
@@ -83,14 +85,10 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
   const serverError = useFailureText(save.error);
   const invalidField = invalid ? invalid.field : fieldOfServerError(save.error);
   /** The marking of the field the error is about, client's or server's alike. */
-  const marked = (field: keyof TPlanForm) =>
-    invalidField === field ? { 'aria-invalid': true, 'aria-describedby': ERROR_ID } : {};
-
-  const set = (field: keyof TPlanForm) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [field]: event.target.value }));
+  const marked = (field: keyof TPlanForm) => markedIf(invalidField === field, ERROR_ID);
 
   const numberField = (
-    field: Exclude<keyof TPlanForm, 'name' | 'description' | 'enabled'>,
+    field: Exclude<keyof TPlanForm, 'name' | 'description' | 'enabled' | 'reason'>,
     label: ReactNode,
     extra: {
       step?: number;
@@ -104,10 +102,9 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
         type="number"
         inputMode={extra.step && extra.step < 1 ? 'decimal' : 'numeric'}
         step={extra.step ?? 1}
-        value={form[field]}
         placeholder={extra.placeholder}
         {...marked(field)}
-        onChange={set(field)}
+        {...form.register(field)}
       />
     </Field>
   );
@@ -124,37 +121,24 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
       }
       submitLabel={<Trans>Save</Trans>}
       pending={save.isPending}
-      error={invalid?.text ?? reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={ERROR_ID}
-      onSubmit={() => {
-        const checked = checkPlan(form);
-        if ('error' in checked) return setInvalid({ field: checked.field, text: i18n._(checked.error) });
-        setInvalid(null);
-        const why = reason.check();
-        if (why !== null) save.mutate({ ...checked.values, reason: why });
-      }}
+      onSubmit={form.handleSubmit((values) => save.mutate(values))}
       onClose={onClose}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
           <Field id="plan-name" label={<Trans>Name</Trans>}>
-            <Input
-              id="plan-name"
-              value={form.name}
-              maxLength={64}
-              {...marked('name')}
-              onChange={set('name')}
-            />
+            <Input id="plan-name" maxLength={64} {...marked('name')} {...form.register('name')} />
           </Field>
         </div>
         <div className="sm:col-span-2">
           <Field id="plan-description" label={<Trans>Description</Trans>}>
             <Textarea
               id="plan-description"
-              value={form.description}
               maxLength={255}
               {...marked('description')}
-              onChange={set('description')}
+              {...form.register('description')}
             />
           </Field>
         </div>
@@ -175,18 +159,29 @@ export function PlanEditDialog({ plan, onClose }: { plan: TAdminPlan; onClose: (
           hint: <Trans>Lower comes first in the plan list</Trans>,
         })}
         <div className="flex items-center gap-2 self-end pb-2">
-          <Checkbox
-            id="plan-enabled"
-            checked={form.enabled}
-            {...marked('enabled')}
-            onCheckedChange={(checked) => setForm((current) => ({ ...current, enabled: checked === true }))}
+          <Controller
+            control={form.control}
+            name="enabled"
+            render={({ field }) => (
+              <Checkbox
+                id="plan-enabled"
+                checked={field.value}
+                {...marked('enabled')}
+                onCheckedChange={(checked) => field.onChange(checked === true)}
+              />
+            )}
           />
           <Label htmlFor="plan-enabled">
             <Trans>Offered (enabled)</Trans>
           </Label>
         </div>
         <div className="sm:col-span-2">
-          <ReasonField id="plan-reason" reason={reason} errorId={ERROR_ID} />
+          <ReasonField
+            id="plan-reason"
+            field={form.register('reason')}
+            invalid={invalidField === 'reason'}
+            errorId={ERROR_ID}
+          />
         </div>
       </div>
     </FormDialog>

@@ -11,10 +11,12 @@ import { formatDateTime } from '../../../../lib/format';
 import { trpcClient } from '../../../../lib/trpc';
 import { RoomStateBadge } from '../../-components/room-state-badge';
 import { type TAdminReport, type TReportAction, useAdminMutation, useFailureText } from './admin-api';
+import { useAdminForm } from './admin-form';
 import { reportActionLabel } from './admin-ui';
 import { column, DataTable, type TDataColumn } from './data-table';
 import { FormDialog } from './form-dialog';
-import { ReasonField, useReason } from './reason-field';
+import { ReasonField } from './reason-field';
+import { ZReasonForm } from './validation';
 
 export function ReportsTable({
   reports,
@@ -188,7 +190,7 @@ function ResolveReportDialog({
   onClose: () => void;
 }) {
   const { i18n } = useLingui();
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZReasonForm, { reason: '' });
   const resolve = useAdminMutation(
     (why: string) => trpcClient.admin.reports.resolve.mutate({ reportId: report.id, action, reason: why }),
     {
@@ -237,15 +239,17 @@ function ResolveReportDialog({
       description={texts.description}
       submitLabel={texts.submit}
       pending={resolve.isPending}
-      error={reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={RESOLVE_ERROR_ID}
-      onSubmit={() => {
-        const why = reason.check();
-        if (why !== null) resolve.mutate(why);
-      }}
+      onSubmit={form.handleSubmit(({ reason }) => resolve.mutate(reason))}
       onClose={onClose}
     >
-      <ReasonField id="resolve-report-reason" reason={reason} errorId={RESOLVE_ERROR_ID} />
+      <ReasonField
+        id="resolve-report-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={RESOLVE_ERROR_ID}
+      />
     </FormDialog>
   );
 }

@@ -21,10 +21,11 @@ import { type ReactNode, useState } from 'react';
 import { formatMoney } from '../../../../lib/billing';
 import { trpc, trpcClient } from '../../../../lib/trpc';
 import { type TAdminUserDetail, useAdminMutation, useFailureText } from './admin-api';
+import { markedIf, useAdminForm } from './admin-form';
 import { Field, FormDialog } from './form-dialog';
 import { LoginLinkDialog } from './login-link-dialog';
-import { ReasonField, useReason } from './reason-field';
-import { checkAmount, checkDays, checkLevel } from './validation';
+import { ReasonField } from './reason-field';
+import { ZAdjustBalanceForm, ZGrantPlanForm, ZLevelForm, ZReasonForm } from './validation';
 
 type TDialog = 'disable' | 'level' | 'plan' | 'balance' | 'reset' | 'sessions' | 'login';
 
@@ -153,9 +154,9 @@ function SimpleActionDialog<TResult>({
   onDone?: (result: TResult) => void;
   testId?: string;
 }) {
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZReasonForm, { reason: '' });
   const finish = () => {
-    reason.reset();
+    form.reset();
     action.reset();
     onClose();
   };
@@ -177,15 +178,17 @@ function SimpleActionDialog<TResult>({
       submitLabel={submitLabel}
       destructive={destructive}
       pending={action.isPending}
-      error={reason.invalid ?? error}
+      error={invalid?.text ?? error}
       errorId={ERROR_ID}
-      onSubmit={() => {
-        const why = reason.check();
-        if (why !== null) action.mutate(why);
-      }}
+      onSubmit={form.handleSubmit(({ reason }) => action.mutate(reason))}
       onClose={finish}
     >
-      <ReasonField id="admin-action-reason" reason={reason} errorId={ERROR_ID} />
+      <ReasonField
+        id="admin-action-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={ERROR_ID}
+      />
     </FormDialog>
   );
 }
@@ -222,13 +225,9 @@ function SetDisabledDialog({ open, detail, onClose }: TDialogProps) {
 function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
   const { i18n } = useLingui();
   const { user } = detail;
-  const [level, setLevel] = useState(String(user.level));
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZLevelForm, { level: String(user.level), reason: '' });
   const reset = () => {
-    setLevel(String(user.level));
-    setInvalid(null);
-    reason.reset();
+    form.reset({ level: String(user.level), reason: '' });
     action.reset();
   };
   const action = useAdminMutation(
@@ -251,15 +250,9 @@ function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
       description={<Trans>Levels above 1 show as VIP. A plan bought later sets the level again.</Trans>}
       submitLabel={<Trans>Save</Trans>}
       pending={action.isPending}
-      error={invalid ?? reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={ERROR_ID}
-      onSubmit={() => {
-        const checked = checkLevel(level);
-        if (typeof checked !== 'number') return setInvalid(i18n._(checked));
-        setInvalid(null);
-        const why = reason.check();
-        if (why !== null) action.mutate({ level: checked, reason: why });
-      }}
+      onSubmit={form.handleSubmit((values) => action.mutate(values))}
       onClose={() => {
         reset();
         onClose();
@@ -273,13 +266,16 @@ function SetLevelDialog({ open, detail, onClose }: TDialogProps) {
           min={1}
           max={99}
           step={1}
-          value={level}
-          aria-invalid={invalid ? true : undefined}
-          aria-describedby={invalid ? ERROR_ID : undefined}
-          onChange={(event) => setLevel(event.target.value)}
+          {...markedIf(invalid?.field === 'level', ERROR_ID)}
+          {...form.register('level')}
         />
       </Field>
-      <ReasonField id="admin-level-reason" reason={reason} errorId={ERROR_ID} />
+      <ReasonField
+        id="admin-level-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={ERROR_ID}
+      />
     </FormDialog>
   );
 }
@@ -288,15 +284,9 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
   const { i18n, t } = useLingui();
   const { user } = detail;
   const plans = useQuery({ ...trpc.admin.plans.list.queryOptions(), enabled: open });
-  const [planId, setPlanId] = useState('');
-  const [days, setDays] = useState('30');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZGrantPlanForm, { planId: '', days: '30', reason: '' });
   const finish = () => {
-    setPlanId('');
-    setDays('30');
-    setInvalid(null);
-    reason.reset();
+    form.reset();
     action.reset();
     onClose();
   };
@@ -319,25 +309,13 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
       }
       submitLabel={<Trans>Grant</Trans>}
       pending={action.isPending}
-      error={invalid ?? reason.invalid ?? actionError ?? plansError}
+      error={invalid?.text ?? actionError ?? plansError}
       errorId={ERROR_ID}
-      onSubmit={() => {
-        if (!planId) return setInvalid(i18n._(msg`Please choose a plan`));
-        const checkedDays = checkDays(days);
-        if (typeof checkedDays !== 'number') return setInvalid(i18n._(checkedDays));
-        setInvalid(null);
-        const why = reason.check();
-        if (why !== null) action.mutate({ planId, days: checkedDays, reason: why });
-      }}
+      onSubmit={form.handleSubmit((values) => action.mutate(values))}
       onClose={finish}
     >
       <Field id="admin-grant-plan" label={<Trans>Plan</Trans>}>
-        <NativeSelect
-          id="admin-grant-plan"
-          value={planId}
-          onChange={(event) => setPlanId(event.target.value)}
-          disabled={!plans.data}
-        >
+        <NativeSelect id="admin-grant-plan" {...form.register('planId')} disabled={!plans.data}>
           <option value="">{plans.isPending ? t`Loading…` : t`Choose a plan`}</option>
           {plans.data?.map((plan) => (
             <option key={plan.id} value={plan.id}>
@@ -355,11 +333,15 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
           min={1}
           max={3650}
           step={1}
-          value={days}
-          onChange={(event) => setDays(event.target.value)}
+          {...form.register('days')}
         />
       </Field>
-      <ReasonField id="admin-grant-reason" reason={reason} errorId={ERROR_ID} />
+      <ReasonField
+        id="admin-grant-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={ERROR_ID}
+      />
     </FormDialog>
   );
 }
@@ -367,13 +349,9 @@ function GrantPlanDialog({ open, detail, onClose }: TDialogProps) {
 function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
   const { i18n } = useLingui();
   const { user } = detail;
-  const [amount, setAmount] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const reason = useReason();
+  const { form, invalid } = useAdminForm(ZAdjustBalanceForm, { amount: '', reason: '' });
   const finish = () => {
-    setAmount('');
-    setInvalid(null);
-    reason.reset();
+    form.reset();
     action.reset();
     onClose();
   };
@@ -396,15 +374,9 @@ function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
       }
       submitLabel={<Trans>Adjust</Trans>}
       pending={action.isPending}
-      error={invalid ?? reason.invalid ?? serverError}
+      error={invalid?.text ?? serverError}
       errorId={ERROR_ID}
-      onSubmit={() => {
-        const checkedAmount = checkAmount(amount);
-        if (typeof checkedAmount !== 'number') return setInvalid(i18n._(checkedAmount));
-        setInvalid(null);
-        const why = reason.check();
-        if (why !== null) action.mutate({ amount: checkedAmount, reason: why });
-      }}
+      onSubmit={form.handleSubmit((values) => action.mutate(values))}
       onClose={finish}
     >
       <Field id="admin-balance-amount" label={<Trans>Amount (USD)</Trans>}>
@@ -413,12 +385,16 @@ function AdjustBalanceDialog({ open, detail, onClose }: TDialogProps) {
           type="number"
           inputMode="decimal"
           step={0.01}
-          value={amount}
           placeholder="-5.00"
-          onChange={(event) => setAmount(event.target.value)}
+          {...form.register('amount')}
         />
       </Field>
-      <ReasonField id="admin-balance-reason" reason={reason} errorId={ERROR_ID} />
+      <ReasonField
+        id="admin-balance-reason"
+        field={form.register('reason')}
+        invalid={invalid?.field === 'reason'}
+        errorId={ERROR_ID}
+      />
     </FormDialog>
   );
 }
