@@ -14,7 +14,7 @@ import './styles.css';
 
 enableDarkMode();
 
-// Spec §4: a 401 from any call clears the session (done by the fetch layer) and sends the user to login.
+// A 401 from any call clears the session (done by the fetch layer) and sends the user to login.
 setUnauthorizedHandler(() => {
   const here = router.state.location.href;
   queryClient.clear();

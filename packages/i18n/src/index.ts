@@ -10,7 +10,7 @@ export type TLocale = (typeof LOCALES)[number]['code'];
 
 export const DEFAULT_LOCALE: TLocale = 'en-US';
 
-/** Cookie names of the browser session (spec §4). */
+/** Cookie names of the browser session. */
 export const COOKIES = {
   token: 'token',
   /** When the token cookie stops counting, in epoch milliseconds: an expired token means logged out. */
@@ -18,14 +18,14 @@ export const COOKIES = {
   username: 'username',
   avatar: 'avatar',
   level: 'level',
-  /** The rest of the user info (spec §7: "the rest saved into a cookie"). */
+  /** The rest of the user info, as userinfo returned it. */
   data: 'data',
   language: 'language',
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Cookie lifetimes (spec §9). */
+/** Cookie lifetimes: the session's one day, the chosen language's one year. */
 export const COOKIE_LIFETIME_MS = {
   session: DAY_MS,
   language: 365 * DAY_MS,

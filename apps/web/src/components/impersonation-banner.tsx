@@ -1,4 +1,4 @@
-// While an administrator is signed in as a user (spec §2 /admintologinuser/{token}), every signed-in page says whose
+// While an administrator is signed in as a user (through a one-time link, /admintologinuser/{token}), every signed-in page says whose
 // account this is and who opened it, with the way back to the administrator's own session. The layout keeps it in
 // view along the bottom (app-layout.tsx bottomBar), the sidebar ending above it.
 import { Trans } from '@lingui/react/macro';

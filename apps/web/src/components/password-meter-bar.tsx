@@ -9,7 +9,7 @@ const tone: Record<TPasswordStrength, string> = {
 };
 
 /**
- * The bar of the strength meter (spec §4/§5): weak, medium, strong fill 33.33 %, 66.66 %, 100 %. Its name and the
+ * The bar of the password strength meter: weak, medium, strong fill 33.33 %, 66.66 %, 100 %. Its name and the
  * strength in words come from the meter around it, which says them in the page's language.
  */
 export function PasswordMeterBar({

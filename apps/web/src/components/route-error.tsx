@@ -1,6 +1,6 @@
 // What a route shows when it fails to render. Its code not arriving (the server down) reads as a failed call does,
 // with a way to try again; anything else cannot be recovered from on the page, so it goes to the error page of
-// spec §2 (/auth/error), which offers to load the page afresh.
+// the error page (/auth/error), which offers to load the page afresh.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Card, CardContent } from '@rooms/ui/card';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Seconds left of a cooldown, ticking once a second (the send-code button's 60 s, spec §4). */
+/** Seconds left of a cooldown, ticking once a second (the send-code button's 60 s). */
 export function useCountdown() {
   const [remaining, setRemaining] = useState(0);
   useEffect(() => {

@@ -1,4 +1,4 @@
-// The signed-in user as the top bar shows it: the cookies at once, then userinfo once it returns (spec §4: the
+// The signed-in user as the top bar shows it: the cookies at once, then userinfo once it returns (the
 // level counts as 1 until then).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -9,7 +9,7 @@ export function useUserInfo() {
   return useQuery(trpc.user.userinfo.queryOptions());
 }
 
-/** Set when an administrator opened this session as the user (spec §2 /admintologinuser/{token}). */
+/** Set when an administrator opened this session as the user (a one-time link, /admintologinuser/{token}). */
 export function useImpersonation() {
   return useUserInfo().data?.impersonation ?? null;
 }

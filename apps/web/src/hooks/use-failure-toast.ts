@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { toastError } from '../lib/notify';
 
-/** Toasts a query's failure once per error, led by what failed in the spec's words (§8). */
+/** Toasts a query's failure once per error, led by what failed ('Failed to retrieve …'). */
 export function useFailureToast(error: unknown, text: string): void {
   const { i18n } = useLingui();
   useEffect(() => {

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { clearSession } from '../lib/session';
 import { trpcClient } from '../lib/trpc';
 
-/** Spec §2/§4: logout ends the session on the server, clears the cookies and goes to /auth/login. */
+/** Logout ends the session on the server, clears the cookies and goes to /auth/login. */
 export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-// How money, room time and bill states read on the billing screens. Amounts arrive in dollars (spec §3).
+// How money, room time and bill states read on the billing screens. Amounts arrive in dollars.
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { isReturnPath, type TPayment } from '@rooms/api/client';
@@ -47,7 +47,7 @@ export function paymentMethodLabel(i18n: I18n, method: string): string {
   }
 }
 
-/** spec §8: 'Purchase failed {0}' and 'Switching failed {0}', with the server's reason translated. */
+/** The purchase refusals: 'Purchase failed {0}' and 'Switching failed {0}', with the server's reason translated. */
 export function toastPlanFailure(i18n: I18n, kind: 'purchase' | 'switch', error: unknown): void {
   // The reason is read inside the message, so the catalogue keeps the spec's own '{0}' placeholder.
   const detail =

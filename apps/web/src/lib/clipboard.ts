@@ -1,4 +1,4 @@
-// Copying a share link or password with the toasts of spec §8: 'share link copied to clipboard' on success,
+// Copying a share link or password with its toasts: 'share link copied to clipboard' on success,
 // 'copy failed' with the reason on failure, both 3000 ms.
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';

@@ -1,6 +1,6 @@
 import { appCodeOf, isAppError } from './trpc';
 
-/** Spec §9: a new e-mail code may be requested every 60 seconds. */
+/** The e-mail code's cooldown: a new code may be requested every 60 seconds. */
 export const CODE_COOLDOWN_SECONDS = 60;
 
 /** The seconds left when the server refused a code for coming too soon ('Please wait {0} seconds …'). */
@@ -10,5 +10,5 @@ export function cooldownFromError(error: unknown): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? seconds : CODE_COOLDOWN_SECONDS;
 }
 
-/** Spec §9: after a successful reset the screen waits 2000 ms, then goes to login. */
+/** After a successful password reset the screen waits 2000 ms, then goes to login. */
 export const RESET_REDIRECT_DELAY_MS = 2000;

@@ -38,7 +38,7 @@ export function serializeCookie(name: string, value: string, options: TCookieOpt
 export const documentCookies: TCookieJar = {
   get: (name) => parseCookies(document.cookie).get(name),
   set: (name, value, options) => {
-    // biome-ignore lint/suspicious/noDocumentCookie: the session lives in cookies by the spec (§4).
+    // biome-ignore lint/suspicious/noDocumentCookie: the session (token, username and avatar) lives in cookies.
     document.cookie = serializeCookie(name, value, options);
   },
   remove: (name) => {

@@ -1,4 +1,4 @@
-// Dates as month/day/year (spec §9), the relative times 'Just now' / '{0} days ago', and durations in the spec's
+// Dates as month/day/year, the relative times 'Just now' / '{0} days ago', and durations in the spec's
 // units ('1 hour', '1 month').
 import type { I18n } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';

@@ -1,4 +1,4 @@
-// The route guard of spec §2: a logged-out visitor goes to login carrying the full wanted path.
+// The route guard: a logged-out visitor goes to login carrying the full wanted path.
 import { redirect } from '@tanstack/react-router';
 import { isLoggedIn } from './session';
 

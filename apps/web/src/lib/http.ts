@@ -1,5 +1,5 @@
 // The one fetch layer for tRPC and REST calls: the session token raw in Authorization, the 30 000 ms timeout of
-// spec §9, and the 401 rule of §4 (clear token, username and avatar, then go to login).
+// every call, and the 401 rule (clear token, username and avatar, then go to login).
 import { clearSession, currentToken } from './session';
 
 export const API_TIMEOUT_MS = 30_000;
@@ -43,7 +43,7 @@ export class RestError extends Error {
   }
 }
 
-/** A call to the REST compatibility layer (spec §7): `{ msg: 'success', data }` or `{ msg: 'error', data: text }`. */
+/** A call to the REST compatibility layer: `{ msg: 'success', data }` or `{ msg: 'error', data: text }`. */
 export async function rest<T>(method: 'GET' | 'POST', path: `/api/${string}`, body?: unknown): Promise<T> {
   const response = await apiFetch(path, {
     method,

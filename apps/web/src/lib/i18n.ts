@@ -35,7 +35,7 @@ async function fetchCatalogue(locale: TLocale): Promise<Messages> {
 }
 
 /**
- * Nothing renders before this resolves, so it never fails: the en-US catalogue (spec §1's default and fallback)
+ * Nothing renders before this resolves, so it never fails: the en-US catalogue (the default language and the fallback)
  * comes with the app's own code rather than as a file of its own, and another language whose catalogue cannot be
  * fetched, even after asking again, leaves the page in English. Before, one dropped request left a blank page.
  */
@@ -54,7 +54,7 @@ export async function activateLocale(locale: TLocale): Promise<void> {
   document.documentElement.lang = active;
 }
 
-/** Spec §2: choosing a language stores it (one year, §9) and reloads the page. */
+/** Choosing a language stores it (for one year) and reloads the page. */
 export function chooseLocale(
   locale: TLocale,
   jar: TCookieJar = documentCookies,

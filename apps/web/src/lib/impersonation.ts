@@ -1,4 +1,4 @@
-// An administrator's one-time sign-in link (spec §2 /admintologinuser/{token}) replaces this browser's session with
+// An administrator's one-time sign-in link (/admintologinuser/{token}) replaces this browser's session with
 // the user's. The session it replaced is kept in this tab's sessionStorage so "Back to my account" can restore it.
 import { COOKIE_LIFETIME_MS, COOKIES } from '@rooms/i18n';
 import { documentCookies, type TCookieJar } from './cookies';

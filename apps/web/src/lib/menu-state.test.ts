@@ -12,8 +12,8 @@ import {
 const run = (actions: TMenuAction[], from: TMenuState = initialMenuState) =>
   actions.reduce(menuReducer, from);
 
-describe('menu state machine (spec §4)', () => {
-  it('starts with every flag off, static mode and no active item (spec §3)', () => {
+describe('menu state machine', () => {
+  it('starts with every flag off, static mode and no active item', () => {
     expect(initialMenuState).toEqual({
       menuMode: 'static',
       staticMenuDesktopInactive: false,

@@ -1,4 +1,4 @@
-// The layout's menu state machine (spec §3 interface state, §4 menu transitions, §9 breakpoints).
+// The layout's menu state machine: the interface state, its transitions and the breakpoints they follow.
 export const DESKTOP_BREAKPOINT = 991;
 export const MOBILE_BREAKPOINT = 767;
 

@@ -1,4 +1,4 @@
-// Toasts with the spec's texts: 3000 ms, captcha errors 5000 ms (§9).
+// Toasts: 3000 ms, captcha errors 5000 ms.
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { showToast } from '@rooms/ui/toaster';

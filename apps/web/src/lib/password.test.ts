@@ -10,7 +10,7 @@ import {
   validateSendCode,
 } from './password';
 
-describe('passwordStrength (spec §5)', () => {
+describe('passwordStrength', () => {
   it.each([
     ['', 'none'],
     ['a', 'weak'],
@@ -29,7 +29,7 @@ describe('passwordStrength (spec §5)', () => {
     expect(passwordStrength(password)).toBe(expected);
   });
 
-  it('maps strength to the meter fill of spec §4', () => {
+  it('maps strength to the meter fill', () => {
     expect(strengthPercent('weak')).toBe(33.33);
     expect(strengthPercent('medium')).toBe(66.66);
     expect(strengthPercent('strong')).toBe(100);
@@ -37,7 +37,7 @@ describe('passwordStrength (spec §5)', () => {
   });
 });
 
-describe('email pattern (spec §5: non-space text, @, text, dot, text)', () => {
+describe('email pattern (non-space text, @, text, dot, text)', () => {
   it.each([
     ['a@b.c', true],
     ['  user@example.com ', true],

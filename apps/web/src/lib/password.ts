@@ -1,10 +1,10 @@
-// Password strength and the form rules of spec §5. Validators return a message id (see validation-messages.ts)
+// Password strength and the account forms' rules. Validators return a message id (see validation-messages.ts)
 // or null, so the rules stay testable without a translation catalogue.
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@rooms/api/client';
 
 export type TPasswordStrength = 'none' | 'weak' | 'medium' | 'strong';
 
-/** Spec §5: strong is 8+ with lower, upper and digit; medium is 6+ with two of them; anything else is weak. */
+/** Strong is 8+ with lower, upper and digit; medium is 6+ with two of them; anything else is weak. */
 export function passwordStrength(password: string): TPasswordStrength {
   if (!password) return 'none';
   const lower = /[a-z]/.test(password);
@@ -16,7 +16,7 @@ export function passwordStrength(password: string): TPasswordStrength {
   return 'weak';
 }
 
-/** The meter's fill (spec §4): 33.33 %, 66.66 %, 100 %. */
+/** The meter's fill: 33.33 %, 66.66 %, 100 %. */
 export function strengthPercent(strength: TPasswordStrength): number {
   return { none: 0, weak: 33.33, medium: 66.66, strong: 100 }[strength];
 }
@@ -81,7 +81,7 @@ export function validateRegister(input: {
   return null;
 }
 
-/** Before sending a code (spec §5): an empty e-mail warns, then the captcha, then the pattern. */
+/** Before sending a code: an empty e-mail warns, then the captcha, then the pattern. */
 export function validateSendCode(input: { email: string; captchaDone: boolean }): TValidationIssue | null {
   if (!input.email.trim()) return 'email-required';
   if (!input.captchaDone) return 'captcha-required';
@@ -106,7 +106,7 @@ export function validateReset(input: {
   return null;
 }
 
-/** Spec §5, change password: not empty, the two entries match, then the captcha. */
+/** Changing the password: not empty, the two entries match, then the captcha. */
 export function validateChangePassword(input: {
   oldPassword: string;
   newPassword: string;

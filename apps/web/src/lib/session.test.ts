@@ -20,7 +20,7 @@ function jarAt(start = Date.UTC(2030, 0, 1)) {
   return { jar, advance: (ms: number) => (now += ms), now: () => now };
 }
 
-describe('cookie session (spec §4)', () => {
+describe('cookie session', () => {
   it('keeps token, username and avatar for one day after login', () => {
     const { jar, advance, now } = jarAt();
     saveSession({ token: 't0k', username: 'alice', avatar: '' }, jar, now());

@@ -1,4 +1,4 @@
-// The browser session of spec §4: token, username and avatar live in cookies for one day; a token whose expiry
+// The browser session: token, username and avatar live in cookies for one day; a token whose expiry
 // has passed counts as logged out; logout and a 401 clear the cookies.
 import { COOKIE_LIFETIME_MS, COOKIES } from '@rooms/i18n';
 import { documentCookies, type TCookieJar } from './cookies';
@@ -30,7 +30,7 @@ export function saveSession(
   if (session.level !== undefined) jar.set(COOKIES.level, String(session.level), { expires });
 }
 
-/** Forgets the session cookies; `everything` also drops the level and user data (logout, spec §4). */
+/** Forgets the session cookies; `everything` also drops the level and user data (logout). */
 export function clearSession(jar: TCookieJar = documentCookies, { everything = false } = {}) {
   jar.remove(COOKIES.token);
   jar.remove(COOKIES.tokenExpires);
@@ -42,7 +42,7 @@ export function clearSession(jar: TCookieJar = documentCookies, { everything = f
   }
 }
 
-/** The token if it still counts; an expired one is cleared on the way (spec §4: it triggers logout). */
+/** The token if it still counts; an expired one is cleared on the way (it counts as a logout). */
 export function currentToken(jar: TCookieJar = documentCookies, now = Date.now()): string | null {
   const token = jar.get(COOKIES.token);
   if (!token) return null;
@@ -75,7 +75,7 @@ export function storedUser(jar: TCookieJar = documentCookies) {
   };
 }
 
-/** Keeps what userinfo returned: username and avatar in their cookies, the rest in the data cookie (spec §7). */
+/** Keeps what userinfo returned: username and avatar in their cookies, the rest in the data cookie. */
 export function saveUserInfo(
   info: { username: string; avatar: string; level: number; email: string; role: string },
   jar: TCookieJar = documentCookies,

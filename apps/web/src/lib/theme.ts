@@ -1,4 +1,4 @@
-// Spec §4: the dark-mode toggle only ever turns dark on (with a view transition where the browser has one).
+// The dark-mode toggle only ever turns dark on (with a view transition where the browser has one).
 export function enableDarkMode(root: HTMLElement = document.documentElement): void {
   if (root.classList.contains('dark')) return;
   const apply = () => {

@@ -32,6 +32,6 @@ function Root() {
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Root,
-  // Spec §2: any unknown path redirects to /pages/notfound.
+  // Any unknown path redirects to /pages/notfound.
   notFoundComponent: () => <Navigate to="/pages/notfound" replace />,
 });

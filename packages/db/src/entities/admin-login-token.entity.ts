@@ -3,7 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './user.entity';
 
 /**
- * A one-time link an administrator creates to sign a browser in as a user (spec §2 /admintologinuser/{token}).
+ * A one-time link an administrator creates to sign a browser in as a user (/admintologinuser/{token}).
  * Only the token's SHA-256 is stored; it is spent (usedAt) by the first sign-in and lapses after a few minutes.
  */
 const AdminLoginTokenSchema = defineEntity({

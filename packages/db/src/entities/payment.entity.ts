@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './user.entity';
 
-/** spec §4: an unpaid bill shows its payment link; expired ones can no longer be paid; unknown = the provider could not say. */
+/** An unpaid bill shows its payment link; expired ones can no longer be paid; unknown = the provider could not say. */
 export const paymentStatuses = ['unpaid', 'paid', 'expired', 'unknown'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 /**
- * A recharge bill (spec §3 Payment/bill): created unpaid with the provider's payment link, turned paid once by the
+ * A recharge bill: created unpaid with the provider's payment link, turned paid once by the
  * provider's notification or a refresh, when its amount is credited to the balance ledger under `recharge:<out_trade_no>`.
  */
 const PaymentSchema = defineEntity({

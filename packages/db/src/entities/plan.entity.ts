@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A subscription plan and the limits it puts on its holder's rooms (spec §3 Plan, §6). The limits, prices and time
- * quotas live here as data, so an operator can change them without a release.
+ * A subscription plan and the limits it puts on its holder's rooms (how many, how many people, picture and
+ * time). The limits, prices and time quotas live here as data, so an operator can change them without a release.
  */
 const PlanSchema = defineEntity({
   name: 'Plan',
@@ -33,7 +33,7 @@ const PlanSchema = defineEntity({
     timeQuotaMinutes: p.integer().default(0),
     /** Room minutes granted every calendar month (UTC) to whoever holds the plan; spent before the time quota. */
     freeTimeQuotaMinutes: p.integer().default(0),
-    /** The holder's account level while the plan is held: above 1 shows as VIP (spec §1). */
+    /** The holder's account level while the plan is held: above 1 shows as VIP. */
     level: p.integer().default(1),
     canConfigureAutoClose: p.boolean().default(false),
     persistentStorage: p.boolean().default(false),

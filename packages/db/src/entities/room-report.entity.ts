@@ -4,7 +4,7 @@ import { Room } from './room.entity';
 import { User } from './user.entity';
 
 /**
- * A member's report about a room (spec §2 public square), kept for the administrator. The room's name is copied
+ * A member's report about a room (sent from the public square or the room), kept for the administrator. The room's name is copied
  * so a report outlives the room it is about; the reporter is null for a guest who came by a shared link.
  */
 const RoomReportSchema = defineEntity({

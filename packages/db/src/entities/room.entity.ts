@@ -12,7 +12,7 @@ export const roomStates = ['stopped', 'starting', 'running', 'stopping', 'crashe
 export type RoomState = (typeof roomStates)[number];
 
 /**
- * A room: one server-side browser its owner starts and stops, shared with participants (spec §3 Room).
+ * A room: one server-side browser its owner starts and stops, shared with participants.
  * Its limits were checked against the owner's plan when it was created; the launch clamps them to the plan
  * held at start time.
  */

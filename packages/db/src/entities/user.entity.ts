@@ -29,7 +29,7 @@ const UserSchema = defineEntity({
     lastLoginIp: p.string().length(64).nullable(),
     lastLoginAt: p.datetime().nullable(),
     /**
-     * The sign-in before the latest one: what the profile shows as the last login (spec §3), since the latest is
+     * The sign-in before the latest one: what the profile shows as the last login, since the latest is
      * the visit the person is making. Null until a second sign-in (registration counts as the first).
      */
     previousLoginIp: p.string().length(64).nullable(),

@@ -1,4 +1,4 @@
-// The Free plan everyone holds and the Pro plans above it, monthly and yearly (spec §6: the plan limits rooms).
+// The Free plan everyone holds and the Pro plans above it, monthly and yearly (the plan limits its holder's rooms).
 import type { EntityManager } from '@mikro-orm/core';
 import { Seeder } from '@mikro-orm/seeder';
 import { Plan } from '../entities/plan.entity';

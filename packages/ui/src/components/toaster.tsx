@@ -1,7 +1,7 @@
 // A small toast system in the spirit of Sonner: a module-level store, one <Toaster /> at the root.
-// Width 25rem, life 3000 ms unless a toast says otherwise (spec §9). A toast may carry action buttons (a choice to
+// Width 25rem, life 3000 ms unless a toast says otherwise. A toast may carry action buttons (a choice to
 // make, like handing over control); each closes the toast after it runs.
-// Where: spec §9's top-right is where every screen keeps its main buttons (the top bar's Create room and user menu,
+// Where: the top right is where every screen keeps its main buttons (the top bar's Create room and user menu,
 // a page's own actions, the room's controls and its hand-over buttons), so toasts stack in the bottom-right corner
 // (along the bottom on a phone), as far from the edges as `--toaster-bottom` and `--toaster-right` say (1rem unless a
 // screen sets them on :root to keep clear of its own controls). A toast raised while a dialog is open goes to the

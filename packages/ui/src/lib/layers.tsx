@@ -1,4 +1,4 @@
-// The stacking order of spec §9: overlays (popovers) and menus at 1000, modals (dialogs and their masks) and
+// The stacking order: overlays (popovers) and menus at 1000, modals (dialogs and their masks) and
 // tooltips at 1100. Those are the layers' places over the page; a layer opened from inside another one (a
 // popover in a dialog, a tooltip on a dialog's button, a submenu) is put just above the layer it came from, or a
 // menu in a dialog would open behind it. styles.css carries the same numbers for CSS.

@@ -1,5 +1,5 @@
 // Loads GeeTest v4 (https://static.geetest.com/v4/gt4.js) in "bind" mode: the page shows the puzzle on demand and
-// the captcha counts as done only when GeeTest reports success with a validate result (spec §4).
+// the captcha counts as done only when GeeTest reports success with a validate result.
 import type { TCaptchaFields } from '@rooms/api/client';
 
 export interface TGeetestCaptcha {

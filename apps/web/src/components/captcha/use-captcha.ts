@@ -1,5 +1,5 @@
 // One captcha for one form. A solved captcha is good for exactly one protected call: `consume()` hands its five
-// fields over and forgets them; `renew()` starts the next one when the form needs another (spec §4, §7).
+// fields over and forgets them; `renew()` starts the next one when the form needs another.
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import type { TCaptchaFields } from '@rooms/api/client';

@@ -39,7 +39,7 @@ export function AppLayout({ bottomBar }: { bottomBar?: ReactNode }) {
         : menu.staticMenuMobileActive;
   const pushesContent = menu.menuMode === 'static' && desktop && !menu.staticMenuDesktopInactive;
 
-  // Spec §2: a click outside the sidebar closes the overlay or mobile menu.
+  // A click outside the sidebar closes the overlay or mobile menu.
   useEffect(() => {
     if (!floating) return;
     const onPointerDown = (event: PointerEvent) => {

@@ -38,7 +38,7 @@ export const AppTopbar = forwardRef<
         <Logo className="max-sm:[&>span]:sr-only" />
       </Link>
       <div className="ml-auto flex items-center gap-1">
-        {/* Spec §2: the create-room button goes to the dashboard and asks it to open the create-room dialog. */}
+        {/* The create-room button goes to the dashboard and asks it to open the create-room dialog. */}
         <Button
           size="sm"
           className="mr-1"

@@ -30,7 +30,7 @@ export function LanguageItems() {
   );
 }
 
-/** Spec §2: choosing a language stores it and reloads the page. */
+/** Choosing a language stores it and reloads the page. */
 export function LanguageMenu({ variant = 'ghost' }: { variant?: 'ghost' | 'outline' }) {
   const { t, i18n } = useLingui();
   const current = LOCALES.find((locale) => locale.code === i18n.locale);

@@ -1,4 +1,4 @@
-// The sidebar's entries (spec §2), grouped under section headings; labels come from the translation table.
+// The sidebar's entries, grouped under section headings; labels come from the translation table.
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { LucideIcon } from 'lucide-react';

@@ -1,15 +1,15 @@
-// The site's QR code in a small popup anchored to the button that asked for it (spec §2, §9: 100×100, error
-// correction H, centre image 0.4). It hides on outside click, Escape, scroll and resize (spec §4).
+// The site's QR code in a small popup anchored to the button that asked for it (100×100, error
+// correction H, centre image 0.4). It hides on outside click, Escape, scroll and resize.
 import { useLingui } from '@lingui/react/macro';
 import { Popover, PopoverContent, PopoverTrigger } from '@rooms/ui/popover';
 import QRCode from 'qrcode';
 import { type ReactNode, useEffect, useState } from 'react';
 
 export const QR_POPUP_SIZE = 100;
-/** The centre image as a fraction of the code (spec §9). */
+/** The centre image as a fraction of the code. */
 export const QR_IMAGE_SIZE = 0.4;
 
-/** The default QR code of spec §9 (a room's share link): 300×300, error correction Q. */
+/** The QR code of a room's share link: 300×300, error correction Q. */
 export const QR_DEFAULT_SIZE = 300;
 
 export function useQrDataUrl(text: string, size = QR_POPUP_SIZE, level: 'H' | 'Q' = 'H'): string | null {

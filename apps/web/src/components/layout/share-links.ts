@@ -1,4 +1,4 @@
-// The share pages of the ten social buttons (spec §2 "Share dialog"): each gets the site address and a share
+// The share pages of the ten social buttons of the share dialog: each gets the site address and a share
 // text; some take a title; Tumblr also gets tags and the post type link; Email is a mailto link.
 export type TShareTarget =
   | 'x'
@@ -41,7 +41,7 @@ export function shareUrl(
 }
 
 /**
- * A room's share link (spec §6): `{shareDomain}/share/room/{id}`, with the password, when given, in the fragment.
+ * A room's share link: `{shareDomain}/share/room/{id}`, with the password, when given, in the fragment.
  * Browsers never send a fragment to a server, so the password stays out of every access log on the way.
  */
 export function roomShareLink(shareDomain: string, roomId: string, password?: string | null): string {

@@ -2,7 +2,7 @@ import { cn } from '@rooms/ui/lib/utils';
 import { CrownIcon } from 'lucide-react';
 import { isVip } from '../../lib/session';
 
-/** The user's picture or initial; VIP users (level above 1) get a golden ring and a crown (spec §1). */
+/** The user's picture or initial; VIP users (level above 1) get a golden ring and a crown. */
 export function UserAvatar({
   username,
   avatar,

@@ -1,5 +1,5 @@
 // The administration area (/admin/...). Its screens are split into their own chunks and load only when visited;
-// a signed-in user who is not an administrator is shown the access-denied page (spec §2 /auth/access). The API
+// a signed-in user who is not an administrator is shown the access-denied page (/auth/access). The API
 // still answers them as for a path that does not exist: the page says no, the data says nothing.
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { requireLogin } from '../../lib/guard';

@@ -1,4 +1,4 @@
-// The dashboard (spec §2): the caller's rooms with their actions, and the create-room dialog, which the top
+// The dashboard: the caller's rooms with their actions, and the create-room dialog, which the top
 // bar's create button opens through `?create=true`.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -1,4 +1,4 @@
-// Subscription management (spec §2 /planlist): the plan held with its limits, room time left, expiry (or
+// Subscription management (/planlist): the plan held with its limits, room time left, expiry (or
 // 'permanent') and the auto-renew switch (which warns when the balance will not cover the renewal); then every plan
 // on offer with its price, limits and stock, bought with the balance after a confirmation that shows the credit for
 // the unused part of the plan held, the net price and the balance left, renewed, or (the free plan) claimed once.

@@ -1,4 +1,4 @@
-// The public square (spec §2): running rooms their owners made public, each with a live thumbnail (a still the
+// The public square: running rooms their owners made public, each with a live thumbnail (a still the
 // server refreshes every few seconds, never a second stream), its owner, zone and head count, and a join button.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

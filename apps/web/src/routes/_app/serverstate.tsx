@@ -1,4 +1,4 @@
-// The server state page (spec §2 /serverstate): each zone with the servers serving it, their capacity and load,
+// The server state page (/serverstate): each zone with the servers serving it, their capacity and load,
 // and how long rooms took to start over the last hour. Polled every few seconds while the page is open.
 import { msg } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';

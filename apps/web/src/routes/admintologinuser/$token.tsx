@@ -1,4 +1,4 @@
-// An administrator's one-time sign-in link (spec §2 /admintologinuser/{token}): redeemed once on open, it signs this
+// An administrator's one-time sign-in link (/admintologinuser/{token}): redeemed once on open, it signs this
 // browser in as the user with a short-lived impersonated session and leaves for the dashboard.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -6,7 +6,7 @@ import { CircleXIcon, RotateCwIcon } from 'lucide-react';
 import { StatusPage } from '../../components/status-page';
 import { safeRedirect } from '../../lib/session';
 
-/** The error page of spec §2, where a page that failed beyond repair sends the visitor (components/route-error). */
+/** The error page, where a page that failed beyond repair sends the visitor (components/route-error). */
 export const Route = createFileRoute('/auth/error')({
   // The page that failed, so it can be loaded afresh; only a path of this site.
   validateSearch: (search: Record<string, unknown>): { from?: string } =>

@@ -1,4 +1,4 @@
-// The room (spec §2, outside the layout): the owner's rooms and public rooms, for logged-in users. A room shared
+// The room page (outside the layout): the owner's rooms and public rooms, for logged-in users. A room shared
 // with a password is entered through its share link instead, where the password is asked for.
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -1,4 +1,4 @@
-// The create-room dialog (spec §2, §5 Room): name, remark, password, zone and image, the stream settings
+// The create-room dialog: name, remark, password, zone and image, the stream settings
 // bounded by the caller's plan, keep-data and auto-close when the plan allows them, and the upgrade hint.
 // Its default action creates the room and starts it, then takes the owner into it (the room page lets the owner
 // straight in), so a new room is one step from use; "Create only" leaves it stopped on the dashboard. A start the

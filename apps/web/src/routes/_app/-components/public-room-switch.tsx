@@ -1,6 +1,6 @@
 // "Show in the public square" for the create dialog and the share section: turning it on asks first with the
-// danger warning of spec §6; while it is on, the warning stays in view. Public and the share password are two
-// settings: the switch never touches the password, and says so while both are set.
+// danger warning (anyone may watch a public room); while it is on, the warning stays in view. Public and the
+// share password are two settings: the switch never touches the password, and says so while both are set.
 import { Trans } from '@lingui/react/macro';
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Label } from '@rooms/ui/label';

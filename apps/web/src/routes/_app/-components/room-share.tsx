@@ -1,4 +1,4 @@
-// The owner's share section of the room information dialog (spec §2, §6): the share link on the share domain
+// The owner's share section of the room information dialog: the share link on the share domain
 // (password in its fragment, when the owner includes it), the password, copy buttons, the room's QR code
 // (300×300, level Q), the social buttons of the site's share dialog, changing or clearing the password, and
 // listing the room in the public square after the danger warning.

@@ -1,4 +1,4 @@
-// Bill management (spec §2 /bill): the caller's bills a page at a time with their status, details and refresh
+// Bill management (/bill): the caller's bills a page at a time with their status, details and refresh
 // (which asks the payment provider). Coming back from a payment page lands here with ?out_trade_no=…: that bill
 // is refreshed and shown, or, when the recharge was for a purchase (&returnTo=…) and the bill is paid, the payer
 // goes straight back to that purchase.

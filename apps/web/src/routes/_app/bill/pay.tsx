@@ -1,4 +1,4 @@
-// Recharge (spec §2 /bill/pay, §5): a payment method and an amount (presets or typed), then off to the provider's
+// Recharge (/bill/pay): a payment method and an amount (presets or typed), then off to the provider's
 // payment page; its way back leads to the bill (/bill?out_trade_no=…) with its status. Sent here by a purchase the
 // balance did not cover (?amount=<missing>&returnTo=<page>), the amount is filled in and, once the bill is paid,
 // the bill page takes the payer back to that purchase.
@@ -57,7 +57,7 @@ function RechargePage() {
     event.preventDefault();
     const chosen = method ?? offer.data?.methods[0]?.method ?? null;
     const dollars = Number(amount);
-    // spec §5: recharge needs a method and an amount.
+    // A recharge needs a method and an amount.
     if (!chosen || !amount.trim() || !Number.isFinite(dollars) || dollars <= 0) {
       showToast({
         severity: 'warn',

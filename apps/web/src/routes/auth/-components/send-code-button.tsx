@@ -2,7 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Spinner } from '@rooms/ui/spinner';
 
-/** Sends an e-mail code; during the cooldown it shows the seconds left and ignores clicks (spec §4, §5). */
+/** Sends an e-mail code; during the cooldown it shows the seconds left and ignores clicks. */
 export function SendCodeButton({
   remaining,
   pending,

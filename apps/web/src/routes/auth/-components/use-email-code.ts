@@ -1,4 +1,4 @@
-// Sending an e-mail code from the register and reset forms (spec §4, §5): checks the address and the captcha,
+// Sending an e-mail code from the register and reset forms: checks the address and the captcha,
 // spends the captcha on the send, starts the 60 s cooldown, and renews the captcha for the form's own submit.
 import { useLingui } from '@lingui/react/macro';
 import type { TCaptchaFields } from '@rooms/api/client';

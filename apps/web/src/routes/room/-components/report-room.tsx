@@ -1,4 +1,4 @@
-// Any member may report a room to the administrator (spec §2 public square) with a reason; the server keeps the
+// Any member may report a room to the administrator (from the public square or the room) with a reason; the server keeps the
 // report and limits how many one person sends.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { REPORT_REASON_MAX_LENGTH } from '@rooms/api/client';

@@ -1,4 +1,4 @@
-// A room shared by link (spec §2, §6), open without an account: the room password when it has one (or the one the
+// A room shared by link, open without an account: the room password when it has one (or the one the
 // link carries in its fragment; asked once per tab and sent only in request bodies), under the room's name and who
 // invites (room.getShareInvite, all a link tells before its password), then the same entry as the
 // room page (the nickname, and the 'may disturb' confirmation when others are inside) and the same room. A guest

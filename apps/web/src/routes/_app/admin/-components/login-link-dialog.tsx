@@ -1,4 +1,4 @@
-// The one-time sign-in link an administrator hands to a browser to act as the user (spec §2 /admintologinuser).
+// The one-time sign-in link an administrator hands to a browser to act as the user (/admintologinuser/{token}).
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';

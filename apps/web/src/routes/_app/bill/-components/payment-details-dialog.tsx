@@ -1,4 +1,4 @@
-// One bill in full (spec §3 Payment/bill); an unpaid one shows its payment link and the spec's prompt to pay
+// One bill in full; an unpaid one shows its payment link and the prompt to pay
 // first and then refresh; an expired one says it can no longer be paid, an unknown one that the provider could not
 // tell.
 import { Trans, useLingui } from '@lingui/react/macro';
