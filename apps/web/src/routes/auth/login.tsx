@@ -4,7 +4,8 @@ import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
 import { PasswordInput } from '../../components/password-input';
@@ -28,12 +29,10 @@ function LoginPage() {
   const router = useRouter();
   const { redirect } = Route.useSearch();
   const captcha = useCaptcha();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useForm({ defaultValues: { email: '', password: '' } });
   const [pending, setPending] = useState(false);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit({ email, password }: { email: string; password: string }) {
     const issue = validateLogin({ email, password, captchaDone: captcha.done });
     if (issue) return toastIssue(i18n, issue);
     const fields = captcha.consume();
@@ -57,24 +56,18 @@ function LoginPage() {
       title={<Trans>Welcome back</Trans>}
       description={<Trans>Log in with your e-mail address.</Trans>}
     >
-      <form className="grid gap-4" onSubmit={submit} noValidate>
+      <form className="grid gap-4" onSubmit={form.handleSubmit(submit)} noValidate>
         <Field label={<Trans>Email</Trans>} htmlFor="email">
           <Input
             id="email"
             type="email"
             autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
             placeholder="you@example.com"
+            {...form.register('email')}
           />
         </Field>
         <Field label={<Trans>Password</Trans>} htmlFor="password">
-          <PasswordInput
-            id="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <PasswordInput id="password" autoComplete="current-password" {...form.register('password')} />
         </Field>
         <CaptchaWidget captcha={captcha} />
         <div className="flex justify-end text-sm">

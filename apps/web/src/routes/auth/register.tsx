@@ -5,7 +5,8 @@ import { Checkbox } from '@rooms/ui/checkbox';
 import { Input } from '@rooms/ui/input';
 import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
 import { redirectIfLoggedIn } from '../../lib/guard';
@@ -25,24 +26,30 @@ export const Route = createFileRoute('/auth/register')({
   component: RegisterPage,
 });
 
+interface TRegisterForm {
+  username: string;
+  email: string;
+  password: string;
+  confirm: string;
+  code: string;
+  agreed: boolean;
+}
+
 function RegisterPage() {
   const { i18n, t } = useLingui();
   const router = useRouter();
   const { redirect } = Route.useSearch();
   const captcha = useCaptcha();
   const emailCode = useEmailCode(captcha, (request) => trpcClient.user.sendRegisterCode.mutate(request));
-  const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '', code: '' });
-  const [agreed, setAgreed] = useState(false);
+  const form = useForm({
+    defaultValues: { username: '', email: '', password: '', confirm: '', code: '', agreed: false },
+  });
   const [pending, setPending] = useState(false);
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [key]: event.target.value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit(values: TRegisterForm) {
     const issue = validateRegister({
-      ...form,
+      ...values,
       codeRequested: emailCode.requested,
-      agreed,
       captchaDone: captcha.done,
     });
     if (issue) return toastIssue(i18n, issue);
@@ -51,10 +58,10 @@ function RegisterPage() {
     setPending(true);
     try {
       const session = await trpcClient.user.register.mutate({
-        username: form.username.trim(),
-        email: form.email.trim(),
-        password: form.password,
-        code: form.code.trim(),
+        username: values.username.trim(),
+        email: values.email.trim(),
+        password: values.password,
+        code: values.code.trim(),
         ...fields,
       });
       saveSession(session);
@@ -76,41 +83,44 @@ function RegisterPage() {
       title={<Trans>Create your account</Trans>}
       description={<Trans>Rooms are free to start.</Trans>}
     >
-      <form className="grid gap-4" onSubmit={submit} noValidate>
+      <form className="grid gap-4" onSubmit={form.handleSubmit(submit)} noValidate>
         <Field label={<Trans>Username</Trans>} htmlFor="username">
-          <Input id="username" autoComplete="username" value={form.username} onChange={set('username')} />
+          <Input id="username" autoComplete="username" {...form.register('username')} />
         </Field>
         <Field label={<Trans>Email</Trans>} htmlFor="email">
           <Input
             id="email"
             type="email"
             autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
             placeholder="you@example.com"
+            {...form.register('email')}
           />
         </Field>
         <NewPasswordFields
           label={<Trans>Password</Trans>}
-          password={form.password}
-          confirm={form.confirm}
-          onPassword={set('password')}
-          onConfirm={set('confirm')}
+          password={form.register('password')}
+          confirm={form.register('confirm')}
+          typed={form.watch('password')}
         />
         <CaptchaWidget captcha={captcha} />
         <EmailCodeField
-          value={form.code}
-          onChange={set('code')}
+          field={form.register('code')}
           emailCode={emailCode}
-          onSend={() => emailCode.send(form.email)}
+          onSend={() => emailCode.send(form.getValues('email'))}
         />
         <div className="flex items-start gap-2 text-sm">
-          <Checkbox
-            id="terms"
-            checked={agreed}
-            onCheckedChange={(value) => setAgreed(value === true)}
-            data-testid="terms"
-            className="mt-0.5"
+          <Controller
+            control={form.control}
+            name="agreed"
+            render={({ field }) => (
+              <Checkbox
+                id="terms"
+                checked={field.value}
+                onCheckedChange={(value) => field.onChange(value === true)}
+                data-testid="terms"
+                className="mt-0.5"
+              />
+            )}
           />
           <label htmlFor="terms" className="text-muted-foreground">
             <Trans>

@@ -4,7 +4,8 @@ import { Button } from '@rooms/ui/button';
 import { Input } from '@rooms/ui/input';
 import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
 import { RESET_REDIRECT_DELAY_MS } from '../../lib/codes';
@@ -25,26 +26,23 @@ function ResetPasswordPage() {
   const navigate = useNavigate();
   const captcha = useCaptcha();
   const emailCode = useEmailCode(captcha, (request) => trpcClient.user.sendResetPasswordCode.mutate(request));
-  const [form, setForm] = useState({ email: '', code: '', password: '', confirm: '' });
+  const form = useForm({ defaultValues: { email: '', code: '', password: '', confirm: '' } });
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [key]: event.target.value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const issue = validateReset({ ...form, codeRequested: emailCode.requested, captchaDone: captcha.done });
+  async function submit(values: { email: string; code: string; password: string; confirm: string }) {
+    const issue = validateReset({ ...values, codeRequested: emailCode.requested, captchaDone: captcha.done });
     if (issue) return toastIssue(i18n, issue);
     const fields = captcha.consume();
     if (!fields) return toastIssue(i18n, 'code-first');
     setPending(true);
     try {
       await trpcClient.user.resetPassword.mutate({
-        email: form.email.trim(),
-        code: form.code.trim(),
-        password: form.password,
+        email: values.email.trim(),
+        code: values.code.trim(),
+        password: values.password,
         ...fields,
       });
       setDone(true);
@@ -63,30 +61,27 @@ function ResetPasswordPage() {
       title={<Trans>Reset password</Trans>}
       description={<Trans>We will e-mail you a code to set a new password.</Trans>}
     >
-      <form className="grid gap-4" onSubmit={submit} noValidate>
+      <form className="grid gap-4" onSubmit={form.handleSubmit(submit)} noValidate>
         <Field label={<Trans>Email</Trans>} htmlFor="email">
           <Input
             id="email"
             type="email"
             autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
             placeholder="you@example.com"
+            {...form.register('email')}
           />
         </Field>
         <CaptchaWidget captcha={captcha} />
         <EmailCodeField
-          value={form.code}
-          onChange={set('code')}
+          field={form.register('code')}
           emailCode={emailCode}
-          onSend={() => emailCode.send(form.email)}
+          onSend={() => emailCode.send(form.getValues('email'))}
         />
         <NewPasswordFields
           label={<Trans>New password</Trans>}
-          password={form.password}
-          confirm={form.confirm}
-          onPassword={set('password')}
-          onConfirm={set('confirm')}
+          password={form.register('password')}
+          confirm={form.register('confirm')}
+          typed={form.watch('password')}
         />
         <div className="grid grid-cols-2 gap-2">
           <Button variant="outline" size="lg" asChild>
