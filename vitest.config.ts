@@ -52,6 +52,8 @@ const INTEGRATION_WITHOUT_ROOMS = [
   'apps/server/src/ws/ticket-budgets.integration.test.ts',
   'packages/*/src/**/*.integration.test.ts',
 ];
+/** Browser journeys through pages alone, no room: two at a time too, before the room journeys. */
+const JOURNEYS_WITHOUT_ROOMS = ['apps/web/e2e/{accessibility,account,admin,billing,layout}.spec.ts'];
 /**
  * Vitest runs projects of one `groupOrder` side by side under one worker limit, and the groups one after another:
  * the unit tests and the integration suites without rooms on both cores first, then the rooms and the security
@@ -115,17 +117,31 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'e2e-pages',
+          ...SHARED_MODULES,
+          include: JOURNEYS_WITHOUT_ROOMS,
+          exclude: ignored,
+          globalSetup: [DATABASE_TEMPLATE],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          expect: { poll: POLL },
+          maxWorkers: 2,
+          // After the others when one run takes every project.
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           ...SHARED_MODULES,
           include: ['apps/web/e2e/**/*.spec.ts'],
-          exclude: ignored,
+          exclude: [...ignored, ...JOURNEYS_WITHOUT_ROOMS],
           globalSetup: [DATABASE_TEMPLATE, SERVER_BUNDLE],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           expect: { poll: POLL },
           fileParallelism: false,
-          // After the others when one run takes every project.
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
