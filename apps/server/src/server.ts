@@ -2,12 +2,12 @@
 import type { Server as TlsServer } from 'node:tls';
 import { pino } from 'pino';
 import { buildApp } from './app';
-import { ConfigError, parseEnv } from './env';
+import { ConfigError, parseEnv, type TConfig } from './env';
 import { TlsSetupError } from './tls/certificate-pair';
 import { openTlsServing, type TTlsServing } from './tls/https-serving';
 
 async function main() {
-  let config: ReturnType<typeof parseEnv>;
+  let config: TConfig;
   try {
     config = parseEnv();
   } catch (error) {
