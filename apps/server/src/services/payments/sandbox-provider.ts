@@ -1,5 +1,5 @@
 // The sandbox provider: test money through our own checkout page (plugins/payments.ts serves it), so a fresh
-// `npm start` can recharge end to end. Refused in production by env.ts.
+// `npm start` can recharge end to end. Refused in production by the configuration (config/payments.ts).
 import type { PaymentProvider } from '@rooms/api';
 
 export const SANDBOX_CHECKOUT_PATH = '/api/pay/sandbox/checkout';
