@@ -49,7 +49,6 @@ const ZConfig = ZEnv.superRefine((env, ctx) => {
 
 /** The server's configuration, by concern (config/). */
 export type TConfig = z.output<typeof ZConfig>;
-export type TRoomRole = TConfig['role'];
 export type TPaymentConfig = TConfig['payments'];
 export type TRoomMediaMode = TConfig['rooms']['media'];
 
