@@ -6,7 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@room
 import { Spinner } from '@rooms/ui/spinner';
 import { createFileRoute } from '@tanstack/react-router';
 import { CrownIcon } from 'lucide-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { CaptchaWidget } from '../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../components/captcha/use-captcha';
 import { ImpersonationNote } from '../../components/impersonation-banner';
@@ -129,25 +130,22 @@ function ProfilePage() {
 function ChangePasswordCard() {
   const { i18n, t } = useLingui();
   const captcha = useCaptcha();
-  const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
+  const form = useForm({ defaultValues: { oldPassword: '', newPassword: '', confirm: '' } });
   const [pending, setPending] = useState(false);
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
-    setForm((current) => ({ ...current, [key]: event.target.value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const issue = validateChangePassword({ ...form, captchaDone: captcha.done });
+  async function submit(values: { oldPassword: string; newPassword: string; confirm: string }) {
+    const issue = validateChangePassword({ ...values, captchaDone: captcha.done });
     if (issue) return toastIssue(i18n, issue);
     const fields = captcha.consume();
     if (!fields) return toastIssue(i18n, 'verification-invalid');
     setPending(true);
     try {
       await trpcClient.user.updatePassword.mutate({
-        oldPassword: form.oldPassword,
-        newPassword: form.newPassword,
+        oldPassword: values.oldPassword,
+        newPassword: values.newPassword,
         ...fields,
       });
-      setForm({ oldPassword: '', newPassword: '', confirm: '' });
+      form.reset();
       toastSuccess(i18n, t`Password changed`);
     } catch (error) {
       toastError(i18n, error, { unreachable: t`Failed to change password` });
@@ -171,34 +169,23 @@ function ChangePasswordCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="grid max-w-md gap-4" onSubmit={submit} noValidate>
+        <form className="grid max-w-md gap-4" onSubmit={form.handleSubmit(submit)} noValidate>
           <label className="grid gap-2 font-medium text-sm" htmlFor="old-password">
             <Trans>Current password</Trans>
             <PasswordInput
               id="old-password"
               autoComplete="current-password"
-              value={form.oldPassword}
-              onChange={set('oldPassword')}
+              {...form.register('oldPassword')}
             />
           </label>
           <label className="grid gap-2 font-medium text-sm" htmlFor="new-password">
             <Trans>New password</Trans>
-            <PasswordInput
-              id="new-password"
-              autoComplete="new-password"
-              value={form.newPassword}
-              onChange={set('newPassword')}
-            />
+            <PasswordInput id="new-password" autoComplete="new-password" {...form.register('newPassword')} />
           </label>
-          <PasswordMeter password={form.newPassword} />
+          <PasswordMeter password={form.watch('newPassword')} />
           <label className="grid gap-2 font-medium text-sm" htmlFor="confirm-password">
             <Trans>Confirm password</Trans>
-            <PasswordInput
-              id="confirm-password"
-              autoComplete="new-password"
-              value={form.confirm}
-              onChange={set('confirm')}
-            />
+            <PasswordInput id="confirm-password" autoComplete="new-password" {...form.register('confirm')} />
           </label>
           <CaptchaWidget captcha={captcha} />
           <Button type="submit" disabled={pending} className="w-fit" data-testid="change-password-submit">
