@@ -10,6 +10,8 @@
 // Late joiner: once the first participant has its picture, a second one enters the running room and should get a
 // picture at once, a keyframe the room already has rather than the encoder's next (within 100 ms; the media
 // integration test checks that it is the room's last keyframe, this measures how soon). Not with burst=N.
+// Disable: last, an administrator disables the owner of a running room with a participant inside; the time until the
+// participant's socket is closed and the room stopped (within a second; the admin test checks that both happen).
 // Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg burst=1 pool=<burst>]
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { RoomClient } from '../apps/server/src/ws/room-client';
@@ -35,6 +37,8 @@ interface TResult {
   /** Late joiners whose first picture was not a keyframe. */
   lateNotKeyframe: number;
   /** Cycles whose participant got no picture within 20 s. */
+  /** Owner disabled → the participant's socket closed and the room stopped; undefined if not within 20 s. */
+  disabled?: number;
   stalls: number[];
   /** Warm mode: cycles whose start found no warm browser (it had not come up within 30 s). */
   cold: number[];
@@ -120,14 +124,15 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
         // Left out of bursts, whose next start follows the first picture at once.
         const late = pictureCame && BURST === 1 ? await lateJoiner(server, room.id, result) : undefined;
         if (late) clients.push(late.client);
-        console.log(
-          `| ${cycle} | ${index + 1} | ${(running - asked).toFixed(0)} | ${(pictured - running).toFixed(0)} | ${late ? late.ms.toFixed(0) : '–'} |`,
-        );
+        const [startMs, pictureMs] = [(running - asked).toFixed(0), (pictured - running).toFixed(0)];
+        const lateMs = late ? late.ms.toFixed(0) : '–';
+        console.log(`| ${cycle} | ${index + 1} | ${startMs} | ${pictureMs} | ${lateMs} |`);
       }
       for (const client of clients) client.close();
       for (const room of rooms) await server.call('/api/room/stopRoom', { id: room.id });
     }
   } finally {
+    result.disabled = await disableOwner(server, mode, (rooms[0] as { id: string }).id);
     await server.close();
   }
   return result;
@@ -163,10 +168,43 @@ async function lateJoiner(
 }
 
 async function main(): Promise<void> {
+/** An administrator disables the owner of a running room, with the owner inside: → socket closed, room stopped. */
+async function disableOwner(server: TBenchServer, mode: string, roomId: string): Promise<number | undefined> {
+  const em = server.app.orm.em.fork();
+  const adminName = `start-bench-admin-${mode}`;
+  const admin = callerOf(server.port, await signInOwner(em, adminName));
+  await em.nativeUpdate(User, { username: adminName }, { role: 'admin' });
+  const owner = await em.findOneOrFail(User, { username: `start-${mode}` });
+  if (mode === 'warm') await waitForWarm(server);
+  await server.call('/api/room/startRoom', { id: roomId });
+  const client = await RoomClient.connect(
+    `ws://127.0.0.1:${server.port}${roomSocketPath(roomId)}?token=${encodeURIComponent(server.token)}`,
+  );
+  client.send({ type: 'member/join', nickname: 'owner' });
+  await client.until(() => client.frames.some((frame) => frame.codec !== 'opus'), 'a picture', 20_000);
+  const begun = performance.now();
+  await admin('/api/admin/users/setDisabled', {
+    userId: owner.id,
+    disabled: true,
+    reason: 'Benchmark of disabling',
+  });
+  for (const stopped of [
+    () => client.closed !== undefined,
+    () => server.app.roomEngine.state(roomId) === 'stopped',
+  ]) {
+    for (let waited = 0; !stopped(); waited += 5) {
+      if (waited > 20_000) return undefined;
+      await sleep(5);
+    }
+  }
+  return performance.now() - begun;
+}
+
   const results: TResult[] = [];
   for (const mode of MODES) results.push(await run(mode));
   console.log('');
-  for (const { mode, starts, pictures, late, lateNotKeyframe, stalls, cold } of results) {
+  for (const { mode, starts, pictures, late, lateNotKeyframe, disabled, stalls, cold } of results) {
+    const disabling = disabled === undefined ? 'not within 20 s' : `${disabled.toFixed(0)} ms`;
     console.log(
       `${mode}: Start → running median ${median(starts).toFixed(0)} ms, worst ${Math.max(...starts).toFixed(0)} ms; ` +
         `Enter → first picture median ${median(pictures).toFixed(0)} ms, worst ${Math.max(...pictures).toFixed(0)} ms; ` +
@@ -174,6 +212,7 @@ async function main(): Promise<void> {
         `over 100 ms: ${late.filter((ms) => ms > 100).length} of ${late.length}` +
         (H264 ? `, not a keyframe first: ${lateNotKeyframe}` : '') +
         '; ' +
+        `; owner disabled → socket closed, room stopped ${disabling}` +
         `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}` +
         (mode === 'warm'
           ? `; cycles that found no warm browser: ${cold.length ? cold.join(', ') : 'none'}`

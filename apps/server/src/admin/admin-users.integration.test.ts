@@ -57,7 +57,8 @@ async function enter(roomId: string, token: string | null, nickname = 'Owner'): 
 }
 
 describe('disabling an account', () => {
-  it('ends its sessions, closes its sockets and stops its rooms within a second, saying why', async () => {
+  // How soon (within a second): bench/start.ts, owner disabled.
+  it('ends its sessions, closes its sockets and stops its rooms, saying why', async () => {
     const owner = await createOwner(server.app);
     const created = await rest<{ id: string }>(server.app, 'POST', '/api/room/createRoom', {
       token: owner.token,
@@ -80,7 +81,6 @@ describe('disabling an account', () => {
     );
     expect(listed.data.find((room) => room.id === roomId)).toMatchObject({ members: 2 });
 
-    const begun = performance.now();
     const disabled = await asAdmin('POST', 'users/setDisabled', {
       userId: owner.userId,
       disabled: true,
@@ -108,9 +108,6 @@ describe('disabling an account', () => {
     expect(stored.state).toBe('stopped');
     const userinfo = await rest(server.app, 'GET', '/api/user/userinfo', { token: owner.token });
     expect(userinfo.status).toBe(401);
-    const elapsed = performance.now() - begun;
-    console.log(`disable → sessions ended, socket closed, room stopped in ${elapsed.toFixed(0)} ms`);
-    expect(elapsed).toBeLessThan(1000);
 
     const enabled = await asAdmin('POST', 'users/setDisabled', {
       userId: owner.userId,
