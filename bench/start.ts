@@ -14,8 +14,9 @@
 // participant's socket is closed and the room stopped (within a second; the admin test checks that both happen).
 // Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg burst=1 pool=<burst>]
 import { roomSocketPath } from '@rooms/api/room-protocol';
+import { User } from '@rooms/db';
 import { RoomClient } from '../apps/server/src/ws/room-client';
-import { startBenchServer, type TBenchServer } from './bench-server';
+import { callerOf, signInOwner, startBenchServer, type TBenchServer } from './bench-server';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));
 const CYCLES = Number(args.cycles ?? 8);
@@ -36,9 +37,9 @@ interface TResult {
   late: number[];
   /** Late joiners whose first picture was not a keyframe. */
   lateNotKeyframe: number;
-  /** Cycles whose participant got no picture within 20 s. */
   /** Owner disabled → the participant's socket closed and the room stopped; undefined if not within 20 s. */
   disabled?: number;
+  /** Cycles whose participant got no picture within 20 s. */
   stalls: number[];
   /** Warm mode: cycles whose start found no warm browser (it had not come up within 30 s). */
   cold: number[];
@@ -131,8 +132,8 @@ async function run(mode: 'cold' | 'warm'): Promise<TResult> {
       for (const client of clients) client.close();
       for (const room of rooms) await server.call('/api/room/stopRoom', { id: room.id });
     }
-  } finally {
     result.disabled = await disableOwner(server, mode, (rooms[0] as { id: string }).id);
+  } finally {
     await server.close();
   }
   return result;
@@ -167,7 +168,6 @@ async function lateJoiner(
   return { client, ms };
 }
 
-async function main(): Promise<void> {
 /** An administrator disables the owner of a running room, with the owner inside: → socket closed, room stopped. */
 async function disableOwner(server: TBenchServer, mode: string, roomId: string): Promise<number | undefined> {
   const em = server.app.orm.em.fork();
@@ -200,6 +200,7 @@ async function disableOwner(server: TBenchServer, mode: string, roomId: string):
   return performance.now() - begun;
 }
 
+async function main(): Promise<void> {
   const results: TResult[] = [];
   for (const mode of MODES) results.push(await run(mode));
   console.log('');
@@ -211,8 +212,8 @@ async function disableOwner(server: TBenchServer, mode: string, roomId: string):
         `late joiner median ${median(late).toFixed(0)} ms, worst ${Math.max(...late).toFixed(0)} ms, ` +
         `over 100 ms: ${late.filter((ms) => ms > 100).length} of ${late.length}` +
         (H264 ? `, not a keyframe first: ${lateNotKeyframe}` : '') +
-        '; ' +
         `; owner disabled → socket closed, room stopped ${disabling}` +
+        '; ' +
         `cycles without a picture within 20 s: ${stalls.length ? stalls.join(', ') : 'none'}` +
         (mode === 'warm'
           ? `; cycles that found no warm browser: ${cold.length ? cold.join(', ') : 'none'}`
