@@ -4,15 +4,19 @@
 // whole environment, on the server's network and file system. Each test runs a real room (H.264 path: every
 // kind of room process) and tries what a hostile page, or a page that broke out of its renderer, would try.
 import { execFile } from 'node:child_process';
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TRoomLaunchSpec } from '@rooms/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startListeners,
+  startPages,
+  type TListeners,
+  type TPages,
+  targets,
+} from '../../testing/rooms/hostile-page';
 import { runInRoom } from '../../testing/rooms/run-in-room';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from '../engine/chromium-room-engine';
@@ -22,97 +26,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A variable only the server has: it must not reach any room process. */
 const CANARY = `room-isolation-canary-${process.pid}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** This machine's own addresses besides loopback: what a page must not reach (finding 7). */
-const hostAddresses = Object.values(networkInterfaces())
-  .flat()
-  .filter((address) => address && !address.internal && address.family === 'IPv4')
-  .map((address) => address!.address);
-const targets = ['127.0.0.1', ...hostAddresses];
-
-/** Everything that reaches the host's listeners: a TCP server and a UDP socket on every interface. */
-interface TListeners {
-  tcpPort: number;
-  udpPort: number;
-  seen: string[];
-  close(): Promise<void>;
-}
-
-async function startListeners(): Promise<TListeners> {
-  const seen: string[] = [];
-  const tcp: TcpServer = createTcpServer((socket) => {
-    seen.push(`tcp from ${socket.remoteAddress}`);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => tcp.listen(0, '0.0.0.0', resolve));
-  const udp: UdpSocket = createSocket('udp4');
-  udp.on('message', (_message, from) => seen.push(`udp from ${from.address}`));
-  await new Promise<void>((resolve) => udp.bind(0, '0.0.0.0', resolve));
-  return {
-    tcpPort: (tcp.address() as AddressInfo).port,
-    udpPort: udp.address().port,
-    seen,
-    close: async () => {
-      udp.close();
-      await new Promise((resolve) => tcp.close(resolve));
-    },
-  };
-}
-
-/**
- * The hostile page: WebRTC with STUN and TURN servers on the host's addresses (UDP and TCP around the proxy),
- * DNS-over-HTTPS to a literal address, WebSockets to loopback and the host, WebTransport (QUIC). It reports
- * when it has fired everything.
- */
-function hostilePage(listeners: TListeners): string {
-  const script = `
-    const hosts = ${JSON.stringify(targets)};
-    const tcp = ${listeners.tcpPort}, udp = ${listeners.udpPort};
-    const quiet = (promise) => promise.catch(() => {});
-    const iceServers = hosts.flatMap((host) => [
-      { urls: 'stun:' + host + ':' + udp },
-      { urls: 'turn:' + host + ':' + tcp + '?transport=tcp', username: 'u', credential: 'p' },
-      { urls: 'turn:' + host + ':' + udp + '?transport=udp', username: 'u', credential: 'p' },
-    ]);
-    const peer = new RTCPeerConnection({ iceServers, iceCandidatePoolSize: 4 });
-    peer.createDataChannel('probe');
-    quiet(peer.createOffer().then((offer) => peer.setLocalDescription(offer)));
-    for (const host of hosts) {
-      quiet(fetch('https://' + host + ':' + tcp + '/dns-query?dns=AAABAAABAAAAAAAAB2V4YW1wbGUDY29tAAABAAE',
-        { headers: { accept: 'application/dns-message' } }));
-      quiet(fetch('http://' + host + ':' + tcp + '/'));
-      try { new WebSocket('ws://' + host + ':' + tcp + '/'); } catch {}
-      try { quiet(new WebTransport('https://' + host + ':' + udp + '/').ready); } catch {}
-    }
-    setTimeout(() => fetch('/fired'), 3000);`;
-  return `<!doctype html><html><body>hostile<script>${script}</script></body></html>`;
-}
-
-interface TPages {
-  origin: string;
-  hostPort: string;
-  fired: Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startPages(listeners: TListeners): Promise<TPages> {
-  let fired!: () => void;
-  const firedPromise = new Promise<void>((resolve) => {
-    fired = resolve;
-  });
-  const server: Server = createServer((request, response) => {
-    if (request.url === '/fired') fired();
-    response.writeHead(200, { 'content-type': 'text/html' }).end(hostilePage(listeners));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    hostPort: `127.0.0.1:${port}`,
-    fired: firedPromise,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * Every process of the room: in its cgroups and in its PID namespace (or one nested in it, as Chromium's
