@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('creating a room', () => {
-  it('stores a stopped private room with the plan’s limits and the spec’s defaults', async () => {
+  it('stores a stopped private room with the plan’s limits and the room defaults (auto-close after 20 minutes, no kept data)', async () => {
     const owner = await createOwner(server.app);
     const name = uniqueRoomName('Movie');
     const room = await createdRoom(owner, { name, remark: 'Friday film', password: 'open-sesame' });
