@@ -9,7 +9,7 @@ import { QueryView } from '../../../components/query-view';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
 import { trpc } from '../../../lib/trpc';
 import { nextCursor } from './-components/admin-api';
-import { AdminPageHeader, LoadMore } from './-components/admin-ui';
+import { AdminPageHeader } from './-components/admin-ui';
 import { ReportsTable } from './-components/reports-table';
 
 type TStatus = 'open' | 'resolved' | 'all';
@@ -51,11 +51,13 @@ function ReportsPage() {
       <QueryView query={reports} failure={<Trans>Failed to retrieve the reports</Trans>}>
         {(data) => (
           <Card className="gap-0 overflow-hidden py-0">
-            <ReportsTable reports={data.pages.flatMap((page) => page.items)} />
-            <LoadMore
-              hasMore={reports.hasNextPage}
-              loading={reports.isFetchingNextPage}
-              onLoad={() => reports.fetchNextPage()}
+            <ReportsTable
+              reports={data.pages.flatMap((page) => page.items)}
+              more={{
+                hasMore: reports.hasNextPage,
+                loading: reports.isFetchingNextPage,
+                onLoad: () => reports.fetchNextPage(),
+              }}
             />
           </Card>
         )}

@@ -1,12 +1,9 @@
-// Pieces every admin screen shares: the page heading, the table's empty and "Load more" rows, and the labels of
-// roles, report outcomes and ledger entries.
+// Pieces every admin screen shares: the page heading and the labels of roles, report outcomes and ledger entries
+// (the tables are data-table.tsx).
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { Badge } from '@rooms/ui/badge';
-import { Button } from '@rooms/ui/button';
-import { Spinner } from '@rooms/ui/spinner';
-import { TableCell, TableRow } from '@rooms/ui/table';
 import type { ReactNode } from 'react';
 import type { TAdminUserDetail, TReportAction } from './admin-api';
 
@@ -26,37 +23,6 @@ export function AdminPageHeader({
         {description ? <p className="text-muted-foreground text-sm">{description}</p> : null}
       </div>
       {children ? <div className="flex flex-wrap items-end gap-2">{children}</div> : null}
-    </div>
-  );
-}
-
-/** The one row of a table with nothing in it. */
-export function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
-  return (
-    <TableRow className="hover:bg-transparent">
-      <TableCell colSpan={columns} className="py-10 text-center text-muted-foreground">
-        {children}
-      </TableCell>
-    </TableRow>
-  );
-}
-
-export function LoadMore({
-  hasMore,
-  loading,
-  onLoad,
-}: {
-  hasMore: boolean;
-  loading: boolean;
-  onLoad: () => void;
-}) {
-  if (!hasMore) return null;
-  return (
-    <div className="flex justify-center border-t p-3">
-      <Button variant="outline" onClick={onLoad} disabled={loading} data-testid="load-more">
-        {loading ? <Spinner /> : null}
-        <Trans>Load more</Trans>
-      </Button>
     </div>
   );
 }

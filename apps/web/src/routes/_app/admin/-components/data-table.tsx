@@ -1,6 +1,9 @@
 // The one table of the admin area, on TanStack Table: a screen gives its columns (header, cell, classes) and its
 // rows, and gets the same markup on every screen: a labelled table, the one row that says it is empty, and "Load
 // more" under it when the list is read a page at a time.
+import { Trans } from '@lingui/react/macro';
+import { Button } from '@rooms/ui/button';
+import { Spinner } from '@rooms/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@rooms/ui/table';
 import {
   type ColumnDef,
@@ -10,7 +13,6 @@ import {
   useReactTable,
 } from '@tanstack/react-table';
 import type { ComponentProps, ReactNode } from 'react';
-import { EmptyRow, LoadMore } from './admin-ui';
 
 declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -47,6 +49,13 @@ export function column<TRow>({
   };
 }
 
+/** A list read a page at a time: whether there is more, whether it is coming, and how to ask for it. */
+export interface TMoreRows {
+  hasMore: boolean;
+  loading: boolean;
+  onLoad: () => void;
+}
+
 type TRowProps = Omit<ComponentProps<typeof TableRow>, 'children'> &
   Record<`data-${string}`, string | undefined>;
 
@@ -71,7 +80,7 @@ export function DataTable<TRow>({
   label: string;
   testId?: string;
   /** A list read a page at a time: "Load more" under the table while there is more. */
-  more?: { hasMore: boolean; loading: boolean; onLoad: () => void };
+  more?: TMoreRows;
 }) {
   const table = useReactTable({
     data: rows,
@@ -115,7 +124,7 @@ export function DataTable<TRow>({
           )}
         </TableBody>
       </Table>
-      {more ? <LoadMore hasMore={more.hasMore} loading={more.loading} onLoad={more.onLoad} /> : null}
+      {more ? <LoadMore {...more} /> : null}
     </>
   );
 }
@@ -124,4 +133,27 @@ function cellClasses<TRow>(meta: TDataColumn<TRow>['meta'], row: TRow): string |
   const own = typeof meta?.cellClassName === 'function' ? meta.cellClassName(row) : meta?.cellClassName;
   const classes = [meta?.className, own].filter(Boolean).join(' ');
   return classes || undefined;
+}
+
+/** The one row of a table with nothing in it. */
+function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <TableRow className="hover:bg-transparent">
+      <TableCell colSpan={columns} className="py-10 text-center text-muted-foreground">
+        {children}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function LoadMore({ hasMore, loading, onLoad }: TMoreRows) {
+  if (!hasMore) return null;
+  return (
+    <div className="flex justify-center border-t p-3">
+      <Button variant="outline" onClick={onLoad} disabled={loading} data-testid="load-more">
+        {loading ? <Spinner /> : null}
+        <Trans>Load more</Trans>
+      </Button>
+    </div>
+  );
 }

@@ -13,7 +13,7 @@ import { RoomStateBadge } from '../../-components/room-state-badge';
 import { type TAdminReport, type TReportAction, useAdminMutation, useFailureText } from './admin-api';
 import { useAdminForm } from './admin-form';
 import { reportActionLabel } from './admin-ui';
-import { column, DataTable, type TDataColumn } from './data-table';
+import { column, DataTable, type TDataColumn, type TMoreRows } from './data-table';
 import { FormDialog } from './form-dialog';
 import { ReasonField } from './reason-field';
 import { ZReasonForm } from './validation';
@@ -22,9 +22,12 @@ export function ReportsTable({
   reports,
   showOwner = true,
   label,
+  more,
 }: {
   reports: TAdminReport[];
   showOwner?: boolean;
+  /** The moderation queue is read a page at a time. */
+  more?: TMoreRows;
   /** The table's name for screen readers; "Reports" unless the page says whose. */
   label?: string;
 }) {
@@ -164,6 +167,7 @@ export function ReportsTable({
         rowId={(report) => report.id}
         rowProps={(report) => ({ 'data-testid': 'admin-report-row', 'data-report-id': report.id })}
         empty={<Trans>No reports.</Trans>}
+        more={more}
       />
       {resolving ? (
         <ResolveReportDialog
