@@ -89,7 +89,10 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(150);
+    // Laid out again at the new size: a few frames, for the resize's observers and the renders they cause.
+    await page.evaluate(async () => {
+      for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    });
     await page.screenshot({ path: join(RESULTS, `${name}-${size.width}x${size.height}.png`) });
   }
   if (original) await page.setViewportSize(original);
