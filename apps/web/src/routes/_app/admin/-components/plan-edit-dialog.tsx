@@ -3,16 +3,14 @@
 
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { TAppErrorCode } from '@rooms/api/client';
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Input } from '@rooms/ui/input';
 import { Label } from '@rooms/ui/label';
 import { Textarea } from '@rooms/ui/textarea';
-import { TRPCClientError } from '@trpc/client';
 import type { ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
-import { trpcClient } from '../../../../lib/trpc';
+import { appCodeOf, isAppError, trpcClient } from '../../../../lib/trpc';
 import { type TAdminPlan, useAdminMutation, useFailureText } from './admin-api';
 import { markedIf, useAdminForm } from './admin-form';
 import { Field, FormDialog } from './form-dialog';
@@ -40,10 +38,11 @@ const serverTextFields: [RegExp, keyof TPlanForm][] = [
 ];
 
 function fieldOfServerError(error: unknown): keyof TPlanForm | undefined {
-  if (!(error instanceof TRPCClientError)) return undefined;
-  const appCode = (error.data as { appCode?: TAppErrorCode } | null | undefined)?.appCode;
+  if (!isAppError(error)) return undefined;
+  const appCode = appCodeOf(error);
   if (appCode === 'PLAN_NAME_TAKEN') return 'name';
   if (appCode === 'PLAN_DEFAULT_DISABLED') return 'enabled';
+  // A form rule's refusal (BAD_INPUT) carries only its text.
   return serverTextFields.find(([text]) => text.test(error.message))?.[1];
 }
 
