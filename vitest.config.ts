@@ -52,12 +52,27 @@ const INTEGRATION_WITHOUT_ROOMS = [
   'apps/server/src/ws/ticket-budgets.integration.test.ts',
   'packages/*/src/**/*.integration.test.ts',
 ];
+/** Security suites that start no room: two at a time as well. */
+const SECURITY_WITHOUT_ROOMS = [
+  'apps/server/src/accounts/lockout.security.test.ts',
+  'apps/server/src/admin/admin-authorization.security.test.ts',
+  'apps/server/src/fleet/agent-reports.security.test.ts',
+  'apps/server/src/fleet/fleet-roles.security.test.ts',
+  'apps/server/src/http-hardening.security.test.ts',
+  'apps/server/src/plugins/dev-mailbox.security.test.ts',
+  'apps/server/src/rooms/egress/egress-policy.security.test.ts',
+  'apps/server/src/rooms/egress/egress-proxy.security.test.ts',
+  'apps/server/src/rooms/hub/pointing/pointing.security.test.ts',
+  'apps/server/src/sharing/share-passwords.security.test.ts',
+  'apps/server/src/ws/room-socket.security.test.ts',
+  'packages/*/src/**/*.security.test.ts',
+];
 /** Browser journeys through pages alone, no room: two at a time too, before the room journeys. */
 const JOURNEYS_WITHOUT_ROOMS = ['apps/web/e2e/{accessibility,account,admin,billing,layout}.spec.ts'];
 /**
  * Vitest runs projects of one `groupOrder` side by side under one worker limit, and the groups one after another:
- * the unit tests and the integration suites without rooms on both cores first, then the rooms and the security
- * suite one file at a time.
+ * the unit tests and the integration and security suites without rooms on both cores first, then the suites with
+ * rooms one file at a time.
  */
 const TWO_WORKERS = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 const ONE_WORKER = { maxWorkers: 1, sequence: { groupOrder: 1 } };
@@ -106,9 +121,22 @@ export default defineConfig({
         test: {
           name: 'security',
           ...SHARED_MODULES,
+          ...TWO_WORKERS,
+          include: SECURITY_WITHOUT_ROOMS,
+          exclude: ignored,
+          globalSetup: [DATABASE_TEMPLATE],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          expect: { poll: POLL },
+        },
+      },
+      {
+        test: {
+          name: 'security-rooms',
+          ...SHARED_MODULES,
           ...ONE_WORKER,
           include: ['{apps,packages}/*/src/**/*.security.test.ts'],
-          exclude: ignored,
+          exclude: [...ignored, ...SECURITY_WITHOUT_ROOMS],
           globalSetup: [DATABASE_TEMPLATE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
