@@ -35,7 +35,7 @@ describe('account', () => {
     const cookies = Object.fromEntries((await context.cookies()).map((cookie) => [cookie.name, cookie]));
     expect(cookies.token?.value).toBeTruthy();
     expect(cookies.username?.value).toBe(user.username);
-    // One day, as spec §4 says (give or take the seconds the journey took).
+    // The session cookie lives one day (give or take the seconds the journey took).
     const lifetime = (cookies.token?.expires ?? 0) - Date.now() / 1000;
     expect(lifetime).toBeGreaterThan(23.9 * 3600);
     expect(lifetime).toBeLessThanOrEqual(24 * 3600);
@@ -59,7 +59,7 @@ describe('account', () => {
     await page.getByTestId('change-password-submit').click();
     await toast(page, 'The two passwords do not match');
     await page.locator('#confirm-password').fill('NewSecret456');
-    // Spec §5: the change needs the captcha, and says so in its own words.
+    // Changing the password needs the captcha, and says so in its own words.
     await page.getByTestId('change-password-submit').click();
     await toast(page, 'Verification data is invalid, please verify again');
     await solveCaptcha(page);
@@ -98,7 +98,7 @@ describe('account', () => {
     await page.locator('#password').fill(user.password);
     await page.locator('#confirm').fill(user.password);
     await solveCaptcha(page);
-    // The spec's pattern, and an address longer than an account can keep, both refused with spec §5's text.
+    // The spec's pattern, and an address longer than an account can keep, both refused with the registration form's text.
     for (const email of ['someone@example', `${'a'.repeat(250)}@example.com`]) {
       await page.getByLabel('Email', { exact: true }).fill(email);
       await page.getByTestId('send-code').click();

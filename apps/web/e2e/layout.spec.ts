@@ -160,7 +160,7 @@ describe('layout', () => {
   it('shares the site: copies the address, shows the QR code and opens a share page', async () => {
     const { context, page } = await loggedInPage();
     await page.goto('/dashboard');
-    // Spec §9's stacking: menus at 1000, tooltips and modals (the dialog and its mask) at 1100.
+    // The stacking order: menus at 1000, tooltips and modals (the dialog and its mask) at 1100.
     await page.getByTestId('user-menu-button').click();
     expect(await zIndexOf(page.getByRole('menu'))).toBe(1000);
     await page.keyboard.press('Escape');
@@ -196,7 +196,7 @@ describe('layout', () => {
         timeout: 5_000,
       })
       .toEqual([100, 100]);
-    // Escape hides the QR popup and leaves the dialog open (spec §4).
+    // Escape hides the QR popup and leaves the dialog open.
     await page.keyboard.press('Escape');
     await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
     expect(await dialog.isVisible()).toBe(true);

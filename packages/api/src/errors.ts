@@ -85,7 +85,7 @@ const catalogue = {
   CAPTCHA_REQUIRED: { message: 'Please complete the verification', status: 400, trpc: 'BAD_REQUEST' },
   CAPTCHA_FAILED: { message: 'verification failed', status: 400, trpc: 'BAD_REQUEST' },
   PASS_TOKEN_USED: { message: 'pass_token used', status: 400, trpc: 'BAD_REQUEST' },
-  // Changing the password (spec §5): a captcha missing, failed or already used reads the same.
+  // Changing the password: a captcha missing, failed or already used reads the same.
   VERIFICATION_INVALID: {
     message: 'Verification data is invalid, please verify again',
     status: 400,
@@ -134,7 +134,7 @@ const catalogue = {
     status: 400,
     trpc: 'BAD_REQUEST',
   },
-  // Sharing (spec §6). 403, never 401: a 401 makes the web client forget its own session.
+  // Sharing a room by link and password. 403, never 401: a 401 makes the web client forget its own session.
   ROOM_PASSWORD_REQUIRED: { message: 'This room needs a password', status: 403, trpc: 'FORBIDDEN' },
   ROOM_PASSWORD_INCORRECT: { message: 'The room password is incorrect', status: 403, trpc: 'FORBIDDEN' },
   // The budget of wrong share passwords (share-password-budget.ts): a warning while few tries are left, then the
@@ -164,7 +164,7 @@ const catalogue = {
     trpc: 'NOT_FOUND',
   },
   DOWNLOAD_LINK_INVALID: { message: 'This download link is not valid', status: 400, trpc: 'BAD_REQUEST' },
-  // Plan limits (spec §6); each text names the limit so the create dialog can show it as it is.
+  // A room's settings against the owner's plan; each text names the limit so the create dialog can show it as it is.
   PLAN_ZONE_NOT_ALLOWED: {
     message: 'Your plan does not include the zone {0}',
     status: 403,
@@ -194,7 +194,7 @@ const catalogue = {
     trpc: 'FORBIDDEN',
   },
 
-  // Plans and payments (spec §4, §5). The client shows the plan refusals after 'Purchase failed' / 'Switching failed'.
+  // Plans and payments. The client shows the plan refusals after 'Purchase failed' / 'Switching failed'.
   PLAN_NOT_FOUND: {
     message: 'This plan does not exist or is no longer offered',
     status: 404,
@@ -287,7 +287,7 @@ const catalogue = {
     status: 400,
     trpc: 'BAD_REQUEST',
   },
-  // Sign in as a user (spec §2 /admintologinuser/{token}).
+  // An administrator's sign-in-as-user link (/admintologinuser/{token}).
   LOGIN_LINK_INVALID: {
     message: 'This sign-in link is invalid or has expired',
     status: 400,

@@ -1,4 +1,4 @@
-// Accounts over the REST layer, as a third-party script sees them (spec §7 User calls, §8 error texts), against
+// Accounts over the REST layer, as a third-party script sees them (the documented user calls and their error texts), against
 // real PostgreSQL and a real SMTP listener.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
@@ -201,7 +201,7 @@ describe('login errors', () => {
       ip,
     });
     expect(short.data).toBe('Password length cannot be less than 6 digits');
-    // Spaces alone are no password (spec §5: cannot be empty), however many.
+    // Spaces alone are no password (a password cannot be empty), however many.
     const blank = await rest(server.app, 'POST', '/api/user/updatePassword', {
       body: { oldPassword: 'first-secret-1', newPassword: '      ', ...captcha },
       token,
@@ -210,7 +210,7 @@ describe('login errors', () => {
     expect([blank.status, blank.data]).toEqual([400, 'The password cannot be empty']);
   });
 
-  it('changes the password only with a solved captcha, each good for one change (spec §5)', async () => {
+  it('changes the password only with a solved captcha, each good for one change', async () => {
     const { email, token, ip } = await registerUser();
     const verifyAgain = {
       status: 400,
@@ -320,7 +320,7 @@ describe('registration errors', () => {
 
   it('checks the e-mail format, missing fields and the password length', async () => {
     const { email, ip } = uniqueCaller();
-    // Spec §5, registration: 'Please enter a valid email address', also for one too long to keep.
+    // Registration: 'Please enter a valid email address', also for one too long to keep.
     const { reply } = await sendCode('Register', 'no-at-sign.example', ip);
     expect(reply.data).toBe('Please enter a valid email address');
     const long = await sendCode('Register', `${'a'.repeat(250)}@example.test`, ip);
