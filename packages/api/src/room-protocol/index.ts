@@ -15,3 +15,4 @@ export * from './stream';
 export * from './system';
 export * from './text';
 export * from './ticket';
+export * from './voice';

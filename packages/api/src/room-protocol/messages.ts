@@ -1,4 +1,5 @@
-// Every JSON message of the room WebSocket, by direction. Binary messages are media frames (./media-frame.ts).
+// Every JSON message of the room WebSocket, by direction. Binary messages are media frames (./media-frame.ts) and
+// members' voice (./voice.ts).
 import { z } from 'zod';
 import {
   ZBrowserBack,
@@ -37,6 +38,7 @@ import {
 import { ZPointerMove, ZPointerShown, ZReactionSend, ZReactionShown } from './pointing';
 import { ZStreamAck, ZStreamChoose, ZStreamConfig, ZStreamLayerState, ZStreamStats } from './stream';
 import { ZSystemError, ZSystemPing, ZSystemPong, ZSystemRoomEnded } from './system';
+import { ZVoiceEnable, ZVoiceMute, ZVoiceState, ZVoiceTalk } from './voice';
 
 export const ZClientMessage = z.discriminatedUnion('type', [
   ZMemberJoin,
@@ -51,6 +53,9 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZChatSend,
   ZPointerMove,
   ZReactionSend,
+  ZVoiceTalk,
+  ZVoiceMute,
+  ZVoiceEnable,
   ZBrowserNavigate,
   ZBrowserBack,
   ZBrowserForward,
@@ -80,6 +85,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZChatHistory,
   ZPointerShown,
   ZReactionShown,
+  ZVoiceState,
   ZBrowserTabs,
   ZBrowserFound,
   ZDownloadOffered,
