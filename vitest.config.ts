@@ -57,6 +57,7 @@ const SECURITY_WITHOUT_ROOMS = [
   'apps/server/src/accounts/lockout.security.test.ts',
   'apps/server/src/admin/admin-authorization.security.test.ts',
   'apps/server/src/fleet/agent-reports.security.test.ts',
+  'apps/server/src/fleet/fleet-downloads.security.test.ts',
   'apps/server/src/fleet/fleet-roles.security.test.ts',
   'apps/server/src/http-hardening.security.test.ts',
   'apps/server/src/plugins/dev-mailbox.security.test.ts',

@@ -1,7 +1,7 @@
 // A room agent's own routes, each for the one role that calls it (fleet-auth.ts): the control plane orders runs
 // started and rooms stopped, and gateways forward participants' sockets here, each with the identity the gateway
-// verified (its ticket or session token). Every call is signed for this agent's address, so what one agent is sent
-// cannot be replayed to another.
+// verified (its ticket or session token), and fetch the files rooms offered their controllers (agent-downloads.ts).
+// Every call is signed for this agent's address, so what one agent is sent cannot be replayed to another.
 import { describeError } from '@rooms/api';
 import { ZSystemRoomEnded } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { RoomRelay } from '../ws/room-relay';
 import { openRoomConnection, type TRoomSocketContext } from '../ws/room-socket';
 import { defineSocketHandler } from '../ws/socket-handler';
+import { registerAgentDownloads } from './agent-downloads';
 import { agentFeedHandler } from './agent-feed';
 import type { AgentRuns } from './agent-runs';
 import { checkCaller, type TFleetAuth } from './fleet-auth';
@@ -99,6 +100,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: TAgentRoutesO
 
   agentSocketHandler.register(app, { relay, auth, log: app.log });
   agentFeedHandler.register(app, { relay, auth, log: app.log });
+  registerAgentDownloads(app, { relay, auth });
 }
 
 /** A participant a gateway forwarded, with the identity the gateway verified (its ticket or session token). */

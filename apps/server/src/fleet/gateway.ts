@@ -3,10 +3,10 @@
 // session token), finds the room's live run, and pipes messages both ways. It keeps nothing: a gateway that dies
 // loses only its sockets, whose pages reconnect through another. When the room's agent goes away, its
 // participants are told the room is restarting and wait for its next run, on whichever agent it lands; the control
-// plane hears of it at once (agent-reports.ts), so the next run starts within seconds.
+// plane hears of it at once (agent-reports.ts), so the next run starts within seconds. The controller's fetches of
+// the room's downloads come here too, beside the socket (gateway-downloads.ts).
 import type { Socket } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { fleet } from '@rooms/api';
 import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
@@ -16,6 +16,7 @@ import {
 } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
+import type { DownloadKeys } from '../rooms/hub/download-keys';
 import { errorMessage } from '../rooms/hub/error-message';
 import { holdWritesForTurn } from '../rooms/hub/turn-writes';
 import type { ViewerPeer } from '../rooms/hub/viewer-stream';
@@ -23,6 +24,7 @@ import { authenticateSocket, type TSocketAuthDeps } from '../ws/socket-auth';
 import { defineSocketHandler } from '../ws/socket-handler';
 import { encodeForwardedIdentity, FORWARDED_IDENTITY_HEADER, type TForwardedIdentity } from './agent-routes';
 import type { TFleetCaller } from './fleet-callers';
+import { liveAgentOf, registerGatewayDownloads } from './gateway-downloads';
 import { GatewayRoomFeed } from './gateway-feed';
 import { MEDIA_BY_GATEWAY_HEADER } from './room-feed';
 
@@ -46,6 +48,8 @@ export interface TGatewayOptions {
   caller: TFleetCaller;
   /** Tells the control plane that this gateway's socket to an agent broke (agentReporter). */
   reportAgent?: (agentId: string) => void;
+  /** Checks the keys of the rooms' downloads this gateway hands their controllers (./gateway-downloads.ts). */
+  downloadKeys: DownloadKeys;
 }
 
 type TGatewayRequest = FastifyRequest<{
@@ -58,6 +62,7 @@ type TFeeds = Map<string, GatewayRoomFeed>;
 
 export function registerGateway(app: FastifyInstance, options: TGatewayOptions): void {
   gatewaySocketHandler.register(app, { ...options, log: app.log, feeds: new Map() });
+  registerGatewayDownloads(app, { ...options, keys: options.downloadKeys, log: app.log });
 }
 
 /** The room's public socket, checked as a single server checks it, then forwarded to the room's agent. */
@@ -219,11 +224,9 @@ async function forward(client: WebSocket, options: TForward): Promise<void> {
   let address: string | undefined;
   let agentId: string | undefined;
   try {
-    const em = options.orm.em.fork();
-    const run = await fleet.liveRunOf(em, options.roomId);
-    const agent = run?.state === 'running' ? await fleet.agentById(em, run.agentId) : null;
-    address = agent && agent.state !== 'lost' ? agent.address : undefined;
-    agentId = agent?.id;
+    const agent = await liveAgentOf(options.orm, options.roomId);
+    address = agent?.address;
+    agentId = agent?.agentId;
   } catch (error) {
     options.log.warn({ err: error, roomId: options.roomId }, 'gateway: could not find the room run');
   }

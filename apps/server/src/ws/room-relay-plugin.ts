@@ -9,6 +9,7 @@ import type { TConfig } from '../env';
 import { agentReporter } from '../fleet/agent-reports';
 import { registerAgentRoutes } from '../fleet/agent-routes';
 import { registerGateway } from '../fleet/gateway';
+import { DownloadKeys } from '../rooms/hub/download-keys';
 import { createPostgresOnceStore } from '../services/once-store';
 import { allowedOrigins } from './allowed-origins';
 import { databaseLiveSessions, databaseRoomDirectory, engineLink } from './default-ports';
@@ -82,6 +83,7 @@ export const roomRelayPlugin = fp(
         ),
         caller,
         reportAgent: agentReporter(controlUrl, caller, app.log),
+        downloadKeys: new DownloadKeys(appSecret),
       });
       dropDeadSockets(app);
       return;
@@ -95,8 +97,6 @@ export const roomRelayPlugin = fp(
       link: options.link ?? (app.hasDecorator('roomEngine') ? engineLink(app.roomEngine) : NO_ROOMS),
       rateLimiter: app.services.rateLimiter,
       log: app.log,
-      // Only a single server serves the fetch of a room's download for now (registerRoomDownloadRoute).
-      hub: { downloadsServed: role === 'all' },
     });
     app.decorate('roomRelay', relay);
     if (role === 'all' || role === 'control') registerTicketRoute(app, relay);
@@ -109,7 +109,8 @@ export const roomRelayPlugin = fp(
         // Through the relay: a test that points it at other room data is answered from that data.
         auth: auth(relay.tickets, (roomId) => relay.findRoom(roomId)),
       });
-    // Where the hubs are, beside their sockets: a controller saves a room's download (gateways do not forward it).
+    // Where the hubs are, beside their sockets: a controller saves a room's download (an agent's gateways serve the
+    // same path and fetch the file from it: fleet/gateway-downloads.ts).
     if (role === 'all') registerRoomDownloadRoute(app, relay);
     dropDeadSockets(app);
 

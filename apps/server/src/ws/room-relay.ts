@@ -1,6 +1,7 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
 import type { TRoomEnding } from '@rooms/api/room-protocol';
+import { DownloadKeys } from '../rooms/hub/download-keys';
 import { isRemovedBy } from '../rooms/hub/member/removals';
 import { BanList } from '../rooms/hub/member/room-bans';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from '../rooms/hub/room-hub';
@@ -30,6 +31,8 @@ export interface TRoomRelayOptions {
 export class RoomRelay {
   readonly tickets: TicketBook;
   readonly guestIds: GuestIds;
+  /** Signs the keys of the rooms' offered downloads (../rooms/hub/download-keys.ts). */
+  readonly downloadKeys: DownloadKeys;
   /** Every room socket of this server, whatever its room (the cap on waiting sockets, session ends). */
   readonly connections = new ConnectionBook();
   private directory: RoomDirectory;
@@ -40,6 +43,7 @@ export class RoomRelay {
   constructor(private readonly options: TRoomRelayOptions) {
     this.tickets = new TicketBook(options.appSecret, options.spentTickets);
     this.guestIds = new GuestIds(options.appSecret);
+    this.downloadKeys = new DownloadKeys(options.appSecret);
     this.directory = options.directory;
     this.link = options.link;
     this.watch();
@@ -168,6 +172,7 @@ export class RoomRelay {
               forget: (authors) => chat.forget(roomId, authors),
             },
           },
+          downloadKeys: this.downloadKeys,
           ...this.options.hub,
         });
         this.hubs.set(roomId, hub);

@@ -1,11 +1,13 @@
 // What leaves a room for its controller, on the hub's side: copied text and refused downloads are told to the
 // controller alone; a finished download is offered to the controller alone, with a single-use key to fetch it over
-// HTTP (../../ws/room-download-route.ts). An offer holds while its controller stays in control, for OFFER_TTL_MS at
-// most, for one fetch; then its file is deleted. Nobody else is ever told of it.
+// HTTP (../../ws/room-download-route.ts; through a gateway, ../../fleet/gateway-downloads.ts). An offer holds while
+// its controller stays in control, for OFFER_TTL_MS at most, for one fetch; then its file is deleted. Nobody else is
+// ever told of it.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DOWNLOAD_MAX_BYTES } from '@rooms/api/room-protocol';
 import type { TRoomFileOut } from '../room-session';
+import type { DownloadKeys } from './download-keys';
 import type { HubPeer } from './hub-context';
 
 /** Long enough to read the prompt and click; a file nobody fetched does not stay on the server's disk. */
@@ -34,10 +36,12 @@ export interface TRoomFilesOutOptions {
   now(): number;
   ttlMs?: number;
   /**
-   * Whether this process serves the fetch (../../ws/room-download-route.ts): a single server does; an agent behind
-   * gateways does not yet, and its controller is told the file stayed in the room instead of given a dead link.
+   * Whether the fetch is served (../../ws/room-download-route.ts, or a gateway in front of this agent); where it is
+   * not, the controller is told the file stayed in the room instead of given a dead link. True unless said.
    */
   served?: boolean;
+  /** Signs each offer's key for the room, the offer and its expiry, so a gateway can check it (./download-keys.ts). */
+  keys?: DownloadKeys;
 }
 
 export class RoomFilesOut {
@@ -101,8 +105,10 @@ export class RoomFilesOut {
   private offer(file: TOfferedFile, controller: { id: string; peer: HubPeer }): void {
     while (this.offers.size >= MAX_WAITING_OFFERS) this.drop(this.offers.keys().next().value as string);
     const id = randomUUID();
-    const key = randomBytes(32).toString('base64url');
     const ttl = this.options.ttlMs ?? OFFER_TTL_MS;
+    const expiresAt = this.options.now() + ttl;
+    const key =
+      this.options.keys?.issue(this.options.roomId, id, expiresAt) ?? randomBytes(32).toString('base64url');
     const timer = setTimeout(() => this.drop(id), ttl);
     timer.unref();
     this.offers.set(id, { ...file, key: Buffer.from(key), memberId: controller.id, timer });
@@ -113,7 +119,7 @@ export class RoomFilesOut {
       size: file.size,
       mime: file.mime,
       url: downloadPath(this.options.roomId, id, key),
-      expiresAt: this.options.now() + ttl,
+      expiresAt,
     });
   }
 

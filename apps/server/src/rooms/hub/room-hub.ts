@@ -21,6 +21,7 @@ import { BrowserHandler } from './browser/browser-handler';
 import { ChatHandler } from './chat/chat-handler';
 import type { TRoomChatOptions } from './chat/room-chat';
 import { ControlHandler } from './control/control-handler';
+import type { DownloadKeys } from './download-keys';
 import { errorMessage } from './error-message';
 import {
   domainOf,
@@ -65,6 +66,8 @@ export interface TRoomHubOptions {
   chat?: TRoomChatOptions;
   /** Whether this process serves the fetch of the room's downloads (./room-files-out.ts); true unless said. */
   downloadsServed?: boolean;
+  /** Signs the keys of the room's offered downloads, so a gateway can check them too (./download-keys.ts). */
+  downloadKeys?: DownloadKeys;
 }
 
 export type TJoinResult = { ok: true; memberId: string } | { ok: false; code: TRoomErrorCode };
@@ -142,6 +145,7 @@ export class RoomHub {
       },
       now: this.now,
       served: options.downloadsServed,
+      keys: options.downloadKeys,
     });
     this.stopFilesOut = options.session.onFilesOut?.((event) => this.filesOut.handle(event)) ?? (() => {});
   }
