@@ -116,6 +116,38 @@ export interface RoomSession {
    * page. Absent where the browser cannot hand anything out.
    */
   onFilesOut?(listener: (event: TRoomFileOut) => void): () => void;
+  /** Files from the controller's computer into the room's pages (./hub/files-in). Absent where it cannot take them. */
+  readonly filesIn?: TRoomFilesIn;
+}
+
+/** A page of the room opened a file chooser, intercepted: no dialog shows on the room's display. */
+export interface TFileRequest {
+  requestId: string;
+  multiple: boolean;
+}
+
+/** A file being written into the room's own storage. */
+export interface TFileInWriter {
+  readonly path: string;
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  /** Deletes what was written (the upload failed or was cancelled). */
+  discard(): Promise<void>;
+}
+
+/** The room browser's side of files in (./engine/files-in.ts). */
+export interface TRoomFilesIn {
+  onRequest(listener: (request: TFileRequest) => void): () => void;
+  /** Whether the page's chooser of that request still waits for a file. */
+  isPending(requestId: string): boolean;
+  /** The controller declined: the chooser gets no file. */
+  decline(requestId: string): void;
+  /** A new file named `name` (cleaned already) in the room's own storage. */
+  create(name: string): Promise<TFileInWriter>;
+  /** Gives the file to the request's chooser; false when it is gone. */
+  give(requestId: string, path: string): Promise<boolean>;
+  /** Drops the file on the active tab at (x, y), 0..1 of the picture. */
+  drop(path: string, x: number, y: number): Promise<void>;
 }
 
 /** A file or text leaving the room's browser; the hub hands it to the controller alone (./hub/room-files-out.ts). */

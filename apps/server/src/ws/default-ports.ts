@@ -1,7 +1,7 @@
 // The relay's ports as the server provides them: rooms from the database, sessions from the room engine.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveSettings, type TRoomStateChange } from '@rooms/api';
-import { CHAT_HISTORY_SIZE, type TRoomEnding } from '@rooms/api/room-protocol';
+import { CHAT_HISTORY_SIZE, fileInMaxBytes, type TRoomEnding } from '@rooms/api/room-protocol';
 import { planOf, Room, RoomBan, RoomChatMessage, RoomRemoval, Session } from '@rooms/db';
 import type { RoomSession } from '../rooms/room-session';
 import type { RoomBanBook, RoomChatBook, RoomDirectory, RoomLink, RoomRemovalBook } from './relay-ports';
@@ -18,7 +18,8 @@ export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new
       if (!room) return null;
       // Seats and frame rate as the owner's plan allows them now, as the room was started: a plan that lapsed
       // leaves the larger values it allowed in the room's row.
-      const settings = effectiveSettings(room, await planOf(em, room.owner.id, now()));
+      const plan = await planOf(em, room.owner.id, now());
+      const settings = effectiveSettings(room, plan);
       return {
         id: room.id,
         ownerId: room.owner.id,
@@ -27,6 +28,7 @@ export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new
         password: room.password ?? null,
         isPublic: room.isPublic,
         maxFrameRate: settings.maxFrameRate,
+        fileInMaxBytes: fileInMaxBytes(plan.level),
       };
     },
     bans: databaseRoomBans(orm),

@@ -17,6 +17,8 @@ export interface TRelayRoom {
   isPublic: boolean;
   /** The room's frame-rate cap, told to clients in stream/config. */
   maxFrameRate: number | null;
+  /** The largest file the controller may hand the room (its owner's plan); the free plan's when unset. */
+  fileInMaxBytes?: number;
 }
 
 export interface RoomDirectory {

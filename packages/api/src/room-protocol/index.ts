@@ -2,6 +2,7 @@
 export * from './browser';
 export * from './chat';
 export * from './control';
+export * from './files-in';
 export * from './files-out';
 export * from './input';
 export * from './limits';

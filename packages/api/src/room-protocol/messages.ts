@@ -22,6 +22,16 @@ import {
   ZControlState,
   ZControlTake,
 } from './control';
+import {
+  ZFileAccepted,
+  ZFileBegin,
+  ZFileCancel,
+  ZFileChunk,
+  ZFileDelivered,
+  ZFileProgress,
+  ZFileRefused,
+  ZFileRequested,
+} from './files-in';
 import { ZClipboardCopied, ZDownloadOffered, ZDownloadRefused } from './files-out';
 import { ZCompositionInput, ZKeyInput, ZPointerInput, ZTextInput, ZWheelInput } from './input';
 import {
@@ -71,6 +81,9 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZCompositionInput,
   ZStreamAck,
   ZStreamChoose,
+  ZFileBegin,
+  ZFileChunk,
+  ZFileCancel,
   ZSystemPing,
 ]);
 
@@ -91,6 +104,11 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZDownloadOffered,
   ZDownloadRefused,
   ZClipboardCopied,
+  ZFileRequested,
+  ZFileAccepted,
+  ZFileProgress,
+  ZFileDelivered,
+  ZFileRefused,
   ZStreamConfig,
   ZStreamStats,
   ZStreamLayerState,

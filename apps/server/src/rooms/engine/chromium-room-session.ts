@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { failurePage, type TEgressFailure } from '../egress/failure-page';
 import type { TRoomLogger } from '../room-logger';
 import type { MediaSource, RoomSession, TBrowserTab, TPictureLayer, TRoomFileOut } from '../room-session';
+import { ChromiumFilesIn } from './files-in';
 import { RoomFilesOut } from './files-out';
 import { dispatchInput, isTargetGone } from './input-dispatcher';
 import { KeyFilter } from './key-filter';
@@ -47,6 +48,8 @@ export class ChromiumRoomSession implements RoomSession {
   private readonly tabSet: TabSet;
   private readonly keys = new KeyFilter();
   private filesOut: RoomFilesOut | undefined;
+  /** Files from the controller, into the run's own directory (./files-in.ts); none without that directory. */
+  filesIn: ChromiumFilesIn | undefined;
 
   private constructor(
     context: BrowserContext,
@@ -93,6 +96,14 @@ export class ChromiumRoomSession implements RoomSession {
       downloadsDir: parts.downloadsDir,
       onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
     });
+    if (parts.downloadsDir) {
+      session.filesIn = ChromiumFilesIn.open(context, {
+        dir: parts.downloadsDir,
+        activeCdp: () => session.tabSet.active()?.cdp,
+        viewport: session.viewport,
+        onError: (error, message) => logger.warn({ err: error, roomId: spec.roomId }, message),
+      });
+    }
     // The start URL comes from the system image, not from a participant, but passes the same policy.
     await session.navigate(spec.startUrl);
     return session;
@@ -188,6 +199,7 @@ export class ChromiumRoomSession implements RoomSession {
   }
 
   async close(): Promise<void> {
+    this.filesIn?.close();
     await this.filesOut?.close();
     this.tabSet.dispose();
     await this.screencast.stop();

@@ -23,6 +23,7 @@ import type { TRoomChatOptions } from './chat/room-chat';
 import { ControlHandler } from './control/control-handler';
 import type { DownloadKeys } from './download-keys';
 import { errorMessage } from './error-message';
+import { RoomFilesIn } from './files-in/files-in';
 import {
   domainOf,
   type HubPeer,
@@ -85,6 +86,8 @@ export class RoomHub {
   private readonly driving: Driving;
   private readonly media: ParticipantStreams;
   private readonly pointing: RoomPointing;
+  /** Files from the controller's computer into the room's pages (./files-in). */
+  private readonly filesIn: RoomFilesIn;
   /** Each message domain's handler; what has none here is not the hub's (system/ping is the socket's). */
   private readonly handlers: TDomainHandlers;
   private readonly people = new PersonIds();
@@ -121,6 +124,11 @@ export class RoomHub {
       () => this.now(),
       (id) => this.control.isController(id),
     );
+    this.filesIn = new RoomFilesIn(this.context, {
+      filesIn: options.session.filesIn,
+      controllerId: () => this.control.queue.state().controllerId,
+      maxBytes: this.room.fileInMaxBytes,
+    });
     const input = new InputHandler(options.session, this.driving);
     const browser = new BrowserHandler(options.session, this.driving);
     const pointing: TDomainHandler<'pointer' | 'reaction'> = (member, message) =>
@@ -134,6 +142,7 @@ export class RoomHub {
       pointer: pointing,
       reaction: pointing,
       stream: (member, message) => this.media.handle(member.peer, message),
+      file: (member, message) => this.filesIn.handle(member, message),
     };
     this.stopTabs = options.session.onTabsChanged((tabs) => this.broadcast({ type: 'browser/tabs', tabs }));
     this.filesOut = new RoomFilesOut({
@@ -265,6 +274,7 @@ export class RoomHub {
     this.stopTabs();
     this.stopFilesOut();
     this.filesOut.close();
+    this.filesIn.close();
     this.stopStats();
     this.options.participantsChanged(0);
   }
