@@ -64,6 +64,7 @@ const SECURITY_WITHOUT_ROOMS = [
   'apps/server/src/rooms/egress/egress-policy.security.test.ts',
   'apps/server/src/rooms/egress/egress-proxy.security.test.ts',
   'apps/server/src/rooms/hub/pointing/pointing.security.test.ts',
+  'apps/server/src/rooms/hub/voice/voice.security.test.ts',
   'apps/server/src/sharing/share-passwords.security.test.ts',
   'apps/server/src/ws/room-socket.security.test.ts',
   'packages/*/src/**/*.security.test.ts',

@@ -2,11 +2,14 @@
 // Test support for the relay's integration tests (Node's `ws` client, so headers such as Origin can be set).
 import {
   decodeMediaFrame,
+  decodeVoiceFrame,
   isPaddingFrame,
+  isVoiceFrame,
   type TClientMessageInput,
   type TMediaFrame,
   type TServerMessage,
   type TServerMessageOf,
+  type TVoiceFrame,
   ZServerMessage,
 } from '@rooms/api/room-protocol';
 import WebSocket from 'ws';
@@ -14,6 +17,8 @@ import WebSocket from 'ws';
 export class RoomClient {
   readonly messages: TServerMessage[] = [];
   readonly frames: TMediaFrame[] = [];
+  /** Other members' voice frames (not counted in receivedBytes: the room's media alone is acknowledged). */
+  readonly voice: TVoiceFrame[] = [];
   closed: { code: number; reason: string } | undefined;
   /** Bytes of binary messages received, padding included: what stream/ack reports. */
   receivedBytes = 0;
@@ -23,7 +28,10 @@ export class RoomClient {
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data, isBinary) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      if (isBinary) {
+      if (isBinary && isVoiceFrame(bytes)) {
+        const voice = decodeVoiceFrame(bytes);
+        if (voice) this.voice.push(voice);
+      } else if (isBinary) {
         this.receivedBytes += bytes.byteLength;
         if (!isPaddingFrame(bytes)) this.frames.push(decodeMediaFrame(bytes));
       } else this.messages.push(ZServerMessage.parse(JSON.parse(bytes.toString('utf8'))));
@@ -66,6 +74,11 @@ export class RoomClient {
 
   send(message: TClientMessageInput | string): void {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** A binary message, e.g. a voice frame. */
+  sendBytes(bytes: Uint8Array): void {
+    this.socket.send(bytes, { binary: true });
   }
 
   of<K extends TServerMessage['type']>(type: K): TServerMessageOf<K>[] {

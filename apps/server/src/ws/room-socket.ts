@@ -1,13 +1,16 @@
 // GET /ws/room/:roomId — one participant's connection to a room: JSON messages both ways (the room protocol of
-// @rooms/api/room-protocol) and binary media frames to the participant. The connection joins the room's hub
-// once it sends member/join with a nickname.
+// @rooms/api/room-protocol) and binary media frames to the participant, binary voice frames both ways. The
+// connection joins the room's hub once it sends member/join with a nickname.
 
 import type { Socket } from 'node:net';
 import {
+  isVoiceFrame,
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
   type TRoomErrorCode,
+  VOICE_FRAME_MAX_BYTES,
+  VOICE_HEADER_BYTES,
   ZClientMessage,
 } from '@rooms/api/room-protocol';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
@@ -163,11 +166,11 @@ class RoomConnection implements TBookedConnection {
 
   private receive(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
+    const bytes = bytesOf(data);
     if (isBinary) {
-      this.bad('Binary messages are not accepted from participants');
+      this.binary(bytes);
       return;
     }
-    const bytes = bytesOf(data);
     if (bytes.byteLength > MAX_MESSAGE_BYTES) {
       this.bad('This message is too large');
       return;
@@ -218,6 +221,19 @@ class RoomConnection implements TBookedConnection {
       return;
     }
     hub.handle(this.memberId, message);
+  }
+
+  /** The only binary a participant sends: a voice frame of a joined member, passed to the hub (rooms/hub/voice). */
+  private binary(bytes: Buffer): void {
+    if (!isVoiceFrame(bytes) || bytes.byteLength <= VOICE_HEADER_BYTES) {
+      this.bad('Binary messages are not accepted from participants');
+    } else if (bytes.byteLength > VOICE_FRAME_MAX_BYTES) {
+      this.bad('This voice packet is too large');
+    } else if (!this.hub || this.memberId === undefined) {
+      // Refused as join-first, and counted as a bad message: a stream of them ends the connection.
+      this.peer.send(errorMessage('NOT_JOINED', 'voice'));
+      if (!this.badMessages.allow(Date.now())) this.refuse('TOO_MANY_BAD_MESSAGES');
+    } else this.hub.voiceFrame(this.memberId, bytes);
   }
 
   /** A malformed message is answered to this socket only; a stream of them ends the connection. */

@@ -17,6 +17,7 @@ describe('joining', () => {
       'control/state',
       'chat/history',
       'browser/tabs',
+      'voice/state',
       'stream/config',
     ]);
     expect(guest.peer.last('member/list')).toMatchObject({

@@ -1,7 +1,7 @@
 // One running room's participants: members, control, chat, the shared picture and the way input reaches the
 // browser. Transport-free (members are HubPeers), so its rules are unit-tested without sockets. The hub keeps who
 // joined and routes each message to its domain's handler (./member, ./control, ./chat, ./input, ./browser,
-// ./pointing, and the picture's ./participant-streams.ts), as the protocol names them (`domain/action`).
+// ./pointing, ./voice, and the picture's ./participant-streams.ts), as the protocol names them (`domain/action`).
 
 import { randomUUID } from 'node:crypto';
 import {
@@ -42,6 +42,7 @@ import type { TRemovalOptions } from './member/removals';
 import { ParticipantStreams, type TViewerJoin } from './participant-streams';
 import { RoomPointing } from './pointing/pointing';
 import { RoomFilesOut, type TOfferedFile } from './room-files-out';
+import { RoomVoice } from './voice/voice';
 
 export type { HubPeer, TJoinIdentity } from './hub-context';
 
@@ -86,6 +87,7 @@ export class RoomHub {
   private readonly driving: Driving;
   private readonly media: ParticipantStreams;
   private readonly pointing: RoomPointing;
+  private readonly voice: RoomVoice;
   /** Files from the controller's computer into the room's pages (./files-in). */
   private readonly filesIn: RoomFilesIn;
   /** Each message domain's handler; what has none here is not the hub's (system/ping is the socket's). */
@@ -129,6 +131,11 @@ export class RoomHub {
       controllerId: () => this.control.queue.state().controllerId,
       maxBytes: this.room.fileInMaxBytes,
     });
+    this.voice = new RoomVoice(
+      () => this.now(),
+      () => this.members.values(),
+      (message) => this.broadcast(message),
+    );
     const input = new InputHandler(options.session, this.driving);
     const browser = new BrowserHandler(options.session, this.driving);
     const pointing: TDomainHandler<'pointer' | 'reaction'> = (member, message) =>
@@ -141,6 +148,7 @@ export class RoomHub {
       browser: (member, message) => browser.handle(member, message),
       pointer: pointing,
       reaction: pointing,
+      voice: (member, message) => this.voice.handle(member, message),
       stream: (member, message) => this.media.handle(member.peer, message),
       file: (member, message) => this.filesIn.handle(member, message),
     };
@@ -220,6 +228,7 @@ export class RoomHub {
     peer.send({ type: 'chat/history', messages: this.chat.history() });
     if (isOwner) peer.send(this.member.removalsMessage());
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
+    this.voice.joined(info, peer);
     peer.send({
       type: 'stream/config',
       viewport: { ...this.session.viewport },
@@ -236,6 +245,7 @@ export class RoomHub {
     const member = this.members.get(memberId);
     if (!member) return;
     this.members.delete(memberId);
+    this.voice.left(memberId);
     this.media.remove(member.peer);
     const control = this.control.queue.left(memberId);
     this.broadcast({ type: 'member/left', memberId, reason });
@@ -256,6 +266,12 @@ export class RoomHub {
       | ((member: THubMember, message: TClientMessage) => void)
       | undefined;
     handler?.(member, message);
+  }
+
+  /** A joined member's binary voice frame, to the others (./voice/voice.ts); the socket checked its size. */
+  voiceFrame(memberId: string, frame: Uint8Array): void {
+    const member = this.members.get(memberId);
+    if (member) this.voice.frame(member, frame);
   }
 
   /** The room's browser went away: everyone is told why and disconnected; their pages follow the room back. */
