@@ -23,6 +23,8 @@ export const ZForwardedIdentity = z.object({
   guestId: z.string().max(200).nullable(),
   sessionId: z.uuid().nullable(),
   ip: z.string().max(100).nullable(),
+  /** A knock ticket's socket: it may only ask to be let in (rooms/hub/knock). */
+  knock: z.boolean().optional(),
   via: z.enum(['ticket', 'token']),
 });
 export type TForwardedIdentity = z.infer<typeof ZForwardedIdentity>;

@@ -82,6 +82,7 @@ const gatewaySocketHandler = defineSocketHandler<
         guestId: identity.guestId ?? null,
         sessionId: identity.sessionId ?? null,
         ip: identity.ip ?? null,
+        ...(identity.knock ? { knock: true } : {}),
         via,
       },
     };

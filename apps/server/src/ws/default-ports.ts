@@ -27,6 +27,7 @@ export function databaseRoomDirectory(orm: MikroORM, now: () => Date = () => new
         maxConnections: settings.maxConnections,
         password: room.password ?? null,
         isPublic: room.isPublic,
+        knockToken: room.knockToken ?? null,
         maxFrameRate: settings.maxFrameRate,
         fileInMaxBytes: fileInMaxBytes(plan.level),
       };

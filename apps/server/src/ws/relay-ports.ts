@@ -15,6 +15,8 @@ export interface TRelayRoom {
   password: string | null;
   /** Listed in the public square: anyone may enter without the password. */
   isPublic: boolean;
+  /** The knock link's token (knocking on); null or absent while knocking is off. */
+  knockToken?: string | null;
   /** The room's frame-rate cap, told to clients in stream/config. */
   maxFrameRate: number | null;
   /** The largest file the controller may hand the room (its owner's plan); the free plan's when unset. */

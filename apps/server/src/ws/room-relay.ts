@@ -6,6 +6,7 @@ import { isRemovedBy } from '../rooms/hub/member/removals';
 import { BanList } from '../rooms/hub/member/room-bans';
 import { RoomHub, type TJoinIdentity, type TRoomHubOptions } from '../rooms/hub/room-hub';
 import type { RoomSession } from '../rooms/room-session';
+import { AdmissionPasses } from './admission-pass';
 import { ConnectionBook } from './connection-book';
 import { GuestIds } from './guest-id';
 import type { RoomDirectory, RoomLink, TRelayRoom } from './relay-ports';
@@ -31,6 +32,8 @@ export interface TRoomRelayOptions {
 export class RoomRelay {
   readonly tickets: TicketBook;
   readonly guestIds: GuestIds;
+  /** Passes of admitted knockers: signed by the room's hub, checked by POST /ws/ticket. */
+  readonly passes: AdmissionPasses;
   /** Signs the keys of the rooms' offered downloads (../rooms/hub/download-keys.ts). */
   readonly downloadKeys: DownloadKeys;
   /** Every room socket of this server, whatever its room (the cap on waiting sockets, session ends). */
@@ -43,6 +46,7 @@ export class RoomRelay {
   constructor(private readonly options: TRoomRelayOptions) {
     this.tickets = new TicketBook(options.appSecret, options.spentTickets);
     this.guestIds = new GuestIds(options.appSecret);
+    this.passes = new AdmissionPasses(options.appSecret);
     this.downloadKeys = new DownloadKeys(options.appSecret);
     this.directory = options.directory;
     this.link = options.link;
@@ -159,6 +163,7 @@ export class RoomRelay {
           session: current,
           participantsChanged: (count) => this.link.participantsChanged(roomId, count),
           log: this.options.log,
+          admissionPass: (person) => this.passes.issue(roomId, person, Date.now()),
           bans: { inForce, record: book ? (marks) => book.record(roomId, marks) : undefined },
           removals: removals && {
             inForce: removed,

@@ -8,6 +8,7 @@ import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
+  type TClientMessageOf,
   type TRoomErrorCode,
   VOICE_FRAME_MAX_BYTES,
   VOICE_HEADER_BYTES,
@@ -96,6 +97,8 @@ class RoomConnection implements TBookedConnection {
   private early: RawData[] | undefined = [];
   private hub: RoomHub | undefined;
   private memberId: string | undefined;
+  /** A knock ticket's socket waiting for its answer (rooms/hub/knock). */
+  private knockId: string | undefined;
   private joinTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -206,21 +209,53 @@ class RoomConnection implements TBookedConnection {
         this.peer.send(errorMessage('NOT_JOINED', message.type));
         return;
       }
-      const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders, {
-        layer: message.layer,
-        acks: message.acks,
-        mediaByGateway: this.options.context.mediaByGateway,
-      });
-      if (!joined.ok) {
-        this.refuse(joined.code, message.type);
+      if (this.options.context.identity.knock) {
+        this.knock(hub, message);
         return;
       }
-      clearTimeout(this.joinTimer);
-      this.memberId = joined.memberId;
-      this.options.relay.connections.joined(this);
+      this.join(hub, message);
       return;
     }
     hub.handle(this.memberId, message);
+  }
+
+  /** A knock ticket's join waits for the owner's (or a trusted member's) answer; one knock per socket. */
+  private knock(hub: RoomHub, message: TClientMessageOf<'member/join'>): void {
+    if (this.knockId !== undefined) return;
+    const asked = hub.knock(this.peer, this.options.context.identity, message.nickname, {
+      admitted: (pass) => {
+        this.knockId = undefined;
+        if (this.closed) return;
+        this.peer.send({ type: 'knock/admitted', pass });
+        this.join(hub, message);
+      },
+      refused: (code) => {
+        this.knockId = undefined;
+        this.refuse(code, message.type);
+      },
+    });
+    if (!asked.ok) {
+      this.refuse(asked.code, message.type);
+      return;
+    }
+    // Waiting for people to answer is not a join that timed out: the knock has its own wait.
+    clearTimeout(this.joinTimer);
+    this.knockId = asked.knockId;
+  }
+
+  private join(hub: RoomHub, message: TClientMessageOf<'member/join'>): void {
+    const joined = hub.join(this.peer, this.options.context.identity, message.nickname, message.decoders, {
+      layer: message.layer,
+      acks: message.acks,
+      mediaByGateway: this.options.context.mediaByGateway,
+    });
+    if (!joined.ok) {
+      this.refuse(joined.code, message.type);
+      return;
+    }
+    clearTimeout(this.joinTimer);
+    this.memberId = joined.memberId;
+    this.options.relay.connections.joined(this);
   }
 
   /** The only binary a participant sends: a voice frame of a joined member, passed to the hub (rooms/hub/voice). */
@@ -259,6 +294,8 @@ class RoomConnection implements TBookedConnection {
     this.early = undefined;
     clearTimeout(this.joinTimer);
     if (this.hub && this.memberId !== undefined) this.hub.leave(this.memberId);
+    if (this.hub && this.knockId !== undefined) this.hub.cancelKnock(this.knockId);
+    this.knockId = undefined;
     this.memberId = undefined;
   }
 }

@@ -56,6 +56,7 @@ export async function authenticateSocket(
         guestId: claims.guestId,
         ip: request.ip,
         sessionId: claims.sessionId,
+        ...(claims.knock ? { knock: true } : {}),
       },
       via: 'ticket',
     };

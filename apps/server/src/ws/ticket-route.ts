@@ -1,7 +1,9 @@
 // POST /ws/ticket — a browser's pass for the room WebSocket. The caller's session token (Authorization header)
 // makes it a user's ticket, without one a guest's; either is tied to the browser by a signed cookie
 // (guest-id.ts). Entry rules (owner, public, share password with its budget of wrong tries), bans, removals and whether the room runs are
-// checked here, where a refusal can still be an HTTP answer a page can read.
+// checked here, where a refusal can still be an HTTP answer a page can read. The room's knock link gets a knock
+// ticket (rate-limited apart), whose socket waits for the owner's answer (rooms/hub/knock); an admitted knocker's
+// pass (admission-pass.ts) gets a member's ticket again.
 import { checkShareAccess, describeError, type RateLimiter, resolveSession } from '@rooms/api';
 import {
   ROOM_ERROR_MESSAGES,
@@ -32,6 +34,13 @@ const NEW_GUESTS_PER_MINUTE = 60;
  * well under it.
  */
 const ADDRESS_TICKETS_PER_MINUTE = 1200;
+/**
+ * Knock tickets (the room's knock link) per browser and room: a page knocks once and waits, and knocks again only
+ * when its socket dropped; a script knocking over and over to pester the owner is held to this.
+ */
+const KNOCKS_PER_MINUTE = 3;
+/** Knock tickets per address and room, for knockers that drop their cookie each time. */
+const ADDRESS_KNOCKS_PER_MINUTE = 20;
 
 export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): void {
   const limiter = app.services.rateLimiter;
@@ -74,12 +83,32 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
 
     const room = await relay.findRoom(body.data.roomId);
     if (!room) return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
-    try {
-      await checkShareAccess(limiter, { ip: request.ip, userId }, room, body.data.password);
-    } catch (error) {
-      const refusal = describeError(error);
-      if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
-      return fail(reply, refusal.status, refusal.message);
+    // An admitted knocker's pass stands for the password; the knock link only gets a ticket to knock with.
+    const { admission, knock: knockToken } = body.data;
+    let knock = false;
+    if (!admission || !relay.passes.admits(admission, room.id, { userId, guestId }, Date.now())) {
+      try {
+        const access = await checkShareAccess(
+          limiter,
+          { ip: request.ip, userId },
+          room,
+          body.data.password,
+          {},
+          knockToken,
+        );
+        knock = access === 'knock';
+      } catch (error) {
+        const refusal = describeError(error);
+        if (refusal.appCode === 'ROOM_NOT_FOUND') return fail(reply, 404, ROOM_ERROR_MESSAGES.ROOM_NOT_FOUND);
+        return fail(reply, refusal.status, refusal.message);
+      }
+    }
+    if (knock) {
+      const knockWait = await hold(limiter, [
+        [`ws-knock:${caller}:${room.id}`, KNOCKS_PER_MINUTE],
+        [`ws-knock:ip:${request.ip}:${room.id}`, ADDRESS_KNOCKS_PER_MINUTE],
+      ]);
+      if (knockWait > 0) return tooMany(reply, knockWait);
     }
 
     // Before "is it running here": the ban or removal may come from another server's hub, and a page kept out
@@ -91,7 +120,14 @@ export function registerTicketRoute(app: FastifyInstance, relay: RoomRelay): voi
       return fail(reply, 409, ROOM_ERROR_MESSAGES.ROOM_NOT_RUNNING);
     }
 
-    const issued: TRoomTicketResponse = relay.tickets.issue(room.id, userId, Date.now(), guestId, sessionId);
+    const issued: TRoomTicketResponse = relay.tickets.issue(
+      room.id,
+      userId,
+      Date.now(),
+      guestId,
+      sessionId,
+      knock,
+    );
     return reply.send(issued);
   });
 }

@@ -1,5 +1,6 @@
 // Short-lived, single-use tickets for the room WebSocket: `<payload>.<signature>`, both base64url, the payload
-// JSON { r: roomId, u: userId or null for a guest, g: the browser's id, s: the session of a signed-in user, e: expiry
+// JSON { r: roomId, u: userId or null for a guest, g: the browser's id, s: the session of a signed-in user, k: 1 for a
+// knock ticket, e: expiry
 // epoch ms, n: nonce }, signed with HMAC-SHA256
 // under a key derived from the app secret (so a ticket can never pass for another signed value of the app).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -13,6 +14,8 @@ export interface TTicketClaims {
   guestId: string | null;
   /** The session the ticket was fetched with: a socket is not opened, and is closed, once it ends. */
   sessionId: string | null;
+  /** A knock ticket (the room's knock link): the socket may only ask to be let in. */
+  knock: boolean;
   expiresAt: number;
   nonce: string;
 }
@@ -22,6 +25,7 @@ interface TTicketPayload {
   u: string | null;
   g?: string | null;
   s?: string | null;
+  k?: 1;
   e: number;
   n: string;
 }
@@ -47,6 +51,7 @@ export class TicketBook {
     now: number,
     guestId: string | null = null,
     sessionId: string | null = null,
+    knock = false,
   ): { ticket: string; expiresAt: number } {
     const expiresAt = now + this.ttlMs;
     const payload: TTicketPayload = {
@@ -54,6 +59,7 @@ export class TicketBook {
       u: userId,
       g: guestId,
       s: sessionId,
+      ...(knock ? { k: 1 as const } : {}),
       e: expiresAt,
       n: randomBytes(16).toString('base64url'),
     };
@@ -88,6 +94,7 @@ export class TicketBook {
       userId: payload.u,
       guestId: payload.g ?? null,
       sessionId: payload.s ?? null,
+      knock: payload.k === 1,
       expiresAt: payload.e,
       nonce: payload.n,
     };

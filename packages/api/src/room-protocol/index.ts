@@ -5,6 +5,7 @@ export * from './control';
 export * from './files-in';
 export * from './files-out';
 export * from './input';
+export * from './knock';
 export * from './limits';
 export * from './media-frame';
 export * from './member';

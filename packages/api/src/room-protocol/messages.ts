@@ -35,6 +35,14 @@ import {
 import { ZClipboardCopied, ZDownloadOffered, ZDownloadRefused } from './files-out';
 import { ZCompositionInput, ZKeyInput, ZPointerInput, ZTextInput, ZWheelInput } from './input';
 import {
+  ZKnockAdmitted,
+  ZKnockAnswer,
+  ZKnockPending,
+  ZKnockTrust,
+  ZKnockTrusted,
+  ZKnockWaiting,
+} from './knock';
+import {
   ZMemberBan,
   ZMemberJoin,
   ZMemberJoined,
@@ -55,6 +63,8 @@ export const ZClientMessage = z.discriminatedUnion('type', [
   ZMemberKick,
   ZMemberBan,
   ZMemberReadmit,
+  ZKnockAnswer,
+  ZKnockTrust,
   ZControlRequest,
   ZControlCancel,
   ZControlGrant,
@@ -93,6 +103,10 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   ZMemberLeft,
   ZMemberKicked,
   ZMemberRemovals,
+  ZKnockWaiting,
+  ZKnockAdmitted,
+  ZKnockPending,
+  ZKnockTrusted,
   ZControlState,
   ZChatMessage,
   ZChatHistory,

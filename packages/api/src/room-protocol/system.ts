@@ -28,6 +28,9 @@ export const ZRoomErrorCode = z.enum([
   'SESSION_ENDED',
   'ACCOUNT_DISABLED',
   'OWNER_DISABLED',
+  'KNOCK_TURNED_AWAY',
+  'KNOCK_UNANSWERED',
+  'TOO_MANY_KNOCKS',
 ]);
 export type TRoomErrorCode = z.infer<typeof ZRoomErrorCode>;
 
@@ -58,6 +61,9 @@ export const ROOM_ERROR_MESSAGES: Record<TRoomErrorCode, string> = {
   SESSION_ENDED: 'You were signed out; please sign in again to rejoin',
   ACCOUNT_DISABLED: 'Your account has been disabled; your rooms have ended',
   OWNER_DISABLED: 'This room has ended: its owner’s account has been disabled',
+  KNOCK_TURNED_AWAY: 'The room’s owner did not let you in',
+  KNOCK_UNANSWERED: 'Nobody answered your knock; try again later',
+  TOO_MANY_KNOCKS: 'Too many people are waiting to be let into this room; try again later',
 };
 
 /**
@@ -83,6 +89,10 @@ export const ROOM_CLOSE_CODES = {
   ACCOUNT_DISABLED: 4015,
   /** The room stopped because its owner's account was disabled: it does not come back while that holds. */
   OWNER_DISABLED: 4016,
+  /** Knocking (knock.ts): turned away, unanswered for too long, or too many waiting. */
+  KNOCK_TURNED_AWAY: 4030,
+  KNOCK_UNANSWERED: 4031,
+  TOO_MANY_KNOCKS: 4032,
 } as const satisfies Partial<Record<TRoomErrorCode, number>>;
 
 /**

@@ -10,6 +10,10 @@ export const ZRoomTicketRequest = z.object({
   roomId: z.string().min(1).max(64),
   /** The room's password, when it has one (the owner never needs it). */
   password: z.string().max(128).optional(),
+  /** The knock link's token: a ticket to knock with (the hub waits for the owner's answer), never to enter. */
+  knock: z.string().max(64).optional(),
+  /** The pass a knocker was admitted with (knock/admitted): a member's ticket again, without knocking. */
+  admission: z.string().max(1024).optional(),
 });
 
 export const ZRoomTicketResponse = z.object({

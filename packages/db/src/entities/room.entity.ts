@@ -34,6 +34,8 @@ const RoomSchema = defineEntity({
     password: p.string().length(255).nullable(),
     /** The share password sealed with the app secret, for its owner's view and share links (packages/api). */
     passwordSealed: p.text().nullable(),
+    /** The knock link's token: with it anyone may ask to be let in; null while the owner has knocking off. */
+    knockToken: p.string().length(64).nullable(),
     state: p.enum(roomStates).default('stopped'),
     isPublic: p.boolean().default(false),
     /** Taken off the public square by an administrator (moderation); the owner's own setting stays as it was. */

@@ -21,6 +21,8 @@ export interface TJoinIdentity {
   ip?: string | null;
   /** The session a signed-in connection was opened with: when it ends, the connection ends (ConnectionBook). */
   sessionId?: string | null;
+  /** Came with a knock ticket: their member/join waits for the owner's answer (./knock). */
+  knock?: boolean;
 }
 
 /** A joined member as the hub keeps it. */

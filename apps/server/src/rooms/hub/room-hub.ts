@@ -35,6 +35,7 @@ import {
 } from './hub-context';
 import { Driving } from './input/driving';
 import { InputHandler } from './input/input-handler';
+import { RoomKnocks, type TKnocker, type TKnockResult } from './knock/knocks';
 import type { TBackpressure } from './media-fanout';
 import { MemberHandler, type TMemberHandlerOptions } from './member/member-handler';
 import { hasSeatFor, nicknameRefusal, PersonIds, peopleIn } from './member/member-list';
@@ -68,6 +69,8 @@ export interface TRoomHubOptions {
   chat?: TRoomChatOptions;
   /** Whether this process serves the fetch of the room's downloads (./room-files-out.ts); true unless said. */
   downloadsServed?: boolean;
+  /** Signs an admitted knocker's pass for their later tickets (ws/admission-pass.ts; ./knock). */
+  admissionPass?: (person: TJoinIdentity) => string;
   /** Signs the keys of the room's offered downloads, so a gateway can check them too (./download-keys.ts). */
   downloadKeys?: DownloadKeys;
 }
@@ -87,9 +90,10 @@ export class RoomHub {
   private readonly driving: Driving;
   private readonly media: ParticipantStreams;
   private readonly pointing: RoomPointing;
-  private readonly voice: RoomVoice;
   /** Files from the controller's computer into the room's pages (./files-in). */
   private readonly filesIn: RoomFilesIn;
+  private readonly knocks: RoomKnocks;
+  private readonly voice: RoomVoice;
   /** Each message domain's handler; what has none here is not the hub's (system/ping is the socket's). */
   private readonly handlers: TDomainHandlers;
   private readonly people = new PersonIds();
@@ -121,21 +125,22 @@ export class RoomHub {
     });
     this.media = new ParticipantStreams(options.session, options.backpressure);
     this.control = new ControlHandler(this.context);
+    this.knocks = new RoomKnocks(this.context, { pass: options.admissionPass ?? (() => '') });
     this.driving = new Driving(this.context, (id) => this.control.isController(id));
     this.pointing = new RoomPointing(
       () => this.now(),
       (id) => this.control.isController(id),
+    );
+    this.voice = new RoomVoice(
+      () => this.now(),
+      () => this.members.values(),
+      (message) => this.broadcast(message),
     );
     this.filesIn = new RoomFilesIn(this.context, {
       filesIn: options.session.filesIn,
       controllerId: () => this.control.queue.state().controllerId,
       maxBytes: this.room.fileInMaxBytes,
     });
-    this.voice = new RoomVoice(
-      () => this.now(),
-      () => this.members.values(),
-      (message) => this.broadcast(message),
-    );
     const input = new InputHandler(options.session, this.driving);
     const browser = new BrowserHandler(options.session, this.driving);
     const pointing: TDomainHandler<'pointer' | 'reaction'> = (member, message) =>
@@ -151,6 +156,7 @@ export class RoomHub {
       voice: (member, message) => this.voice.handle(member, message),
       stream: (member, message) => this.media.handle(member.peer, message),
       file: (member, message) => this.filesIn.handle(member, message),
+      knock: (member, message) => this.knocks.handle(member, message),
     };
     this.stopTabs = options.session.onTabsChanged((tabs) => this.broadcast({ type: 'browser/tabs', tabs }));
     this.filesOut = new RoomFilesOut({
@@ -226,6 +232,7 @@ export class RoomHub {
     if (joined.ok && joined.changed) this.control.announce({ action: 'joined', byId: info.id });
     else peer.send({ type: 'control/state', ...this.control.queue.state() });
     peer.send({ type: 'chat/history', messages: this.chat.history() });
+    this.knocks.joined(info.id);
     if (isOwner) peer.send(this.member.removalsMessage());
     peer.send({ type: 'browser/tabs', tabs: this.session.tabs() });
     this.voice.joined(info, peer);
@@ -286,6 +293,7 @@ export class RoomHub {
       member.peer.close(ROOM_CLOSE_CODES[final], ROOM_ERROR_MESSAGES[final]);
     }
     this.members.clear();
+    this.knocks.close();
     this.media.close();
     this.stopTabs();
     this.stopFilesOut();
@@ -293,6 +301,21 @@ export class RoomHub {
     this.filesIn.close();
     this.stopStats();
     this.options.participantsChanged(0);
+  }
+
+  /** Someone with the knock link asks to be let in (./knock/knocks.ts): kept out, or waiting for an answer. */
+  knock(peer: HubPeer, identity: TJoinIdentity, nickname: string, knocker: TKnocker): TKnockResult {
+    if (this.closed) return { ok: false, code: 'ROOM_NOT_RUNNING' };
+    const keptOut = this.keptOut(identity);
+    if (keptOut) return { ok: false, code: keptOut };
+    const joiner = { identity, nickname, isOwner: false };
+    const taken = nicknameRefusal(this.members.values(), joiner, this.room.ownerName);
+    return taken ? { ok: false, code: taken } : this.knocks.ask(peer, identity, nickname, knocker);
+  }
+
+  /** The knocker's socket closed before an answer. */
+  cancelKnock(knockId: string): void {
+    this.knocks.cancel(knockId);
   }
 
   /** Whether the owner banned this person (the rule: ./member/room-bans.ts). */

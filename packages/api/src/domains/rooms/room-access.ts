@@ -186,5 +186,6 @@ export function toRoomInfo(room: Room, services: Pick<TServices, 'secretBox' | '
   return {
     ...toListItem(room, services.presence.memberCount(room.id)),
     password: ownersSharePassword(room, services),
+    knockToken: room.knockToken ?? null,
   };
 }

@@ -1,5 +1,6 @@
 // Finding a room for someone who is not (necessarily) its owner: by id or name, then the sharing rules; what its
 // visitors see of it, and its owner's share settings.
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Room } from '@rooms/db';
 import type { TContext } from '../../context';
@@ -33,7 +34,11 @@ export async function enterableRoom(
   ctx: TContext,
   target: { id?: string | undefined; name?: string | undefined },
   password: string | undefined,
-  options: { asPasswordRoom?: boolean; captcha?: TCaptchaFields | undefined } = {},
+  options: {
+    asPasswordRoom?: boolean;
+    captcha?: TCaptchaFields | undefined;
+    knock?: string | undefined;
+  } = {},
 ): Promise<{ room: Room; access: TShareAccess }> {
   const caller = { ip: ctx.request.ip, userId: ctx.session?.user.id ?? null };
   const limiter = ctx.services.rateLimiter;
@@ -47,9 +52,16 @@ export async function enterableRoom(
     const access = await checkShareAccess(
       limiter,
       caller,
-      { id: room.id, ownerId: room.owner.id, isPublic: room.isPublic, password: room.password ?? null },
+      {
+        id: room.id,
+        ownerId: room.owner.id,
+        isPublic: room.isPublic,
+        password: room.password ?? null,
+        knockToken: room.knockToken ?? null,
+      },
       password,
       check,
+      options.knock,
     );
     return { room, access };
   } catch (error) {
@@ -79,16 +91,24 @@ export function toSharedRoomInfo(room: Room, memberCount: number): TSharedRoomIn
 
 /**
  * The owner changes or clears the share password (undefined: unchanged), and lists or unlists the room in the
- * public square. People already in the room stay; new ones need the new password. The owner's view of it after.
+ * public square, and turns knocking on (a new knock link, or the one it has) or off (its link stops working, and a
+ * new one is made when it is turned on again). People already in the room stay; new ones need the new password.
+ * The owner's view of it after.
  */
 export async function changeShareSettings(
   ctx: Pick<TContext, 'em' | 'services'>,
   room: Room,
-  change: { password?: string | null | undefined; isPublic?: boolean | undefined },
+  change: {
+    password?: string | null | undefined;
+    isPublic?: boolean | undefined;
+    knocking?: boolean | undefined;
+  },
 ): Promise<TRoomInfo> {
   if (change.password !== undefined)
     Object.assign(room, await sharePasswordColumns(change.password, ctx.services));
   if (change.isPublic !== undefined) room.isPublic = change.isPublic;
+  if (change.knocking === false) room.knockToken = null;
+  else if (change.knocking === true) room.knockToken ??= randomBytes(18).toString('base64url');
   await ctx.em.flush();
   return toRoomInfo(room, ctx.services);
 }

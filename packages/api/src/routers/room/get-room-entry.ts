@@ -19,7 +19,7 @@ export type TRoomEntry = z.infer<typeof ZRoomEntry>;
 export const getRoomEntry = publicProcedure
   .meta({
     summary:
-      'What entering a room takes: its settings (as getPublicRoomConfig), or passwordRequired when it is shared with a password and none was given. No login needed.',
+      'What entering a room takes: its settings (as getPublicRoomConfig), or passwordRequired when it is shared with a password and none was given. With the knock link’s token (`knock`), the settings of a room its holder may knock on. No login needed.',
   })
   .input(ZGetPublicRoomConfigRequest)
   .output(ZRoomEntry)
@@ -27,6 +27,7 @@ export const getRoomEntry = publicProcedure
     try {
       const { room, access } = await enterableRoom(ctx, { id: input.id }, input.password, {
         captcha: captchaOf(input),
+        knock: input.knock,
       });
       return { passwordRequired: false as const, room: await roomConfigOf(ctx, room, access === 'owner') };
     } catch (error) {

@@ -82,5 +82,9 @@ export type TRoomListItem = z.infer<typeof ZRoomListItem>;
 /** The owner's full view, password included. */
 export const ZRoomInfo = ZRoomListItem.extend({
   password: z.string().nullable().describe('The share password; only the owner ever receives it.'),
+  knockToken: z
+    .string()
+    .nullable()
+    .describe('The knock link’s token, null while knocking is off; only the owner ever receives it.'),
 });
 export type TRoomInfo = z.infer<typeof ZRoomInfo>;

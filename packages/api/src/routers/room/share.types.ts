@@ -31,6 +31,7 @@ export type TShareTarget = z.infer<typeof ZShareTarget>;
 export const ZGetPublicRoomConfigRequest = z.object({
   id: z.string({ error: 'Please choose a room' }).trim().min(1).max(64),
   password: ZSharePassword,
+  knock: optionalText(64).describe('The knock link’s token: enough to ask to be let in, never to enter.'),
   ...ZOptionalCaptchaFields.shape,
 });
 
@@ -111,6 +112,12 @@ export const ZUpdateRoomShareRequest = z
       .transform((password) => (password === undefined ? undefined : password || null))
       .describe('The new share password; empty or null clears it, absent keeps it.'),
     isPublic: z.boolean().optional().describe('Listed in the public square, open to anyone.'),
+    knocking: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the knock link works: people who have it may ask to be let in, without the password.',
+      ),
   })
   .refine((target) => target.id !== undefined || target.name !== undefined, {
     error: 'Please choose a room',
