@@ -10,14 +10,17 @@ import { INITIAL_SNAPSHOT, RoomConnection } from '../lib/room/room-connection';
 import { RoomPlayer } from '../lib/room/room-player';
 import { trpcClient } from '../lib/trpc';
 
-/** `options.password` is the share password a guest entered with; it is sent again on every reconnect. */
+/**
+ * `options.password` is the share password a guest entered with; it is sent again on every reconnect. `knock`: the
+ * knock link's token of a page that knocks (lib/room/knock-state.ts).
+ */
 export function useRoomConnection(
   i18n: I18n,
   roomId: string,
   nickname: string | null,
-  options: { password?: string | undefined } = {},
+  options: { password?: string | undefined; knock?: string | undefined } = {},
 ) {
-  const { password } = options;
+  const { password, knock } = options;
   const meter = useMemo(() => new QualityMeter(), []);
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const [connection, setConnection] = useState<RoomConnection | null>(null);
@@ -54,10 +57,11 @@ export function useRoomConnection(
       },
       {
         ...(password ? { password } : {}),
+        ...(knock ? { knock } : {}),
         // While the room is away the page asks its state (an answer either way) before asking for a ticket, which
         // a stopped room refuses with a 409 every few seconds.
         roomRuns: async () => {
-          const entry = await trpcClient.room.getRoomEntry.query({ id: roomId, password });
+          const entry = await trpcClient.room.getRoomEntry.query({ id: roomId, password, knock });
           return entry.passwordRequired || entry.room.state === 'running';
         },
       },
@@ -69,7 +73,7 @@ export function useRoomConnection(
       next.dispose();
       media.close();
     };
-  }, [roomId, nickname, password, i18n, meter]);
+  }, [roomId, nickname, password, knock, i18n, meter]);
 
   const snapshot = useSyncExternalStore(
     connection?.subscribe ?? noSubscribe,

@@ -103,6 +103,9 @@ const serverTexts: Record<string, MessageDescriptor> = {
   // Sharing (packages/api share.types.ts, the room protocol and the ticket's refusals)
   'This room needs a password': msg`This room needs a password`,
   'You were banned from this room by its owner': msg`You were banned from this room by its owner`,
+  'The room’s owner did not let you in': msg`The room’s owner did not let you in`,
+  'Nobody answered your knock; try again later': msg`Nobody answered your knock; try again later`,
+  'Too many people are waiting to be let into this room; try again later': msg`Too many people are waiting to be let into this room; try again later`,
   'Please describe the problem': msg`Please describe the problem`,
   'A report has at most 500 characters': msg`A report has at most 500 characters`,
   // Plans and bills (packages/api routers/pay)

@@ -54,3 +54,17 @@ export function passwordFromHash(hash: string): string | null {
   const value = new URLSearchParams(hash.replace(/^#/, '')).get('password');
   return value || null;
 }
+
+/**
+ * A room's knock link: the share link with the knock token in the fragment (`#knock=…`), kept out of access logs
+ * like a password. Whoever opens it may ask to be let in, never enter by it alone.
+ */
+export function roomKnockLink(shareDomain: string, roomId: string, token: string): string {
+  return `${roomShareLink(shareDomain, roomId)}#knock=${encodeURIComponent(token)}`;
+}
+
+/** The knock token a knock link carries in its fragment (`#knock=…`), if any. */
+export function knockFromHash(hash: string): string | null {
+  const value = new URLSearchParams(hash.replace(/^#/, '')).get('knock');
+  return value || null;
+}

@@ -26,6 +26,7 @@ import {
 import { RestError } from '../http';
 import { currentToken } from '../session';
 import { detectDecoders, onDecodersChanged } from './decoders';
+import { INITIAL_KNOCK, knockTicketFields, nextKnockState, type TKnockState } from './knock-state';
 import { storedLayerChoice, storeLayerChoice } from './layer-choice';
 import { PING_EVERY_MS } from './quality-meter';
 import { fetchRoomTicket, NOT_RUNNING_STATUS, TicketRefused } from './room-ticket';
@@ -62,6 +63,7 @@ export interface TRoomSnapshot {
   retryAt: number | null;
   /** Why the connection ended for good (kicked, banned, wrong password…), as the server's code and text. */
   ended: { code: TRoomErrorCode | 'CLOSED'; message: string } | null;
+  knock: TKnockState;
 }
 
 /** Another member's pointer or reaction: a passing moment for the picture's overlay (pointing-layer.tsx). */
@@ -111,6 +113,7 @@ export const INITIAL_SNAPSHOT: TRoomSnapshot = {
   away: null,
   retryAt: null,
   ended: null,
+  knock: INITIAL_KNOCK,
 };
 
 export interface TRoomConnectionOptions {
@@ -128,6 +131,8 @@ export interface TRoomConnectionOptions {
    * browser's console as an error. Absent, or when it cannot answer, the ticket is asked and its answer decides.
    */
   roomRuns?: () => Promise<boolean>;
+  /** The knock link's token: this page knocks, and waits to be let in (./knock-state.ts). */
+  knock?: string | undefined;
 }
 
 export class RoomConnection {
@@ -198,7 +203,12 @@ export class RoomConnection {
     let decoders: readonly TMediaCodecName[];
     try {
       [ticket, decoders] = await Promise.all([
-        fetchRoomTicket(this.roomId, this.options.password, this.enteredAs === 'guest'),
+        fetchRoomTicket(
+          this.roomId,
+          this.options.password,
+          this.enteredAs === 'guest',
+          knockTicketFields(this.roomId, this.options.knock),
+        ),
         this.options.decoders ?? detectDecoders(),
       ]);
     } catch (error) {
@@ -378,6 +388,11 @@ export class RoomConnection {
         return this.update({ layer: message });
       case 'stream/stats':
         return this.events.stats(message);
+      case 'knock/waiting':
+      case 'knock/admitted':
+      case 'knock/pending':
+      case 'knock/trusted':
+        return this.update({ knock: nextKnockState(this.roomId, this.snapshot.knock, message) });
       case 'system/pong':
         return this.events.pong(message.t, message.serverTime, performance.now());
       case 'system/error':

@@ -17,14 +17,22 @@ export class TicketRefused extends RestError {
   }
 }
 
-/** `asGuest`: asked without the session token, so a page that entered as a guest stays one. */
-export async function fetchRoomTicket(roomId: string, password?: string, asGuest = false): Promise<string> {
+/**
+ * `asGuest`: asked without the session token, so a page that entered as a guest stays one. `knock`: a knock link's
+ * token, or the pass its knock was admitted with (lib/room/knock-state.ts).
+ */
+export async function fetchRoomTicket(
+  roomId: string,
+  password?: string,
+  asGuest = false,
+  knock: { knock?: string; admission?: string } = {},
+): Promise<string> {
   const response = await apiFetch(
     ROOM_TICKET_PATH,
     {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ roomId, password }),
+      body: JSON.stringify({ roomId, password, ...knock }),
     },
     { withSession: !asGuest },
   );

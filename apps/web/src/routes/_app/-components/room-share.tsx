@@ -1,7 +1,7 @@
 // The owner's share section of the room information dialog: the share link on the share domain
 // (password in its fragment, when the owner includes it), the password, copy buttons, the room's QR code
 // (300×300, level Q), the social buttons of the site's share dialog, changing or clearing the password, and
-// listing the room in the public square after the danger warning.
+// listing the room in the public square after the danger warning, and the knock link (room-knock-share.tsx).
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@rooms/ui/button';
 import { Checkbox } from '@rooms/ui/checkbox';
@@ -19,12 +19,15 @@ import { toastError, toastSuccess } from '../../../lib/notify';
 import { SITE_TITLE } from '../../../lib/site';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { PublicRoomSwitch } from './public-room-switch';
+import { RoomKnockShare } from './room-knock-share';
 
 export interface TShareableRoom {
   id: string;
   name: string;
   password: string | null;
   isPublic: boolean;
+  /** The knock link's token; null while knocking is off. */
+  knockToken?: string | null;
 }
 
 export function RoomShare({ room }: { room: TShareableRoom }) {
@@ -173,6 +176,8 @@ export function RoomShare({ room }: { room: TShareableRoom }) {
         testId="room-share-public"
         hasPassword={!!room.password}
       />
+
+      <RoomKnockShare room={room} shareDomain={shareDomain} />
 
       <div className="flex justify-center">
         <div className="aspect-square w-full max-w-[308px] rounded-md bg-white p-1">

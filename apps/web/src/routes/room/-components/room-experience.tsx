@@ -29,6 +29,7 @@ import { storedUser } from '../../../lib/session';
 import { BrowserBar } from './browser-bar';
 import { ChatPanel } from './chat-panel';
 import { FindBar } from './find-bar';
+import { KnockRequests, KnockWaiting } from './knock-panel';
 import { MembersPanel } from './members-panel';
 import { PictureQualityMenu } from './picture-quality-menu';
 import { PointingControls } from './pointing-controls';
@@ -80,17 +81,19 @@ export function Notice({
 /**
  * The entry when it is needed, then the live room. The owner goes straight in; anyone else is asked for a nickname
  * (prefilled, remembered per room) and, with others inside, to confirm; a reload of this tab asks nothing again.
- * `password` is the share password a guest entered with.
+ * `password` is the share password a guest entered with; `knock` the knock link's token of someone who knocks.
  */
 export function RoomExperience({
   room,
   password,
+  knock,
   home,
   details,
   onLeave,
 }: {
   room: TRoomConfig;
   password?: string | undefined;
+  knock?: string | undefined;
   home: TRoomHome;
   /** More about the room for the entry (who invites, the zone, the remark), on a shared link. */
   details?: ReactNode;
@@ -120,6 +123,7 @@ export function RoomExperience({
       room={room}
       nickname={nickname}
       password={password}
+      knock={knock}
       home={home}
       onNicknameRefused={(reason) => {
         forgetNickname(room.id);
@@ -142,12 +146,14 @@ function LiveRoom({
   room,
   nickname,
   password,
+  knock,
   home,
   onNicknameRefused,
 }: {
   room: TRoomConfig;
   nickname: string;
   password: string | undefined;
+  knock: string | undefined;
   home: TRoomHome;
   /** Back to the entry with the room's reason, when it refused this nickname. */
   onNicknameRefused: (reason: string) => void;
@@ -156,6 +162,7 @@ function LiveRoom({
   const stageBox = useRef<HTMLDivElement>(null);
   const { connection, snapshot, meter, player, canvas } = useRoomConnection(i18n, room.id, nickname, {
     password,
+    knock,
   });
   const [fullscreen, setFullscreen] = useState(false);
   const [finding, setFinding] = useState(false);
@@ -221,6 +228,19 @@ function LiveRoom({
           {translateServerText(i18n, message)}
         </span>
       </Notice>
+    );
+  }
+
+  if (snapshot.knock.waiting && !joined) {
+    return (
+      <KnockWaiting
+        roomName={room.name}
+        action={
+          <Button asChild variant="secondary">
+            <Link to={home.to}>{i18n._(home.label)}</Link>
+          </Button>
+        }
+      />
     );
   }
 
@@ -351,6 +371,7 @@ function LiveRoom({
           ) : null}
         </div>
         <aside className="flex min-h-0 flex-1 flex-col border-t lg:w-80 lg:flex-none lg:border-t-0 lg:border-l">
+          <KnockRequests knock={snapshot.knock} members={snapshot.members} you={snapshot.you} send={send} />
           <MembersPanel
             members={snapshot.members}
             removed={snapshot.removed}

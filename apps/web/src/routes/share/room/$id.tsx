@@ -17,11 +17,12 @@ import { LockIcon, RefreshCwIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { CaptchaWidget } from '../../../components/captcha/captcha-widget';
 import { useCaptcha } from '../../../components/captcha/use-captcha';
-import { passwordFromHash } from '../../../components/layout/share-links';
+import { knockFromHash, passwordFromHash } from '../../../components/layout/share-links';
 import { StandaloneLoading, StandalonePage } from '../../../components/standalone-page';
 import { describeError, translateServerText } from '../../../lib/messages';
 import { toastIssue } from '../../../lib/notify';
 import { rememberedSharePassword, rememberSharePassword } from '../../../lib/room/entry-memory';
+import { rememberedKnockToken, rememberKnockToken } from '../../../lib/room/knock-state';
 import { isLoggedIn } from '../../../lib/session';
 import { appCodeOf, trpc } from '../../../lib/trpc';
 import { Notice, RoomExperience, type TRoomHome } from '../../room/-components/room-experience';
@@ -71,12 +72,20 @@ function SharedRoomPage() {
       undefined,
   );
 
+  // A knock link's token (its fragment, else this tab's): the room is entered by knocking, without the password.
+  const [knock] = useState<string | undefined>(
+    () =>
+      knockFromHash(typeof location === 'undefined' ? '' : location.hash) ??
+      rememberedKnockToken(id) ??
+      undefined,
+  );
+
   // The captcha that goes with a typed password once the room asks for one; later calls rely on the password.
   const [captcha, setCaptcha] = useState<TCaptchaFields | undefined>();
 
   // "Needs a password" is an answer (passwordRequired), not a 403: a link opened without it is the usual way in.
   const entry = useQuery({
-    ...trpc.room.getRoomEntry.queryOptions({ id, password, ...captcha }),
+    ...trpc.room.getRoomEntry.queryOptions({ id, password, knock, ...captcha }),
     staleTime: 0,
     retry: false,
     // A room that is not running yet is watched, and entered as soon as it runs.
@@ -88,7 +97,8 @@ function SharedRoomPage() {
   const room = entry.data && !entry.data.passwordRequired ? entry.data.room : undefined;
   const info = useQuery({
     ...trpc.room.getRoomInfo_share.queryOptions({ id, password }),
-    enabled: room !== undefined,
+    // A knocker has no password to ask it with: the entry's own answer says enough.
+    enabled: room !== undefined && !knock,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -97,9 +107,10 @@ function SharedRoomPage() {
   useEffect(() => {
     if (!opened) return;
     rememberSharePassword(id, password ?? null);
+    if (knock) rememberKnockToken(id, knock);
     // The password has done its work: it leaves the address bar (and so the history) once the room opened.
     if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
-  }, [opened, id, password]);
+  }, [opened, id, password, knock]);
 
   const code = entry.data?.passwordRequired ? 'ROOM_PASSWORD_REQUIRED' : appCodeOf(entry.error);
   if (code && PASSWORD_CODES.includes(code)) {
@@ -149,6 +160,7 @@ function SharedRoomPage() {
     <RoomExperience
       room={room}
       password={password}
+      knock={knock}
       home={home}
       details={
         <span className="grid gap-1" data-testid="share-lobby">
