@@ -4,6 +4,7 @@
 import {
   decodeMediaFrame,
   isPaddingFrame,
+  isVoiceFrame,
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   rejoinDelayMs,
@@ -75,6 +76,9 @@ export type TFilesOutEvent =
   | TServerMessageOf<'download/refused'>
   | TServerMessageOf<'clipboard/copied'>;
 
+/** The room's voice/state, or another member's voice frame (voice-session.ts). */
+export type TVoiceEvent = TServerMessageOf<'voice/state'> | ArrayBuffer;
+
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
   error(error: TServerMessageOf<'system/error'>): void;
@@ -140,6 +144,7 @@ export class RoomConnection {
   private readonly listeners = new Set<() => void>();
   private readonly filesOutListeners = new Set<(event: TFilesOutEvent) => void>();
   private readonly pointingListeners = new Set<(event: TPointingEvent) => void>();
+  private readonly voiceListeners = new Set<(event: TVoiceEvent) => void>();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -190,6 +195,12 @@ export class RoomConnection {
   onPointing = (listener: (event: TPointingEvent) => void): (() => void) => {
     this.pointingListeners.add(listener);
     return () => this.pointingListeners.delete(listener);
+  };
+
+  /** The room's voice state and others' voice packets, as they come (50 a second a speaker: not in the snapshot). */
+  onVoice = (listener: (event: TVoiceEvent) => void): (() => void) => {
+    this.voiceListeners.add(listener);
+    return () => this.voiceListeners.delete(listener);
   };
 
   async connect(): Promise<void> {
@@ -262,7 +273,9 @@ export class RoomConnection {
       this.send({ type: 'system/ping', t: performance.now() });
     });
     socket.addEventListener('message', (event) => {
-      if (event.data instanceof ArrayBuffer) acks.received(event.data.byteLength);
+      // Voice is other members', not the room's media: the link's pace is judged by the room's media alone.
+      if (event.data instanceof ArrayBuffer && !isVoiceFrame(event.data))
+        acks.received(event.data.byteLength);
       this.receive(event.data);
     });
     socket.addEventListener('close', (event) => {
@@ -271,9 +284,10 @@ export class RoomConnection {
     });
   }
 
-  send(message: TClientMessageInput): boolean {
+  /** A message, or a voice frame's bytes. */
+  send(message: TClientMessageInput | Uint8Array<ArrayBuffer>): boolean {
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
-    this.socket.send(JSON.stringify(message));
+    this.socket.send(message instanceof Uint8Array ? message : JSON.stringify(message));
     return true;
   }
 
@@ -314,6 +328,10 @@ export class RoomConnection {
 
   private receive(data: unknown): void {
     if (data instanceof ArrayBuffer) {
+      if (isVoiceFrame(data)) {
+        for (const listener of this.voiceListeners) listener(data);
+        return;
+      }
       // Filler the server sends to learn whether the link carries more: acknowledged (above), never played.
       if (isPaddingFrame(data)) return;
       try {
@@ -374,6 +392,9 @@ export class RoomConnection {
       case 'pointer/shown':
       case 'reaction/shown':
         for (const listener of this.pointingListeners) listener(message);
+        return;
+      case 'voice/state':
+        for (const listener of this.voiceListeners) listener(message);
         return;
       case 'browser/found':
         return this.update({ found: { text: message.text, found: message.found } });

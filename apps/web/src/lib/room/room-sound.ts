@@ -50,6 +50,8 @@ export class RoomSound {
   private packetAt = Number.NEGATIVE_INFINITY;
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
+  /** How far the room's sound is lowered while members talk (voice-session.ts), 0..1 of the volume. */
+  private ducking = 1;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
   skipped = 0;
   private errors = 0;
@@ -103,6 +105,13 @@ export class RoomSound {
     const clamped = Math.min(1, Math.max(0, volume));
     globalThis.localStorage?.setItem(VOLUME_KEY, String(clamped));
     this.update({ volume: clamped, muted: clamped === 0 ? this.state.muted : false });
+    this.applyVolume();
+  }
+
+  /** Lowers the room's sound to `level` of its volume (1: as set), smoothly, e.g. while someone talks. */
+  duck(level: number): void {
+    if (level === this.ducking) return;
+    this.ducking = level;
     this.applyVolume();
   }
 
@@ -250,7 +259,11 @@ export class RoomSound {
     const gain = this.gain;
     const context = this.context;
     if (!gain || !context) return;
-    gain.gain.setTargetAtTime(this.state.muted ? 0 : this.state.volume, context.currentTime, 0.015);
+    gain.gain.setTargetAtTime(
+      this.state.muted ? 0 : this.state.volume * this.ducking,
+      context.currentTime,
+      0.015,
+    );
   }
 
   private update(patch: Partial<TSoundState>): void {

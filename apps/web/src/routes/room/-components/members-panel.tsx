@@ -30,7 +30,7 @@ import {
   MousePointer2Icon,
   UserXIcon,
 } from 'lucide-react';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useControlRequests } from '../../../hooks/use-control-requests';
 import { peopleOf, seatToGrant, type TPerson } from '../../../lib/room/people';
@@ -43,6 +43,7 @@ export function MembersPanel({
   controllerId,
   queue,
   send,
+  voice,
 }: {
   members: TMember[];
   /** Whom the owner removed (the owner's page only). */
@@ -51,6 +52,8 @@ export function MembersPanel({
   controllerId: string | null;
   queue: string[];
   send: (message: TClientMessageInput) => boolean;
+  /** Voice in each person's row: talking, mute for me, the owner's mute for everyone (voice-controls.tsx). */
+  voice?: (person: TPerson) => ReactNode;
 }) {
   const { t } = useLingui();
   const me = members.find((member) => member.id === you);
@@ -187,6 +190,7 @@ export function MembersPanel({
                 <TruncatedText className="flex-1" data-testid="member-name">
                   {person.nickname}
                 </TruncatedText>
+                {voice?.(person)}
                 {person.isYou ? (
                   <span className="shrink-0 text-muted-foreground text-xs">{t`(you)`}</span>
                 ) : null}

@@ -38,6 +38,7 @@ import { ReportRoomButton } from './report-room';
 import { RoomAway } from './room-away';
 import { EntryDialog } from './room-entry';
 import { RoomStage } from './room-stage';
+import { MemberVoice, useRoomVoice, VoiceControls } from './voice-controls';
 
 /** Where leaving the room goes: the dashboard for members, the site's home for guests of a shared link. */
 export interface TRoomHome {
@@ -209,6 +210,8 @@ function LiveRoom({
     send,
   );
   usePointerSharing(canvas, sharingPointer, send);
+  const { session: voiceSession, voice } = useRoomVoice(connection, player);
+  const isOwner = you?.isOwner ?? false;
 
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
@@ -282,6 +285,13 @@ function LiveRoom({
                 : t`Connecting…`}
         </span>
         <ReportRoomButton roomId={room.id} password={password} className="ml-auto" />
+        <VoiceControls
+          session={voiceSession}
+          voice={voice}
+          you={snapshot.you}
+          isOwner={isOwner}
+          joined={joined}
+        />
         <PointingControls
           pointing={pointing}
           controlling={controlling}
@@ -379,6 +389,9 @@ function LiveRoom({
             controllerId={snapshot.controllerId}
             queue={snapshot.queue}
             send={send}
+            voice={(person) => (
+              <MemberVoice person={person} session={voiceSession} voice={voice} isOwner={isOwner} />
+            )}
           />
           <ChatPanel messages={snapshot.chat} you={snapshot.you} send={send} connected={joined} />
         </aside>

@@ -1,0 +1,234 @@
+// This page's part in the room's voice: what the room says (voice on, who talks, whom the owner muted), this
+// member's own talking (push-to-talk held, or the open mic hearing a voice), the microphone (asked for only when
+// they first talk), others' voices (voice-playback.ts) and whom this member muted for themself; and, while anyone is
+// heard, the room's own sound lowered (a setting kept in this browser). Plain TypeScript with a subscribe/snapshot
+// pair for React (voice-controls.tsx).
+import { decodeVoiceFrame, encodeVoiceFrame, type TVoiceState } from '@rooms/api/room-protocol';
+import { OPUS_SAMPLE_RATE } from './opus';
+import type { RoomConnection, TVoiceEvent } from './room-connection';
+import type { RoomSound } from './room-sound';
+import workletUrl from './sound.worklet.ts?worker&url';
+import { VoiceCapture } from './voice-capture';
+import { VoicePlayback } from './voice-playback';
+
+export type TMicStatus = 'off' | 'asking' | 'on' | 'denied' | 'unsupported';
+
+export interface TVoiceSnapshot {
+  room: Omit<TVoiceState, 'type'>;
+  /** This member holds push-to-talk. */
+  pushing: boolean;
+  openMic: boolean;
+  /** What this page sends now: the room hears this member. */
+  talking: boolean;
+  mic: TMicStatus;
+  /** Members this member muted for themself. */
+  mutedForMe: string[];
+  /** Lower the room's sound while someone talks. */
+  duck: boolean;
+}
+
+const DUCK_KEY = 'rooms.voiceDuck';
+/** The open mic opens at this loudness (RMS, about −40 dBFS)… */
+const OPEN_MIC_LEVEL = 0.01;
+/** …and stays open this long after the last loud block, so words are not cut between syllables. */
+const OPEN_MIC_HOLD_MS = 500;
+/** How far the room's sound goes down while someone talks. */
+const DUCK_LEVEL = 0.3;
+const DUCK_CHECK_MS = 100;
+
+export class VoiceSession {
+  private snapshot: TVoiceSnapshot = {
+    room: { enabled: true, speaking: [], muted: [] },
+    pushing: false,
+    openMic: false,
+    talking: false,
+    mic: 'off',
+    mutedForMe: [],
+    duck: globalThis.localStorage?.getItem(DUCK_KEY) !== 'false',
+  };
+  private readonly listeners = new Set<() => void>();
+  private context: Promise<AudioContext> | null = null;
+  private audio: AudioContext | null = null;
+  private playback: VoicePlayback | null = null;
+  private capture: VoiceCapture | null = null;
+  private sequence = 0;
+  private loudAt = Number.NEGATIVE_INFINITY;
+  private readonly stopVoice: () => void;
+  private readonly stopStatus: () => void;
+  private readonly duckTimer: ReturnType<typeof setInterval>;
+  private joined = false;
+  private closed = false;
+
+  constructor(
+    private readonly connection: RoomConnection,
+    private readonly sound: () => RoomSound | null,
+  ) {
+    this.stopVoice = connection.onVoice((event) => this.receive(event));
+    // A new socket (a reconnect) knows nothing of this member talking: the next block says so again.
+    this.stopStatus = connection.subscribe(() => {
+      const joined = connection.getSnapshot().status === 'joined';
+      if (joined === this.joined) return;
+      this.joined = joined;
+      if (this.snapshot.talking) this.update({ talking: false });
+    });
+    this.duckTimer = setInterval(() => this.applyDuck(), DUCK_CHECK_MS);
+    document.addEventListener('pointerdown', this.resume, true);
+    document.addEventListener('keydown', this.resume, true);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TVoiceSnapshot => this.snapshot;
+
+  /** Push-to-talk pressed or released; the first press asks for the microphone. */
+  push(pushing: boolean): void {
+    if (pushing === this.snapshot.pushing) return;
+    this.update({ pushing });
+    if (pushing) void this.openMicrophone();
+    else this.gate(false);
+  }
+
+  setOpenMic(openMic: boolean): void {
+    this.update({ openMic });
+    if (openMic) void this.openMicrophone();
+    else if (!this.snapshot.pushing) this.gate(false);
+  }
+
+  setMutedForMe(memberId: string, muted: boolean): void {
+    const others = this.snapshot.mutedForMe.filter((id) => id !== memberId);
+    this.update({ mutedForMe: muted ? [...others, memberId] : others });
+    this.playback?.setMutedForMe(memberId, muted);
+  }
+
+  setDuck(duck: boolean): void {
+    globalThis.localStorage?.setItem(DUCK_KEY, String(duck));
+    this.update({ duck });
+    this.applyDuck();
+  }
+
+  /** Loudness of others' voices reaching the speakers now, RMS 0..1 (the controls' data-heard, for journeys). */
+  heardLevel(): number {
+    return this.playback?.level() ?? 0;
+  }
+
+  /** The owner's: mute a member for everyone, or let them talk again. */
+  muteForEveryone(memberId: string, muted: boolean): void {
+    this.connection.send({ type: 'voice/mute', memberId, muted });
+  }
+
+  /** The owner's: voice on or off for the whole room. */
+  setEnabled(enabled: boolean): void {
+    this.connection.send({ type: 'voice/enable', enabled });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.gate(false);
+    this.stopVoice();
+    this.stopStatus();
+    clearInterval(this.duckTimer);
+    document.removeEventListener('pointerdown', this.resume, true);
+    document.removeEventListener('keydown', this.resume, true);
+    this.capture?.close();
+    this.playback?.close();
+    this.sound()?.duck(1);
+    void this.audio?.close().catch(() => undefined);
+  }
+
+  private receive(event: TVoiceEvent): void {
+    if (event instanceof ArrayBuffer) {
+      const frame = decodeVoiceFrame(event);
+      if (!frame || this.closed) return;
+      if (this.playback) this.playback.frame(frame);
+      // The first voice heard builds the sound path; packets meanwhile are lost (the jitter buffer waits anyway).
+      else void this.audioContext();
+      return;
+    }
+    const { type: _type, ...room } = event;
+    this.update({ room });
+    if (this.snapshot.talking && !this.mayTalk()) this.update({ talking: false });
+  }
+
+  /** The voice's AudioContext, with the room sound's worklet for the speakers' jitter buffers. */
+  private audioContext(): Promise<AudioContext> {
+    this.context ??= (async () => {
+      const context = new AudioContext({ latencyHint: 'interactive', sampleRate: OPUS_SAMPLE_RATE });
+      this.audio = context;
+      await context.audioWorklet.addModule(workletUrl);
+      this.playback = new VoicePlayback(context);
+      for (const id of this.snapshot.mutedForMe) this.playback.setMutedForMe(id, true);
+      return context;
+    })();
+    return this.context;
+  }
+
+  private async openMicrophone(): Promise<void> {
+    if (this.capture || this.snapshot.mic === 'asking') return;
+    this.update({ mic: 'asking' });
+    try {
+      const context = await this.audioContext();
+      // Inside the press's gesture: a context made before without one starts now.
+      void context.resume();
+      const capture = new VoiceCapture(context, {
+        admit: (level) => this.admit(level),
+        packet: (data, capturedAt) => this.packet(data, capturedAt),
+        failed: () => this.update({ mic: 'unsupported', talking: false }),
+      });
+      this.capture = capture;
+      await capture.start();
+      if (this.closed) return capture.close();
+      this.update({ mic: 'on' });
+    } catch (error) {
+      this.capture?.close();
+      this.capture = null;
+      const denied = error instanceof DOMException && error.name === 'NotAllowedError';
+      this.update({ mic: denied ? 'denied' : 'unsupported', pushing: false, openMic: false });
+    }
+  }
+
+  /** A captured block: whether it goes out, which opens or closes this member's talking. */
+  private admit(level: number): boolean {
+    const now = performance.now();
+    if (level >= OPEN_MIC_LEVEL) this.loudAt = now;
+    const open =
+      this.mayTalk() &&
+      this.joined &&
+      (this.snapshot.pushing || (this.snapshot.openMic && now - this.loudAt <= OPEN_MIC_HOLD_MS));
+    this.gate(open);
+    return open;
+  }
+
+  private gate(open: boolean): void {
+    if (open === this.snapshot.talking) return;
+    this.connection.send({ type: 'voice/talk', talking: open });
+    this.update({ talking: open });
+  }
+
+  private packet(data: Uint8Array, capturedAt: number): void {
+    if (!this.snapshot.talking) return;
+    this.connection.send(encodeVoiceFrame({ sequence: this.sequence++, timestamp: capturedAt, data }));
+  }
+
+  private mayTalk(): boolean {
+    const { room } = this.snapshot;
+    const you = this.connection.getSnapshot().you;
+    return room.enabled && (you === null || !room.muted.includes(you));
+  }
+
+  private applyDuck(): void {
+    const speaking = this.playback?.speaking() ?? false;
+    this.sound()?.duck(this.snapshot.duck && speaking ? DUCK_LEVEL : 1);
+  }
+
+  private readonly resume = (): void => {
+    if (this.audio?.state === 'suspended') void this.audio.resume();
+  };
+
+  private update(patch: Partial<TVoiceSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
