@@ -12,7 +12,8 @@ export const COPIED_TEXT_MAX_LENGTH = 100_000;
 
 /**
  * A finished download the controller may fetch: its name (no path, no control characters), size in bytes and
- * type as the room saw them, and where to fetch it once (a path on the room's socket host, with its single-use key).
+ * type as the room saw them, and where to fetch it once (a path on the room's socket host, with its single-use key:
+ * a single server, or in a fleet a gateway, which fetches it from the room's agent).
  */
 export const ZDownloadOffered = z.object({
   type: z.literal('download/offered'),
@@ -26,8 +27,8 @@ export const ZDownloadOffered = z.object({
 });
 
 /**
- * A download the room did not keep: larger than DOWNLOAD_MAX_BYTES, failed in the room's browser, or finished on a
- * server that cannot hand files out (a room on an agent behind gateways: its files cannot be fetched yet).
+ * A download the room did not keep: larger than DOWNLOAD_MAX_BYTES, failed in the room's browser, or finished where
+ * nothing serves the controller's fetch (`unavailable`; a single server and an agent's gateways both serve it).
  */
 export const ZDownloadRefused = z.object({
   type: z.literal('download/refused'),
