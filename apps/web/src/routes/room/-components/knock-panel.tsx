@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@room
 import { Checkbox } from '@rooms/ui/checkbox';
 import { Label } from '@rooms/ui/label';
 import { Spinner } from '@rooms/ui/spinner';
+import { TooltipProvider } from '@rooms/ui/tooltip';
 import { TruncatedText } from '@rooms/ui/truncated-text';
 import { DoorOpenIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -60,62 +61,64 @@ export function KnockRequests({
   if (knock.knocks.length === 0 && !(isOwner && others.length > 0)) return null;
   return (
     <section className="grid min-w-0 gap-2 border-b p-2" data-testid="knock-panel" aria-label={t`Knocks`}>
-      {knock.knocks.length > 0 ? (
-        <ul className="grid max-h-40 min-w-0 gap-1 overflow-y-auto">
-          {knock.knocks.map((request) => (
-            <li
-              key={request.id}
-              className="flex min-w-0 flex-wrap items-center gap-1.5 rounded-md bg-primary/10 px-2 py-1 text-sm"
-              data-testid="knock-request"
-            >
-              <span className="flex min-w-0 flex-1 items-center gap-1.5">
-                <TruncatedText>{wantsToJoin(request.nickname)}</TruncatedText>
-                {request.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
-              </span>
-              <Button
-                size="sm"
-                className="h-7 px-2 text-xs"
-                onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: true })}
-                data-testid="knock-admit"
+      <TooltipProvider delayDuration={300}>
+        {knock.knocks.length > 0 ? (
+          <ul className="grid max-h-40 min-w-0 gap-1 overflow-y-auto">
+            {knock.knocks.map((request) => (
+              <li
+                key={request.id}
+                className="flex min-w-0 flex-wrap items-center gap-1.5 rounded-md bg-primary/10 px-2 py-1 text-sm"
+                data-testid="knock-request"
               >
-                <Trans>Let in</Trans>
-              </Button>
-              <Button
-                size="sm"
-                variant="outline"
-                className="h-7 px-2 text-xs"
-                onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: false })}
-                data-testid="knock-refuse"
-              >
-                <Trans>Turn away</Trans>
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {isOwner && others.length > 0 ? (
-        <details className="text-sm" data-testid="knock-trust">
-          <summary className="cursor-pointer text-muted-foreground text-xs">
-            <Trans>Who else may let people in</Trans>
-          </summary>
-          <ul className="mt-1 grid max-h-32 gap-1 overflow-y-auto">
-            {others.map((member) => (
-              <li key={member.id}>
-                <Label className="font-normal text-sm">
-                  <Checkbox
-                    checked={knock.trusted.includes(member.id)}
-                    onCheckedChange={(checked) =>
-                      send({ type: 'knock/trust', memberId: member.id, trusted: checked === true })
-                    }
-                    data-testid="knock-trust-member"
-                  />
-                  <TruncatedText>{member.nickname}</TruncatedText>
-                </Label>
+                <span className="flex min-w-0 flex-1 items-center gap-1.5">
+                  <TruncatedText>{wantsToJoin(request.nickname)}</TruncatedText>
+                  {request.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
+                </span>
+                <Button
+                  size="sm"
+                  className="h-7 px-2 text-xs"
+                  onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: true })}
+                  data-testid="knock-admit"
+                >
+                  <Trans>Let in</Trans>
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  className="h-7 px-2 text-xs"
+                  onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: false })}
+                  data-testid="knock-refuse"
+                >
+                  <Trans>Turn away</Trans>
+                </Button>
               </li>
             ))}
           </ul>
-        </details>
-      ) : null}
+        ) : null}
+        {isOwner && others.length > 0 ? (
+          <details className="text-sm" data-testid="knock-trust">
+            <summary className="cursor-pointer text-muted-foreground text-xs">
+              <Trans>Who else may let people in</Trans>
+            </summary>
+            <ul className="mt-1 grid max-h-32 gap-1 overflow-y-auto">
+              {others.map((member) => (
+                <li key={member.id}>
+                  <Label className="font-normal text-sm">
+                    <Checkbox
+                      checked={knock.trusted.includes(member.id)}
+                      onCheckedChange={(checked) =>
+                        send({ type: 'knock/trust', memberId: member.id, trusted: checked === true })
+                      }
+                      data-testid="knock-trust-member"
+                    />
+                    <TruncatedText>{member.nickname}</TruncatedText>
+                  </Label>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </TooltipProvider>
     </section>
   );
 }

@@ -1,0 +1,115 @@
+// Knocking in real Chromium against the real server: the owner turns on the knock link in the share section, a
+// guest opens it (no password), enters a nickname and waits on a page that says so; the owner sees "Kim wants to
+// join" and lets them in (the guest is in the room); a second knocker is turned away and told so. In English, then
+// in Chinese; and once knocking is off, the old link no longer lets anyone knock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRESS_ME_PAGE, startSharedRoom, type TSharedRoom } from './room-support';
+import { type Page, screenshots } from './support';
+
+let shared: TSharedRoom;
+
+beforeAll(async () => {
+  shared = await startSharedRoom({ html: PRESS_ME_PAGE, name: 'knock' });
+});
+
+afterAll(async () => {
+  await shared?.close();
+});
+
+/** The owner's share section, from the dashboard's room card. */
+async function openShare(page: Page) {
+  await page.goto('/dashboard');
+  await page
+    .locator(`[data-testid="room-card"][data-room-name="${shared.room.name}"]`)
+    .getByTestId('room-info')
+    .click();
+  const dialog = page.getByTestId('room-info-dialog');
+  await dialog.getByTestId('room-knock').waitFor();
+  return dialog;
+}
+
+/** A guest's browser on the knock link, through the nickname entry, to the waiting page. */
+async function knock(link: string, nickname: string, language?: string) {
+  const context = await shared.kit.newContext();
+  if (language) await context.addCookies([{ name: 'language', value: language, url: shared.kit.server.url }]);
+  const page = await context.newPage();
+  await page.goto(link);
+  const dialog = page.getByTestId('nickname-dialog');
+  const waiting = page.getByTestId('knock-waiting');
+  await dialog.or(waiting).first().waitFor({ timeout: 30_000 });
+  if (await dialog.isVisible()) {
+    await page.getByTestId('nickname-input').fill(nickname);
+    await page.getByTestId('nickname-submit').click();
+  }
+  await waiting.waitFor({ timeout: 30_000 });
+  return { context, page };
+}
+
+describe('knocking', () => {
+  it('lets the owner admit one knocker and turn another away, in English and in Chinese', async () => {
+    const { context: ownerContext, page: owner } = await shared.ownerInRoom();
+    const settings = await ownerContext.newPage();
+    const dialog = await openShare(settings);
+    expect(await dialog.getByTestId('room-knock-link').count()).toBe(0);
+    await dialog.getByTestId('room-knock-switch').click();
+    const linkField = dialog.getByTestId('room-knock-link');
+    await linkField.waitFor({ timeout: 15_000 });
+    const link = await linkField.inputValue();
+    expect(link).toMatch(new RegExp(`/share/room/${shared.room.id}#knock=[\\w-]+$`));
+    await screenshots(settings, 'room-knock-share');
+
+    // A guest knocks and waits; the owner sees who and lets them in.
+    const kim = await knock(link, 'Kim');
+    expect(await kim.page.getByTestId('knock-waiting').textContent()).toContain(
+      'You knocked. Please wait: someone in the room will let you in, or not.',
+    );
+    await screenshots(kim.page, 'room-knock-waiting');
+    const request = owner.getByTestId('knock-request').filter({ hasText: 'Kim wants to join' });
+    await request.waitFor({ timeout: 15_000 });
+    await screenshots(owner, 'room-knock-request');
+    await request.getByTestId('knock-admit').click();
+    await kim.page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    await owner.getByTestId('knock-request').waitFor({ state: 'detached', timeout: 15_000 });
+
+    // Another is turned away, and told so.
+    const max = await knock(link, 'Max');
+    const second = owner.getByTestId('knock-request').filter({ hasText: 'Max wants to join' });
+    await second.waitFor({ timeout: 15_000 });
+    await second.getByTestId('knock-refuse').click();
+    const notice = max.page.getByTestId('room-notice-text');
+    await notice.waitFor({ timeout: 15_000 });
+    expect(await notice.getAttribute('data-code')).toBe('KNOCK_TURNED_AWAY');
+    expect(await notice.textContent()).toBe('The room’s owner did not let you in');
+    await max.context.close();
+
+    // In Chinese: the owner's page and a knocker's.
+    await ownerContext.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
+    await owner.reload();
+    await owner.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+    const lin = await knock(link, 'Lin', 'zh-CN');
+    expect(await lin.page.getByTestId('knock-waiting').textContent()).toContain(
+      '你已敲门，请稍候：房间里的人会决定是否让你进入。',
+    );
+    const zhRequest = owner.getByTestId('knock-request').filter({ hasText: 'Lin 想要加入' });
+    await zhRequest.waitFor({ timeout: 15_000 });
+    expect(await zhRequest.getByTestId('knock-admit').textContent()).toBe('让其进入');
+    await screenshots(owner, 'room-knock-request-zh');
+    await zhRequest.getByTestId('knock-refuse').click();
+    const zhNotice = lin.page.getByTestId('room-notice-text');
+    await zhNotice.waitFor({ timeout: 15_000 });
+    expect(await zhNotice.textContent()).toBe('房主没有让你进入');
+    await lin.context.close();
+
+    // Knocking off: the old link lets nobody knock (the room answers as a room shared with a password).
+    await dialog.getByTestId('room-knock-switch').click();
+    await linkField.waitFor({ state: 'detached', timeout: 15_000 });
+    const late = await shared.kit.newContext();
+    const latePage = await late.newPage();
+    await latePage.goto(link);
+    await latePage.getByTestId('share-password').waitFor({ timeout: 30_000 });
+    await late.close();
+
+    await kim.context.close();
+    await ownerContext.close();
+  });
+});
