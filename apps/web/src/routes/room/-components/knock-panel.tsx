@@ -67,30 +67,32 @@ export function KnockRequests({
             {knock.knocks.map((request) => (
               <li
                 key={request.id}
-                className="flex min-w-0 flex-wrap items-center gap-1.5 rounded-md bg-primary/10 px-2 py-1 text-sm"
+                className="grid min-w-0 gap-1 rounded-md bg-primary/10 px-2 py-1.5 text-sm"
                 data-testid="knock-request"
               >
-                <span className="flex min-w-0 flex-1 items-center gap-1.5">
+                <span className="flex min-w-0 items-center gap-1.5">
                   <TruncatedText>{wantsToJoin(request.nickname)}</TruncatedText>
                   {request.isGuest ? <Badge variant="outline">{t`Guest`}</Badge> : null}
                 </span>
-                <Button
-                  size="sm"
-                  className="h-7 px-2 text-xs"
-                  onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: true })}
-                  data-testid="knock-admit"
-                >
-                  <Trans>Let in</Trans>
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  className="h-7 px-2 text-xs"
-                  onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: false })}
-                  data-testid="knock-refuse"
-                >
-                  <Trans>Turn away</Trans>
-                </Button>
+                <span className="flex justify-end gap-1.5">
+                  <Button
+                    size="sm"
+                    className="h-7 px-2 text-xs"
+                    onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: true })}
+                    data-testid="knock-admit"
+                  >
+                    <Trans>Let in</Trans>
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    className="h-7 px-2 text-xs"
+                    onClick={() => send({ type: 'knock/answer', knockId: request.id, admit: false })}
+                    data-testid="knock-refuse"
+                  >
+                    <Trans>Turn away</Trans>
+                  </Button>
+                </span>
               </li>
             ))}
           </ul>
