@@ -5,7 +5,10 @@
 // account or guest browser, after a dropped connection or the room's restart. Bans and removals still hold.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Long enough for a day's session in the room; a pass outlives a restart, not the knock link being turned off. */
+/**
+ * Long enough for a day's session in the room. A pass outlives a restart and the knock link being turned off (as
+ * people let in stay when the password changes); the owner keeps someone out by removing or banning them.
+ */
 export const ADMISSION_PASS_TTL_MS = 12 * 60 * 60_000;
 
 interface TPassPayload {
