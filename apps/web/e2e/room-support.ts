@@ -242,11 +242,14 @@ export async function startSharedRoom(options: {
   html: string;
   name: string;
   remark?: string;
+  /** More of the journey browser's command line (startJourneys). */
+  chromiumArgs?: string[];
 }): Promise<TSharedRoom> {
   const pages = await servePages(options.html);
   const roomsDataDir = await mkdtemp(join(tmpdir(), `rooms-${options.name}-journey-`));
   const kit = await startJourneys({
     env: { ROOM_EGRESS_ALLOW: new URL(pages.origin).host, ROOMS_DATA_DIR: roomsDataDir },
+    chromiumArgs: options.chromiumArgs,
   });
   const owner = await createOwner(kit.server.app);
   const room = await roomThroughApi(kit, owner, {

@@ -45,13 +45,18 @@ export async function signedIn(
   return context;
 }
 
-/** `env` reaches the server's configuration, e.g. the egress allow-list for a page served by the test. */
-export async function startJourneys(options: { env?: Record<string, string> } = {}): Promise<TJourneyKit> {
+/**
+ * `env` reaches the server's configuration, e.g. the egress allow-list for a page served by the test; `chromiumArgs`
+ * the browser's command line (a fake microphone for voice).
+ */
+export async function startJourneys(
+  options: { env?: Record<string, string>; chromiumArgs?: string[] } = {},
+): Promise<TJourneyKit> {
   const [server, browser] = await Promise.all([
     startTestServer({ env: options.env }),
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', ...QUIET_CHROMIUM_ARGS],
+      args: ['--no-sandbox', ...QUIET_CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
     }),
   ]);
   return {
