@@ -6,7 +6,7 @@
 // (Input.dispatchDragEvent with the file).
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdtemp, open, realpath, rm } from 'node:fs/promises';
+import { chmod, type FileHandle, lstat, mkdtemp, open, realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BrowserContext, CDPSession, FileChooser, Page } from 'playwright-core';
 import type { TFileInWriter, TFileRequest, TRoomFilesIn } from '../room-session';
@@ -62,6 +62,8 @@ export class ChromiumFilesIn implements TRoomFilesIn {
     const path = join(dir, name);
     let handle: FileHandle | undefined;
     try {
+      // The room's browser runs as the room's user: it reads the file, and writes nothing here.
+      await chmod(dir, 0o755);
       handle = await open(
         path,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
@@ -72,6 +74,7 @@ export class ChromiumFilesIn implements TRoomFilesIn {
       if (!info.isDirectory() || where !== dir || placed.ino !== opened.ino || placed.dev !== opened.dev) {
         throw new Error('the upload directory was replaced while the file was created');
       }
+      await handle.chmod(0o644);
     } catch (error) {
       await handle?.close().catch(() => {});
       await rm(dir, { recursive: true, force: true }).catch(() => {});

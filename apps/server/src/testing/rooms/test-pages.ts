@@ -63,6 +63,30 @@ const PAGES: Record<string, string> = {
      ctx.font = '48px sans-serif';
      draw();`,
   ),
+  // A file chooser over the top half (a press there opens it) and a drop zone below; the chosen or dropped file's
+  // name and size show on the page and are reported with a checksum of its bytes.
+  '/upload': page(
+    `<input id="f" type="file" style="position:fixed;left:5%;top:5%;width:90%;height:40%;font-size:40px">
+     <div id="drop" style="position:fixed;left:5%;top:50%;width:90%;height:25%;border:6px dashed #36c">Drop here</div>
+     <p id="out" style="position:fixed;left:5%;top:78%">No file</p>`,
+    `const show = async (file, how) => {
+       const bytes = new Uint8Array(await file.arrayBuffer());
+       let sum = 0;
+       for (const byte of bytes) sum = (sum + byte) % 65521;
+       document.getElementById('out').textContent = file.name + ' — ' + file.size + ' bytes';
+       report(how + ':' + file.name + ':' + file.size + ':' + sum);
+     };
+     const input = document.getElementById('f');
+     input.addEventListener('change', () => input.files[0] && show(input.files[0], 'chosen'));
+     const drop = document.getElementById('drop');
+     drop.addEventListener('dragover', (event) => event.preventDefault());
+     drop.addEventListener('drop', (event) => {
+       event.preventDefault();
+       const file = event.dataTransfer.files[0];
+       if (file) show(file, 'dropped');
+     });
+     report('ready:upload');`,
+  ),
   // The whole middle of the page is the button; each press toggles its colour and label.
   '/button': page(
     `<button id="b" style="position:fixed;left:25%;top:25%;width:50%;height:50%;font-size:48px;background:#2a6">
