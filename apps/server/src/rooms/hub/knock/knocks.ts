@@ -76,7 +76,10 @@ export class RoomKnocks {
 
   handle(member: THubMember, message: TDomainMessage<'knock'>): void {
     if (message.type === 'knock/answer') {
-      if (!this.mayAnswer(member)) return refuse(member, 'NOT_OWNER', message.type);
+      if (!this.mayAnswer(member)) {
+        refuse(member, 'NOT_OWNER', message.type);
+        return;
+      }
       // Answered by someone else a moment before: the list they were sent says so.
       const pending = this.take(message.knockId);
       if (!pending) return;
@@ -85,9 +88,11 @@ export class RoomKnocks {
       else pending.knocker.refused('KNOCK_TURNED_AWAY');
       return;
     }
-    if (!member.info.isOwner) return refuse(member, 'NOT_OWNER', message.type);
     const target = this.context.members.get(message.memberId);
-    if (!target) return refuse(member, 'NOT_A_MEMBER', message.type);
+    if (!member.info.isOwner || !target) {
+      refuse(member, member.info.isOwner ? 'NOT_A_MEMBER' : 'NOT_OWNER', message.type);
+      return;
+    }
     if (target.info.isOwner) return;
     const person = target.info.personId;
     if (message.trusted === this.trusted.has(person)) return;
