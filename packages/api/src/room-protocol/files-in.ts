@@ -5,7 +5,8 @@
 // name and gives it to the page's chooser (or drops it where the controller dropped it). Controller only.
 import { z } from 'zod';
 
-const MB = 1024 * 1024;
+/** Sizes as people read them (decimal megabytes), so the limits show as 25 MB and 200 MB. */
+const MB = 1000 * 1000;
 /** The largest file the controller may hand a room whose owner is on the free plan… */
 export const FILE_IN_MAX_BYTES_FREE = 25 * MB;
 /** …and on a paid plan (level 2 and above). */

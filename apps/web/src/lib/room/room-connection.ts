@@ -79,6 +79,14 @@ export type TFilesOutEvent =
 /** The room's voice/state, or another member's voice frame (voice-session.ts). */
 export type TVoiceEvent = TServerMessageOf<'voice/state'> | ArrayBuffer;
 
+/** A file's way into the room, told to this page while it controls the room (use-room-files-in.ts). */
+export type TFilesInEvent =
+  | TServerMessageOf<'file/requested'>
+  | TServerMessageOf<'file/accepted'>
+  | TServerMessageOf<'file/progress'>
+  | TServerMessageOf<'file/delivered'>
+  | TServerMessageOf<'file/refused'>;
+
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
   error(error: TServerMessageOf<'system/error'>): void;
@@ -143,6 +151,7 @@ export class RoomConnection {
   private snapshot: TRoomSnapshot;
   private readonly listeners = new Set<() => void>();
   private readonly filesOutListeners = new Set<(event: TFilesOutEvent) => void>();
+  private readonly filesInListeners = new Set<(event: TFilesInEvent) => void>();
   private readonly pointingListeners = new Set<(event: TPointingEvent) => void>();
   private readonly voiceListeners = new Set<(event: TVoiceEvent) => void>();
   private socket: WebSocket | null = null;
@@ -189,6 +198,12 @@ export class RoomConnection {
   onFilesOut = (listener: (event: TFilesOutEvent) => void): (() => void) => {
     this.filesOutListeners.add(listener);
     return () => this.filesOutListeners.delete(listener);
+  };
+
+  /** A page's file chooser and the answers about a file on its way in: to the controller's page only. */
+  onFilesIn = (listener: (event: TFilesInEvent) => void): (() => void) => {
+    this.filesInListeners.add(listener);
+    return () => this.filesInListeners.delete(listener);
   };
 
   /** Others' pointers and reactions, told as they come: up to 20 a second each, so never kept in the snapshot. */
@@ -402,6 +417,13 @@ export class RoomConnection {
       case 'download/refused':
       case 'clipboard/copied':
         for (const listener of this.filesOutListeners) listener(message);
+        return;
+      case 'file/requested':
+      case 'file/accepted':
+      case 'file/progress':
+      case 'file/delivered':
+      case 'file/refused':
+        for (const listener of this.filesInListeners) listener(message);
         return;
       case 'stream/config':
         return this.update({ stream: message });

@@ -14,6 +14,7 @@ import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 
 import { StandalonePage } from '../../../components/standalone-page';
 import { useControlNotices } from '../../../hooks/use-control-notices';
 import { useRoomConnection } from '../../../hooks/use-room-connection';
+import { useRoomFilesIn } from '../../../hooks/use-room-files-in';
 import { useRoomFilesOut } from '../../../hooks/use-room-files-out';
 import { translateServerText } from '../../../lib/messages';
 import {
@@ -170,6 +171,7 @@ function LiveRoom({
   const send = connection ? connection.send.bind(connection) : () => false;
   useRoomFilesOut(connection);
   const controlling = snapshot.controllerId !== null && snapshot.controllerId === snapshot.you;
+  useRoomFilesIn(connection, canvas, controlling);
   useControlNotices({
     members: snapshot.members,
     you: snapshot.you,
