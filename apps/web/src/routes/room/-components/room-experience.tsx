@@ -287,13 +287,6 @@ function LiveRoom({
                 : t`Connecting…`}
         </span>
         <ReportRoomButton roomId={room.id} password={password} className="ml-auto" />
-        <VoiceControls
-          session={voiceSession}
-          voice={voice}
-          you={snapshot.you}
-          isOwner={isOwner}
-          joined={joined}
-        />
         <PointingControls
           pointing={pointing}
           controlling={controlling}
@@ -384,6 +377,13 @@ function LiveRoom({
         </div>
         <aside className="flex min-h-0 flex-1 flex-col border-t lg:w-80 lg:flex-none lg:border-t-0 lg:border-l">
           <KnockRequests knock={snapshot.knock} members={snapshot.members} you={snapshot.you} send={send} />
+          <VoiceControls
+            session={voiceSession}
+            voice={voice}
+            you={snapshot.you}
+            isOwner={isOwner}
+            joined={joined}
+          />
           <MembersPanel
             members={snapshot.members}
             removed={snapshot.removed}

@@ -1,4 +1,4 @@
-// Voice in the room's toolbar and member list: a push-to-talk button (hold it, or hold V outside text fields and
+// Voice above the room's member list and in it: a push-to-talk button (hold it, or hold V outside text fields and
 // the picture), a menu with the open mic, lowering the room's sound while someone talks, and for the owner voice on
 // or off for everyone; in each member's row, who is talking, mute for me, and for the owner mute for everyone.
 import { useLingui } from '@lingui/react/macro';
@@ -96,6 +96,7 @@ export function VoiceControls({
         : voice.mic === 'unsupported'
           ? t`This browser cannot send your voice`
           : t`Hold to talk (or hold V)`;
+  const short = blocked ? (voice.room.enabled ? t`Muted` : t`Voice off`) : t`Hold to talk`;
   const release = () => session?.push(false);
   // The loudest of others' voices heard over the last second or so, as data-heard (what journeys read).
   const box = useRef<HTMLDivElement>(null);
@@ -109,11 +110,20 @@ export function VoiceControls({
     return () => clearInterval(timer);
   }, [session]);
   return (
-    <div ref={box} className="flex items-center" data-testid="voice-controls" data-heard="0">
+    <section
+      ref={box}
+      className="flex min-w-0 items-center gap-2 border-b px-3 py-2"
+      aria-label={t`Voice`}
+      data-testid="voice-controls"
+      data-heard="0"
+    >
       <Button
-        variant="ghost"
-        size="icon"
-        className={cn('size-8', voice.talking && 'bg-primary/15 text-primary hover:bg-primary/20')}
+        variant="outline"
+        size="sm"
+        className={cn(
+          'min-w-0 flex-1 select-none',
+          voice.talking && 'border-primary bg-primary/15 text-primary',
+        )}
         aria-pressed={voice.pushing}
         aria-label={label}
         title={label}
@@ -136,13 +146,14 @@ export function VoiceControls({
         data-mic={voice.mic}
       >
         {blocked || voice.mic === 'denied' ? <MicOffIcon /> : <MicIcon />}
+        <span className="truncate">{voice.talking ? t`Talking…` : short}</span>
       </Button>
       <Popover>
         <PopoverTrigger asChild>
           <Button
             variant="ghost"
             size="icon"
-            className="size-6"
+            className="size-8"
             aria-label={t`Voice settings`}
             title={t`Voice settings`}
             disabled={!session}
@@ -184,7 +195,7 @@ export function VoiceControls({
           ) : null}
         </PopoverContent>
       </Popover>
-    </div>
+    </section>
   );
 }
 
