@@ -1,12 +1,16 @@
 // Knocking in real Chromium against the real server: the owner turns on the knock link in the share section, a
 // guest opens it (no password), enters a nickname and waits on a page that says so; the owner sees "Kim wants to
-// join" and lets them in (the guest is in the room); a second knocker is turned away and told so. In English, then
-// in Chinese; and once knocking is off, the old link no longer lets anyone knock.
+// join" and lets them in (the guest is in the room); a second knocker is turned away and told so. Then in Chinese;
+// and once knocking is off, the old link no longer lets anyone knock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESS_ME_PAGE, startSharedRoom, type TSharedRoom } from './room-support';
 import { type Page, screenshots } from './support';
 
 let shared: TSharedRoom;
+/** The knock link the owner turned on in the first journey. */
+let link = '';
+/** Each journey starts browsers and waits on people's pages: more than the project's two minutes under load. */
+const JOURNEY_TIMEOUT_MS = 240_000;
 
 beforeAll(async () => {
   shared = await startSharedRoom({ html: PRESS_ME_PAGE, name: 'knock' });
@@ -46,70 +50,82 @@ async function knock(link: string, nickname: string, language?: string) {
 }
 
 describe('knocking', () => {
-  it('lets the owner admit one knocker and turn another away, in English and in Chinese', async () => {
-    const { context: ownerContext, page: owner } = await shared.ownerInRoom();
-    const settings = await ownerContext.newPage();
-    const dialog = await openShare(settings);
-    expect(await dialog.getByTestId('room-knock-link').count()).toBe(0);
-    await dialog.getByTestId('room-knock-switch').click();
-    const linkField = dialog.getByTestId('room-knock-link');
-    await linkField.waitFor({ timeout: 15_000 });
-    const link = await linkField.inputValue();
-    expect(link).toMatch(new RegExp(`/share/room/${shared.room.id}#knock=[\\w-]+$`));
-    await screenshots(settings, 'room-knock-share');
+  it(
+    'lets the owner admit one knocker and turn another away',
+    async () => {
+      const { context: ownerContext, page: owner } = await shared.ownerInRoom();
+      const settings = await ownerContext.newPage();
+      const dialog = await openShare(settings);
+      expect(await dialog.getByTestId('room-knock-link').count()).toBe(0);
+      await dialog.getByTestId('room-knock-switch').click();
+      const linkField = dialog.getByTestId('room-knock-link');
+      await linkField.waitFor({ timeout: 15_000 });
+      link = await linkField.inputValue();
+      expect(link).toMatch(new RegExp(`/share/room/${shared.room.id}#knock=[\\w-]+$`));
+      await screenshots(settings, 'room-knock-share');
 
-    // A guest knocks and waits; the owner sees who and lets them in.
-    const kim = await knock(link, 'Kim');
-    expect(await kim.page.getByTestId('knock-waiting').textContent()).toContain(
-      'You knocked. Please wait: someone in the room will let you in, or not.',
-    );
-    await screenshots(kim.page, 'room-knock-waiting');
-    const request = owner.getByTestId('knock-request').filter({ hasText: 'Kim wants to join' });
-    await request.waitFor({ timeout: 15_000 });
-    await screenshots(owner, 'room-knock-request');
-    await request.getByTestId('knock-admit').click();
-    await kim.page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
-    await owner.getByTestId('knock-request').waitFor({ state: 'detached', timeout: 15_000 });
+      // A guest knocks and waits; the owner sees who and lets them in.
+      const kim = await knock(link, 'Kim');
+      expect(await kim.page.getByTestId('knock-waiting').textContent()).toContain(
+        'You knocked. Please wait: someone in the room will let you in, or not.',
+      );
+      await screenshots(kim.page, 'room-knock-waiting');
+      const request = owner.getByTestId('knock-request').filter({ hasText: 'Kim wants to join' });
+      await request.waitFor({ timeout: 15_000 });
+      await screenshots(owner, 'room-knock-request');
+      await request.getByTestId('knock-admit').click();
+      await kim.page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+      await owner.getByTestId('knock-request').waitFor({ state: 'detached', timeout: 15_000 });
 
-    // Another is turned away, and told so.
-    const max = await knock(link, 'Max');
-    const second = owner.getByTestId('knock-request').filter({ hasText: 'Max wants to join' });
-    await second.waitFor({ timeout: 15_000 });
-    await second.getByTestId('knock-refuse').click();
-    const notice = max.page.getByTestId('room-notice-text');
-    await notice.waitFor({ timeout: 15_000 });
-    expect(await notice.getAttribute('data-code')).toBe('KNOCK_TURNED_AWAY');
-    expect(await notice.textContent()).toBe('The room’s owner did not let you in');
-    await max.context.close();
+      // Another is turned away, and told so.
+      const max = await knock(link, 'Max');
+      const second = owner.getByTestId('knock-request').filter({ hasText: 'Max wants to join' });
+      await second.waitFor({ timeout: 15_000 });
+      await second.getByTestId('knock-refuse').click();
+      const notice = max.page.getByTestId('room-notice-text');
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.getAttribute('data-code')).toBe('KNOCK_TURNED_AWAY');
+      expect(await notice.textContent()).toBe('The room’s owner did not let you in');
+      await max.context.close();
+      await kim.context.close();
+      await ownerContext.close();
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
 
-    // In Chinese: the owner's page and a knocker's.
-    await ownerContext.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
-    await owner.reload();
-    await owner.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
-    const lin = await knock(link, 'Lin', 'zh-CN');
-    expect(await lin.page.getByTestId('knock-waiting').textContent()).toContain(
-      '你已敲门，请稍候：房间里的人会决定是否让你进入。',
-    );
-    const zhRequest = owner.getByTestId('knock-request').filter({ hasText: 'Lin 想要加入' });
-    await zhRequest.waitFor({ timeout: 15_000 });
-    expect(await zhRequest.getByTestId('knock-admit').textContent()).toBe('让其进入');
-    await screenshots(owner, 'room-knock-request-zh');
-    await zhRequest.getByTestId('knock-refuse').click();
-    const zhNotice = lin.page.getByTestId('room-notice-text');
-    await zhNotice.waitFor({ timeout: 15_000 });
-    expect(await zhNotice.textContent()).toBe('房主没有让你进入');
-    await lin.context.close();
+  it(
+    'says so in Chinese, and lets nobody knock once knocking is off',
+    async () => {
+      expect(link).not.toBe('');
+      const { context: ownerContext, page: owner } = await shared.ownerInRoom();
+      await ownerContext.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
+      await owner.reload();
+      await owner.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+      const lin = await knock(link, 'Lin', 'zh-CN');
+      expect(await lin.page.getByTestId('knock-waiting').textContent()).toContain(
+        '你已敲门，请稍候：房间里的人会决定是否让你进入。',
+      );
+      const zhRequest = owner.getByTestId('knock-request').filter({ hasText: 'Lin 想要加入' });
+      await zhRequest.waitFor({ timeout: 15_000 });
+      expect(await zhRequest.getByTestId('knock-admit').textContent()).toBe('让其进入');
+      await screenshots(owner, 'room-knock-request-zh');
+      await zhRequest.getByTestId('knock-refuse').click();
+      const zhNotice = lin.page.getByTestId('room-notice-text');
+      await zhNotice.waitFor({ timeout: 15_000 });
+      expect(await zhNotice.textContent()).toBe('房主没有让你进入');
+      await lin.context.close();
 
-    // Knocking off: the old link lets nobody knock (the room answers as a room shared with a password).
-    await dialog.getByTestId('room-knock-switch').click();
-    await linkField.waitFor({ state: 'detached', timeout: 15_000 });
-    const late = await shared.kit.newContext();
-    const latePage = await late.newPage();
-    await latePage.goto(link);
-    await latePage.getByTestId('share-password').waitFor({ timeout: 30_000 });
-    await late.close();
-
-    await kim.context.close();
-    await ownerContext.close();
-  });
+      // Knocking off: the old link lets nobody knock (the room answers as a room shared with a password).
+      const dialog = await openShare(await ownerContext.newPage());
+      await dialog.getByTestId('room-knock-switch').click();
+      await dialog.getByTestId('room-knock-link').waitFor({ state: 'detached', timeout: 15_000 });
+      const late = await shared.kit.newContext();
+      const latePage = await late.newPage();
+      await latePage.goto(link);
+      await latePage.getByTestId('share-password').waitFor({ timeout: 30_000 });
+      await late.close();
+      await ownerContext.close();
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
 });
