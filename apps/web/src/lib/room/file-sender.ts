@@ -6,8 +6,16 @@ import {
   FILE_IN_WINDOW_CHUNKS,
   type TClientMessageInput,
   type TFileInRefusal,
+  type TServerMessageOf,
 } from '@rooms/api/room-protocol';
-import type { TFilesInEvent } from './room-connection';
+
+/** A file's way into the room, told to this page while it controls the room (room-connection.ts's onFilesIn). */
+export type TFilesInEvent =
+  | TServerMessageOf<'file/requested'>
+  | TServerMessageOf<'file/accepted'>
+  | TServerMessageOf<'file/progress'>
+  | TServerMessageOf<'file/delivered'>
+  | TServerMessageOf<'file/refused'>;
 
 export type TFileSent =
   | { ok: true; name: string; size: number }

@@ -27,6 +27,7 @@ import {
 import { RestError } from '../http';
 import { currentToken } from '../session';
 import { detectDecoders, onDecodersChanged } from './decoders';
+import type { TFilesInEvent } from './file-sender';
 import { INITIAL_KNOCK, knockTicketFields, nextKnockState, type TKnockState } from './knock-state';
 import { storedLayerChoice, storeLayerChoice } from './layer-choice';
 import { PING_EVERY_MS } from './quality-meter';
@@ -78,14 +79,6 @@ export type TFilesOutEvent =
 
 /** The room's voice/state, or another member's voice frame (voice-session.ts). */
 export type TVoiceEvent = TServerMessageOf<'voice/state'> | ArrayBuffer;
-
-/** A file's way into the room, told to this page while it controls the room (use-room-files-in.ts). */
-export type TFilesInEvent =
-  | TServerMessageOf<'file/requested'>
-  | TServerMessageOf<'file/accepted'>
-  | TServerMessageOf<'file/progress'>
-  | TServerMessageOf<'file/delivered'>
-  | TServerMessageOf<'file/refused'>;
 
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
