@@ -331,6 +331,7 @@ export class RoomHub {
   private broadcast(message: TServerMessage): void {
     const serialized = JSON.stringify(message);
     for (const member of this.members.values()) member.peer.send(message, serialized);
+    if (message.type === 'control/state') this.filesIn.controlChanged();
   }
 
   private memberList(): TMember[] {

@@ -261,6 +261,20 @@ describe('files into the room', () => {
     expect(owner.peer.of('file/refused')[1]).toMatchObject({ reason: 'no-request', name: 'c.txt' });
   });
 
+  it('tells whoever takes control of a chooser still waiting, and nobody of one declined', () => {
+    const { hub, filesIn, owner, guest } = setup();
+    filesIn.open('req-1');
+    // The queue changing is no news about the chooser.
+    hub.handle(guest.id, { type: 'control/request' });
+    expect(owner.peer.of('file/requested')).toHaveLength(1);
+    hub.handle(owner.id, { type: 'control/grant', memberId: guest.id });
+    expect(guest.peer.of('file/requested')).toMatchObject([{ requestId: 'req-1' }]);
+    hub.handle(guest.id, { type: 'file/cancel', requestId: 'req-1' });
+    hub.handle(guest.id, { type: 'control/release' });
+    hub.handle(owner.id, { type: 'control/take' });
+    expect(owner.peer.of('file/requested')).toHaveLength(1);
+  });
+
   it('breaks off the upload when its sender loses control', async () => {
     const { hub, filesIn, owner, guest } = setup();
     filesIn.open('req-1');

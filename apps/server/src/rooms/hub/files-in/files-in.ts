@@ -55,6 +55,10 @@ export interface TRoomFilesInOptions {
 
 export class RoomFilesIn {
   private upload: TUpload | undefined;
+  /** The page's latest file chooser, told again to whoever takes control while it waits. */
+  private waiting: TFileRequest | undefined;
+  /** The member the waiting chooser was last told to. */
+  private toldTo: string | null = null;
   private kept = 0;
   private closed = false;
   private readonly stopRequests: () => void;
@@ -84,8 +88,19 @@ export class RoomFilesIn {
     if (this.upload) this.abort(this.upload, undefined);
   }
 
+  /** Control moved: a chooser still waiting for a file is the new controller's to answer. */
+  controlChanged(): void {
+    const waiting = this.waiting;
+    // control/state also goes out when only the queue changes: the same controller is not told twice.
+    if (!waiting || this.closed || this.options.controllerId() === this.toldTo) return;
+    if (this.options.filesIn?.isPending(waiting.requestId)) this.requested(waiting);
+    else this.waiting = undefined;
+  }
+
   private requested(request: TFileRequest): void {
+    this.waiting = request;
     const controller = this.controller();
+    this.toldTo = controller?.info.id ?? null;
     controller?.peer.send({
       type: 'file/requested',
       requestId: request.requestId,
@@ -188,6 +203,7 @@ export class RoomFilesIn {
     }
     if (message.requestId && this.options.controllerId() === member.info.id) {
       this.options.filesIn?.decline(message.requestId);
+      if (this.waiting?.requestId === message.requestId) this.waiting = undefined;
     }
   }
 
