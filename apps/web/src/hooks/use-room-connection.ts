@@ -6,8 +6,9 @@ import { showToast } from '@rooms/ui/toaster';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { translateServerText } from '../lib/messages';
 import { QualityMeter } from '../lib/room/quality-meter';
-import { INITIAL_SNAPSHOT, RoomConnection } from '../lib/room/room-connection';
+import { RoomConnection } from '../lib/room/room-connection';
 import { RoomPlayer } from '../lib/room/room-player';
+import { INITIAL_SNAPSHOT } from '../lib/room/room-snapshot';
 import { trpcClient } from '../lib/trpc';
 
 /**

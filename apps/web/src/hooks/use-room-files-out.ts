@@ -5,7 +5,8 @@ import { useLingui } from '@lingui/react/macro';
 import { showToast } from '@rooms/ui/toaster';
 import { useEffect } from 'react';
 import { formatFileSize } from '../lib/room/file-size';
-import type { RoomConnection, TFilesOutEvent } from '../lib/room/room-connection';
+import type { RoomConnection } from '../lib/room/room-connection';
+import type { TFilesOutEvent } from '../lib/room/room-moments';
 
 /** Saves the offered file as a download of this browser: the server answers it as an attachment. */
 function save(url: string, name: string): void {

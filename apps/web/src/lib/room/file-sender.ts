@@ -9,7 +9,7 @@ import {
   type TServerMessageOf,
 } from '@rooms/api/room-protocol';
 
-/** A file's way into the room, told to this page while it controls the room (room-connection.ts's onFilesIn). */
+/** A file's way into the room, told to this page while it controls the room (room-connection.ts's onFilesIn, room-moments.ts). */
 export type TFilesInEvent =
   | TServerMessageOf<'file/requested'>
   | TServerMessageOf<'file/accepted'>

@@ -7,7 +7,7 @@ import {
   REACTION_RATE_WINDOW_MS,
   type TReactionEmoji,
 } from '@rooms/api/room-protocol';
-import type { TPointingEvent } from './room-connection';
+import type { TPointingEvent } from './room-moments';
 
 /** How long a reaction floats over the picture. */
 export const REACTION_FLOAT_MS = 2500;

@@ -9,14 +9,9 @@ import {
   ROOM_ERROR_MESSAGES,
   rejoinDelayMs,
   roomSocketPath,
-  type TBrowserTabInfo,
-  type TChatEntry,
   type TClientMessageInput,
-  type TControlChange,
   type TMediaCodecName,
   type TMediaFrame,
-  type TMember,
-  type TRemovedMember,
   type TRoomEnding,
   type TRoomErrorCode,
   type TServerMessage,
@@ -28,57 +23,13 @@ import { RestError } from '../http';
 import { currentToken } from '../session';
 import { detectDecoders, onDecodersChanged } from './decoders';
 import type { TFilesInEvent } from './file-sender';
-import { INITIAL_KNOCK, knockTicketFields, nextKnockState, type TKnockState } from './knock-state';
+import { knockTicketFields, nextKnockState } from './knock-state';
 import { storedLayerChoice, storeLayerChoice } from './layer-choice';
 import { PING_EVERY_MS } from './quality-meter';
+import { RoomMoments, type TFilesOutEvent, type TPointingEvent, type TVoiceEvent } from './room-moments';
+import { INITIAL_SNAPSHOT, type TRoomSnapshot } from './room-snapshot';
 import { fetchRoomTicket, NOT_RUNNING_STATUS, TicketRefused } from './room-ticket';
 import { StreamAcks } from './stream-acks';
-
-/**
- * `reconnecting`: the connection dropped (network, server restart) and comes back with backoff; `waiting`: the
- * room's browser is not running (stopped, restarting) and the page joins again as soon as it runs.
- */
-export type TConnectionStatus = 'connecting' | 'joined' | 'reconnecting' | 'waiting' | 'closed';
-
-export interface TRoomSnapshot {
-  status: TConnectionStatus;
-  you: string | null;
-  members: TMember[];
-  /** Who the owner removed and may let back in (told to the owner's seats only). */
-  removed: TRemovedMember[];
-  controllerId: string | null;
-  queue: string[];
-  /** What made the last change of control and who (a driver who lost it is told why); null on joining. */
-  controlChange: TControlChange | null;
-  chat: TChatEntry[];
-  tabs: TBrowserTabInfo[];
-  stream: TServerMessageOf<'stream/config'> | null;
-  /** The picture layer this participant receives now and why (stream/layer); null until the room says. */
-  layer: TServerMessageOf<'stream/layer'> | null;
-  /** This participant's choice of layer (kept in this browser), sent on every join and when it changes. */
-  choice: TStreamLayerChoice;
-  /** The answer to this participant's last find in the page. */
-  found: { text: string; found: boolean } | null;
-  /** Why the room is away while `waiting` (who stopped it, whether it is restarting); null when not known. */
-  away: TRoomEnding | null;
-  /** When the next attempt to reconnect starts (performance.now()), while `reconnecting`. */
-  retryAt: number | null;
-  /** Why the connection ended for good (kicked, banned, wrong password…), as the server's code and text. */
-  ended: { code: TRoomErrorCode | 'CLOSED'; message: string } | null;
-  knock: TKnockState;
-}
-
-/** Another member's pointer or reaction: a passing moment for the picture's overlay (pointing-layer.tsx). */
-export type TPointingEvent = TServerMessageOf<'pointer/shown'> | TServerMessageOf<'reaction/shown'>;
-
-/** What leaves the room for this page while it controls the room (files-out-prompt.tsx). */
-export type TFilesOutEvent =
-  | TServerMessageOf<'download/offered'>
-  | TServerMessageOf<'download/refused'>
-  | TServerMessageOf<'clipboard/copied'>;
-
-/** The room's voice/state, or another member's voice frame (voice-session.ts). */
-export type TVoiceEvent = TServerMessageOf<'voice/state'> | ArrayBuffer;
 
 export interface TRoomConnectionEvents {
   frame(frame: TMediaFrame, bytes: number): void;
@@ -99,27 +50,6 @@ const FINAL_CLOSE_CODES: Record<number, TRoomErrorCode> = Object.fromEntries(
 
 /** Errors that come with the room going away, which the page's notice or cover tells instead of a toast. */
 const ROOM_ENDING_CODES = new Set<TRoomErrorCode>(['ROOM_NOT_RUNNING', 'OWNER_DISABLED', 'ACCOUNT_DISABLED']);
-
-/** Before the first message: also what the page shows while no connection exists yet. */
-export const INITIAL_SNAPSHOT: TRoomSnapshot = {
-  status: 'connecting',
-  you: null,
-  members: [],
-  removed: [],
-  controllerId: null,
-  queue: [],
-  controlChange: null,
-  chat: [],
-  tabs: [],
-  stream: null,
-  layer: null,
-  choice: 'auto',
-  found: null,
-  away: null,
-  retryAt: null,
-  ended: null,
-  knock: INITIAL_KNOCK,
-};
 
 export interface TRoomConnectionOptions {
   password?: string;
@@ -143,10 +73,7 @@ export interface TRoomConnectionOptions {
 export class RoomConnection {
   private snapshot: TRoomSnapshot;
   private readonly listeners = new Set<() => void>();
-  private readonly filesOutListeners = new Set<(event: TFilesOutEvent) => void>();
-  private readonly filesInListeners = new Set<(event: TFilesInEvent) => void>();
-  private readonly pointingListeners = new Set<(event: TPointingEvent) => void>();
-  private readonly voiceListeners = new Set<(event: TVoiceEvent) => void>();
+  private readonly moments = new RoomMoments();
   private socket: WebSocket | null = null;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -188,28 +115,19 @@ export class RoomConnection {
   getSnapshot = (): TRoomSnapshot => this.snapshot;
 
   /** Downloads offered or refused and text copied in the room: told to the controller's page only, as they come. */
-  onFilesOut = (listener: (event: TFilesOutEvent) => void): (() => void) => {
-    this.filesOutListeners.add(listener);
-    return () => this.filesOutListeners.delete(listener);
-  };
+  onFilesOut = (listener: (event: TFilesOutEvent) => void): (() => void) =>
+    this.moments.on('filesOut', listener);
 
   /** A page's file chooser and the answers about a file on its way in: to the controller's page only. */
-  onFilesIn = (listener: (event: TFilesInEvent) => void): (() => void) => {
-    this.filesInListeners.add(listener);
-    return () => this.filesInListeners.delete(listener);
-  };
+  onFilesIn = (listener: (event: TFilesInEvent) => void): (() => void) =>
+    this.moments.on('filesIn', listener);
 
   /** Others' pointers and reactions, told as they come: up to 20 a second each, so never kept in the snapshot. */
-  onPointing = (listener: (event: TPointingEvent) => void): (() => void) => {
-    this.pointingListeners.add(listener);
-    return () => this.pointingListeners.delete(listener);
-  };
+  onPointing = (listener: (event: TPointingEvent) => void): (() => void) =>
+    this.moments.on('pointing', listener);
 
   /** The room's voice state and others' voice packets, as they come (50 a second a speaker: not in the snapshot). */
-  onVoice = (listener: (event: TVoiceEvent) => void): (() => void) => {
-    this.voiceListeners.add(listener);
-    return () => this.voiceListeners.delete(listener);
-  };
+  onVoice = (listener: (event: TVoiceEvent) => void): (() => void) => this.moments.on('voice', listener);
 
   async connect(): Promise<void> {
     this.retryTimer = undefined;
@@ -337,7 +255,7 @@ export class RoomConnection {
   private receive(data: unknown): void {
     if (data instanceof ArrayBuffer) {
       if (isVoiceFrame(data)) {
-        for (const listener of this.voiceListeners) listener(data);
+        this.moments.tell('voice', data);
         return;
       }
       // Filler the server sends to learn whether the link carries more: acknowledged (above), never played.
@@ -360,6 +278,7 @@ export class RoomConnection {
   }
 
   private apply(message: TServerMessage) {
+    if (this.moments.pass(message)) return;
     const now = this.snapshot;
     switch (message.type) {
       case 'member/list':
@@ -397,27 +316,8 @@ export class RoomConnection {
         return this.update({ chat: [...now.chat, message.message].slice(-CHAT_KEEP) });
       case 'browser/tabs':
         return this.update({ tabs: message.tabs });
-      case 'pointer/shown':
-      case 'reaction/shown':
-        for (const listener of this.pointingListeners) listener(message);
-        return;
-      case 'voice/state':
-        for (const listener of this.voiceListeners) listener(message);
-        return;
       case 'browser/found':
         return this.update({ found: { text: message.text, found: message.found } });
-      case 'download/offered':
-      case 'download/refused':
-      case 'clipboard/copied':
-        for (const listener of this.filesOutListeners) listener(message);
-        return;
-      case 'file/requested':
-      case 'file/accepted':
-      case 'file/progress':
-      case 'file/delivered':
-      case 'file/refused':
-        for (const listener of this.filesInListeners) listener(message);
-        return;
       case 'stream/config':
         return this.update({ stream: message });
       case 'stream/layer':

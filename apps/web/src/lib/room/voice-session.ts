@@ -5,7 +5,8 @@
 // pair for React (voice-controls.tsx).
 import { decodeVoiceFrame, encodeVoiceFrame, type TVoiceState } from '@rooms/api/room-protocol';
 import { OPUS_SAMPLE_RATE } from './opus';
-import type { RoomConnection, TVoiceEvent } from './room-connection';
+import type { RoomConnection } from './room-connection';
+import type { TVoiceEvent } from './room-moments';
 import type { RoomSound } from './room-sound';
 import workletUrl from './sound.worklet.ts?worker&url';
 import { VoiceCapture } from './voice-capture';

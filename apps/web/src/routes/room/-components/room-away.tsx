@@ -10,7 +10,7 @@ import { Link } from '@tanstack/react-router';
 import { PlayIcon, RefreshCwIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toastError } from '../../../lib/notify';
-import type { TConnectionStatus } from '../../../lib/room/room-connection';
+import type { TConnectionStatus } from '../../../lib/room/room-snapshot';
 import { storedUser } from '../../../lib/session';
 import { trpcClient } from '../../../lib/trpc';
 
