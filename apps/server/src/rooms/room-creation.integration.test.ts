@@ -55,8 +55,9 @@ describe('creating a room', () => {
     expect(list.msg).toBe('success');
     expect(list.data).toHaveLength(1);
     expect(list.data[0]).toMatchObject({ id: room.id, name, hasPassword: true, state: 'stopped' });
-    // The list never carries the share password; only getRoomInfo does, and only for the owner.
+    // The list never carries the share password or the knock link's token; only getRoomInfo does, for the owner.
     expect(list.data[0]).not.toHaveProperty('password');
+    expect(list.data[0]).not.toHaveProperty('knockToken');
 
     const info = await call<TRoom>(owner, 'GET', 'getRoomInfo', { query: { name } });
     expect(info).toMatchObject({
@@ -65,8 +66,8 @@ describe('creating a room', () => {
       data: { id: room.id, password: 'open-sesame' },
     });
     // The dashboard's lean list read shows every other field exactly as the room's own view does.
-    const { password: _password, ...infoWithoutPassword } = info.data;
-    expect(list.data[0]).toEqual(infoWithoutPassword);
+    const { password: _password, knockToken: _knockToken, ...infoWithoutSecrets } = info.data;
+    expect(list.data[0]).toEqual(infoWithoutSecrets);
   });
 
   it('asks for an image and a zone when either is missing', async () => {

@@ -228,7 +228,13 @@ describe('a controller’s browser shortcuts over the room socket (H.264 room on
   }, 120_000);
   afterAll(() => room?.close());
 
-  it.each(SHORTCUTS)('$label leaves the room on its page', async (combo) => {
+  // Five shortcuts a test: what one of them leaves behind stays until the check after the five, so the test names
+  // the five to try one by one, and the wait for a dialog to show is paid once a group instead of once a shortcut.
+  const groups = Array.from({ length: Math.ceil(SHORTCUTS.length / 5) }, (_, i) => {
+    const combos = SHORTCUTS.slice(i * 5, i * 5 + 5);
+    return { label: combos.map((combo) => combo.label).join(', '), combos };
+  });
+  it.each(groups)('$label leave the room on its page', async ({ combos }) => {
     expect(await room.reachesPage('a')).toBe(true);
     await sleep(300);
     const { windows, ...alone } = await room.state();
@@ -239,12 +245,13 @@ describe('a controller’s browser shortcuts over the room socket (H.264 room on
     });
     const before = await picture(room.display);
 
-    room.keys(combo);
-    const stillTyping = await room.reachesPage('z');
+    for (const combo of combos) {
+      room.keys(combo);
+      expect(await room.reachesPage('z'), `after ${combo.label} the page still gets the keyboard`).toBe(true);
+    }
     // Long enough for a dialog or window to show: they took well under a second before the filter.
     await sleep(1500);
     await expectOnItsPage(room, windows, before);
-    expect(stillTyping, 'the page still gets the keyboard').toBe(true);
   });
 });
 
