@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { roomSocketPath } from '@rooms/api/room-protocol';
-import { RoomClient } from '../apps/server/src/ws/room-client';
+import { RoomClient } from '../apps/server/src/testing/room-client';
 import { startBenchServerProcess, type TBenchServerProcess } from './bench-server-process';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));

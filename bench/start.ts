@@ -15,7 +15,7 @@
 // Run: npm run bench:start [-- cycles=8 modes=cold,warm as=jpeg burst=1 pool=<burst>]
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { User } from '@rooms/db';
-import { RoomClient } from '../apps/server/src/ws/room-client';
+import { RoomClient } from '../apps/server/src/testing/room-client';
 import { callerOf, signInOwner, startBenchServer, type TBenchServer } from './bench-server';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=') as [string, string]));

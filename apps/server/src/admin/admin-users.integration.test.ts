@@ -9,9 +9,9 @@ import { AuditEntry, Plan, Room, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../testing/admin-accounts';
 import { rest } from '../testing/rest-client';
+import { RoomClient } from '../testing/room-client';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from '../ws/room-client';
 
 let server: TTestServer;
 let roomsDataDir: string;

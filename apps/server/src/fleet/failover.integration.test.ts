@@ -20,11 +20,11 @@ import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageParticipant } from '../testing/page-participant';
 import { processTree, stillThere, type TProcessInfo, uidOf } from '../testing/process-tree';
+import { RoomClient } from '../testing/room-client';
 import { unmountUnder } from '../testing/rooms/room-volume-files';
 import { startTestS3, type TTestS3 } from '../testing/rooms/s3-server';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
-import { RoomClient } from '../ws/room-client';
 
 const SECRET = 'failover-secret-that-is-long-enough-for-hmac';
 

@@ -9,9 +9,9 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { freePort } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetProcess } from '../testing/fleet-calls';
+import { RoomClient } from '../testing/room-client';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from '../ws/room-client';
 import { encodeForwardedIdentity } from './agent-routes';
 
 const signing = generateKeyPairSync('ed25519');

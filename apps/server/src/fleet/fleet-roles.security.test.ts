@@ -6,8 +6,8 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetProcess, tampered } from '../testing/fleet-calls';
+import { RoomClient } from '../testing/room-client';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from '../ws/room-client';
 import { developmentSigningKey } from './fleet-keys';
 
 let agent: TTestServer;

@@ -13,10 +13,10 @@ import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentDisposition } from '../rooms/engine/download-name';
 import { fleetProcess } from '../testing/fleet-calls';
+import { RoomClient } from '../testing/room-client';
 import { startTestPages, type TTestPages, testFileBytes } from '../testing/rooms/test-pages';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
-import { RoomClient } from '../ws/room-client';
 import { agentDownloadPath, DOWNLOAD_KEY_HEADER } from './agent-downloads';
 import { developmentSigningKey } from './fleet-keys';
 

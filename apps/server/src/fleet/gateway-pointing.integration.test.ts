@@ -8,9 +8,9 @@ import { roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../testing/room-client';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
-import { RoomClient } from '../ws/room-client';
 
 const SECRET = 'gateway-pointing-secret-that-is-long-enough-for-hmac';
 

@@ -6,9 +6,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { fleet } from '@rooms/api';
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../testing/room-client';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from '../ws/room-client';
 
 let control: TTestServer;
 let gateway: TTestServer;

@@ -11,10 +11,10 @@ import { roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../testing/room-client';
 import { decodeH264 } from '../testing/rooms/decode-check';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
-import { RoomClient } from '../ws/room-client';
 
 const run = promisify(execFile);
 const SECRET = 'room-feed-secret-that-is-long-enough-for-hmac';

@@ -7,10 +7,10 @@ import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@ro
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { RoomClient } from '../testing/room-client';
 import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import type { RoomLink } from '../ws/relay-ports';
-import { RoomClient } from '../ws/room-client';
 import { fuzzValue, type TJsonSchema } from './schema-arbitrary';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);

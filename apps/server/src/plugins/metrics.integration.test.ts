@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../testing/rest-client';
+import { RoomClient } from '../testing/room-client';
 import { createOwner, uniqueRoomName } from '../testing/room-test-users';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import { RoomClient } from '../ws/room-client';
 
 const TOKEN = 'metrics-token-for-the-test';
 let server: TTestServer;

@@ -10,9 +10,9 @@ import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort, Room } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../testing/room-client';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
-import { RoomClient } from '../ws/room-client';
 
 let database: TestDatabase;
 let page: Server;

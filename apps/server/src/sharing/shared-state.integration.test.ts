@@ -30,12 +30,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { parseEnv } from '../env';
 import { createArgon2Hasher } from '../services/passwords/argon2-hasher';
+import { RoomClient } from '../testing/room-client';
 import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedUser } from '../testing/stored-accounts';
 import { TEST_CAPTCHA_MAX_NUMBER } from '../testing/test-captcha';
 import { testRedisUrl as REDIS_URL, testRedisAvailable as redisAvailable } from '../testing/test-redis';
-import { RoomClient } from '../ws/room-client';
 
 /** Wrong passwords on one account in its window (packages/api domains/accounts/guards.ts LIMITS). */
 const LOGIN_LIMIT_PER_ACCOUNT = 10;

@@ -6,11 +6,11 @@ import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/r
 import { LOCAL_REGION_CODE, Region, Room, RoomReport, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
+import { RoomClient } from '../testing/room-client';
 import { createOwner, type TTestOwner, uniqueRoomName } from '../testing/room-test-users';
 import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import type { RoomLink } from '../ws/relay-ports';
-import { RoomClient } from '../ws/room-client';
 
 const SHARE_URL = 'https://share.rooms.example';
 

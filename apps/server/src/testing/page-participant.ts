@@ -10,7 +10,7 @@ import {
   roomSocketPath,
   type TMediaCodecName,
 } from '@rooms/api/room-protocol';
-import { RoomClient } from '../ws/room-client';
+import { RoomClient } from './room-client';
 
 export interface TPageParticipantOptions {
   /** Where tickets are asked for: the control plane. */

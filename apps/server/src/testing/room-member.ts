@@ -3,7 +3,7 @@
 // member id the room gave it.
 import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { expect } from 'vitest';
-import { RoomClient } from '../ws/room-client';
+import { RoomClient } from './room-client';
 import type { TTestServer } from './test-server';
 
 export async function enterAsMember(

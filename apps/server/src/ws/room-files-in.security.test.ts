@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { FILE_IN_MAX_BYTES_FREE, type TServerMessageOf } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../testing/rest-client';
+import type { RoomClient } from '../testing/room-client';
 import { enterAsMember } from '../testing/room-member';
 import { createOwner, uniqueRoomName } from '../testing/room-test-users';
 import { uploadChecksum, uploadFile } from '../testing/rooms/file-upload';
 import { startTestPages, type TTestPages, testFileBytes } from '../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../testing/test-server';
-import type { RoomClient } from './room-client';
 
 let server: TTestServer;
 let pages: TTestPages;

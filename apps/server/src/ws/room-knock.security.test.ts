@@ -8,10 +8,10 @@ import { ROOM_CLOSE_CODES, roomSocketPath } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueCaller } from '../testing/rest-client';
+import { RoomClient } from '../testing/room-client';
 import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import type { RoomLink } from './relay-ports';
-import { RoomClient } from './room-client';
 
 let server: TTestServer;
 let origin: string;

@@ -4,10 +4,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ROOM_CLOSE_CODES, roomSocketPath, type TRoomEnding } from '@rooms/api/room-protocol';
 import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RoomClient } from '../testing/room-client';
 import { LocalRoomSession, readLocalPicture } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import type { RoomLink } from './relay-ports';
-import { RoomClient } from './room-client';
 
 let server: TTestServer;
 let origin: string;

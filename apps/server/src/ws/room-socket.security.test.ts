@@ -11,11 +11,11 @@ import WebSocket from 'ws';
 import { REPO_ROOT } from '../env';
 import { createAdmin, impersonate } from '../testing/admin-accounts';
 import { rest, solveCaptcha, uniqueCaller } from '../testing/rest-client';
+import { RoomClient } from '../testing/room-client';
 import { LocalRoomSession } from '../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../testing/test-server';
 import { databaseLiveSessions } from './default-ports';
 import type { RoomLink } from './relay-ports';
-import { RoomClient } from './room-client';
 
 let server: TTestServer;
 let origin: string;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { roomSocketPath, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { RoomClient } from '../../testing/room-client';
 import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
 import {
   changed,
@@ -22,7 +23,6 @@ import {
 import { apply, input } from '../../testing/rooms/room-input';
 import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
-import { RoomClient } from '../../ws/room-client';
 import { startEgressProxy } from '../egress/egress-proxy';
 import { ChromiumRoomEngine } from './chromium-room-engine';
 

@@ -6,11 +6,11 @@ import { CHAT_HISTORY_SIZE, roomSocketPath, type TRoomEnding } from '@rooms/api/
 import { LOCAL_REGION_CODE, Region, Room, RoomChatMessage, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { RoomClient } from '../../testing/room-client';
 import { LocalRoomSession } from '../../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
 import { databaseRoomChat } from '../../ws/default-ports';
 import type { RoomLink } from '../../ws/relay-ports';
-import { RoomClient } from '../../ws/room-client';
 
 const sessions = new Map<string, LocalRoomSession>();
 let first: TTestServer;

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { roomSocketPath, type TMediaFrame, type TRoomTicketResponse } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { RoomClient } from '../../testing/room-client';
 import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
 import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { canShapeLinks, openShapedLink, type TShapedLink } from '../../testing/shaped-link';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
-import { RoomClient } from '../../ws/room-client';
 
 const shaping = await canShapeLinks();
 let server: TTestServer;

@@ -10,12 +10,12 @@ import type { TMediaCodecName, TMediaFrame, TRoomTicketResponse } from '@rooms/a
 import { roomSocketPath } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../testing/rest-client';
+import { RoomClient } from '../../testing/room-client';
 import { createOwner, uniqueRoomName } from '../../testing/room-test-users';
 import { decodeH264, opusLoudness } from '../../testing/rooms/decode-check';
 import { liveDescendants, stillRunning, type TProcessInfo } from '../../testing/rooms/room-processes';
 import { startTestPages, type TTestPages } from '../../testing/rooms/test-pages';
 import { startTestServer, type TTestServer } from '../../testing/test-server';
-import { RoomClient } from '../../ws/room-client';
 import type { TMediaChunk } from '../room-session';
 
 const WEBCODECS: TMediaCodecName[] = ['h264', 'opus', 'jpeg'];

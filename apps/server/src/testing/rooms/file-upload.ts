@@ -2,7 +2,7 @@
 // RoomClient: file/begin, then base64 chunks no further than the window ahead of the server's file/progress, until
 // file/delivered or file/refused.
 import { FILE_IN_CHUNK_BYTES, FILE_IN_WINDOW_CHUNKS, type TServerMessageOf } from '@rooms/api/room-protocol';
-import type { RoomClient } from '../../ws/room-client';
+import type { RoomClient } from '../room-client';
 
 export type TUploadOutcome = TServerMessageOf<'file/delivered'> | TServerMessageOf<'file/refused'>;
 

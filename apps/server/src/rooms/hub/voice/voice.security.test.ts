@@ -14,10 +14,10 @@ import {
 import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueCaller } from '../../../testing/rest-client';
+import { RoomClient } from '../../../testing/room-client';
 import { LocalRoomSession } from '../../../testing/rooms/local-room-session';
 import { startTestServer, type TTestServer } from '../../../testing/test-server';
 import type { RoomLink } from '../../../ws/relay-ports';
-import { RoomClient } from '../../../ws/room-client';
 
 let server: TTestServer;
 let origin: string;
