@@ -2,101 +2,20 @@
 // members only, never from a socket before joining, from someone removed or banned, muted by the owner or while
 // voice is off; a flood reaches nobody beyond the limit, and oversized or foreign binary is refused and, as a stream,
 // ends the connection. Each room's browser is a LocalRoomSession.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   encodeVoiceFrame,
   ROOM_CLOSE_CODES,
-  roomSocketPath,
   VOICE_FRAME_RATE_LIMIT,
   VOICE_FRAME_RATE_WINDOW_MS,
   VOICE_PAYLOAD_MAX_BYTES,
 } from '@rooms/api/room-protocol';
-import { LOCAL_REGION_CODE, Region, Room, Session, SystemImage, User } from '@rooms/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueCaller } from '../../../testing/rest-client';
-import { RoomClient } from '../../../testing/room-client';
-import { LocalRoomSession } from '../../../testing/rooms/local-room-session';
-import { startTestServer, type TTestServer } from '../../../testing/test-server';
-import type { RoomLink } from '../../../ws/relay-ports';
+import { describe, expect, it } from 'vitest';
+import type { RoomClient } from '../../../testing/room-client';
+import { relayWithLocalRooms } from '../../../testing/rooms/relay-with-local-rooms';
 
-let server: TTestServer;
-let origin: string;
-const sessions = new Map<string, LocalRoomSession>();
-
-beforeAll(async () => {
-  server = await startTestServer();
-  origin = new URL(server.config.publicUrl).origin;
-  const link: RoomLink = { session: (roomId) => sessions.get(roomId), participantsChanged: () => {} };
-  server.app.roomRelay.use({ link });
-});
-
-afterAll(async () => {
-  for (const session of sessions.values()) session.stop();
-  await server?.close();
-});
-
-/** An account with one session; its token opens sockets as a signed-in page does. */
-async function createUser(username: string): Promise<{ id: string; token: string }> {
-  const em = server.app.orm.em.fork();
-  const user = em.create(User, {
-    username,
-    email: uniqueCaller(username.toLowerCase()).email,
-    passwordHash: 'not-used',
-  });
-  const token = randomBytes(32).toString('base64url');
-  em.create(Session, {
-    user,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
-  await em.flush();
-  return { id: user.id, token };
-}
-
-async function createRoom(ownerId: string): Promise<string> {
-  const em = server.app.orm.em.fork();
-  const room = em.create(Room, {
-    name: `voice-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
-    password: 'sesame',
-    isPublic: false,
-    region: await em.findOneOrFail(Region, { code: LOCAL_REGION_CODE }),
-    image: (await em.find(SystemImage, {}, { limit: 1 }))[0]!,
-    startUrl: null,
-    maxConnections: 10,
-    width: 1280,
-    height: 720,
-    videoBitrateKbps: 2000,
-    maxFrameRate: 30,
-    owner: em.getReference(User, ownerId),
-  });
-  await em.flush();
-  sessions.set(room.id, new LocalRoomSession(room.id, { fps: 5 }));
-  return room.id;
-}
-
-/** A browser's socket to the room with a fresh ticket, not joined yet (`token`: signed in). */
-async function open(roomId: string, call: { token?: string; cookie?: string; ip?: string } = {}) {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/ws/ticket',
-    remoteAddress: call.ip ?? '127.0.0.1',
-    headers: {
-      ...(call.token ? { authorization: call.token } : {}),
-      ...(call.cookie ? { cookie: call.cookie } : {}),
-    },
-    payload: { roomId, password: 'sesame' },
-  });
-  expect(response.statusCode).toBe(200);
-  const url = `${server.url.replace(/^http/, 'ws')}${roomSocketPath(roomId)}?ticket=${response.json().ticket}`;
-  return RoomClient.connect(url, { origin });
-}
-
-async function enter(roomId: string, nickname: string, call: Parameters<typeof open>[1] = {}) {
-  const client = await open(roomId, call);
-  client.send({ type: 'member/join', nickname });
-  const list = await client.next('member/list');
-  return { client, id: list.you };
-}
+const relay = relayWithLocalRooms('voice');
+const { createUser, createRoom, open, enter } = relay;
 
 /** One Opus-sized packet whose bytes say who sent it and which it was. */
 function packet(tag: number, sequence: number, size = 80) {
