@@ -159,8 +159,11 @@ describe('files handed into a room', () => {
     for (const path of stored) expect(path).toMatch(new RegExp(`^\\.downloads/d-[^/]+/in-[^/]+/${marker}$`));
     // A name that is nothing but dots and separators is not a way up either.
     const request = await openChooser();
+    pages.events.length = 0;
     const outcome = await uploadFile(room.olga, Buffer.from('x'), '../..', request);
     expect(outcome).toMatchObject({ type: 'file/delivered', name: 'download' });
+    // The page reports the file it was handed; wait for it here so it cannot land in the next test's log.
+    expect(await pages.waitForEvent('chosen:', 20_000)).toMatch(/^chosen:download:1:/);
   });
 
   it('takes no file, no bytes and no answer from a member who does not control the room', async () => {
