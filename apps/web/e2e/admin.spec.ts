@@ -125,9 +125,20 @@ describe('admin', () => {
       .or(page.getByPlaceholder(/search/i))
       .first()
       .fill(user.email);
+    // The new user heads the list before the search settles: the row is opened at once, while the user page's code
+    // takes longer to load than the search takes to settle (slowed here), and the settled search must not take the
+    // administrator back to the list.
     const userLink = page.locator(`a[href$="/admin/users/${user.userId}"]`).first();
+    const slowScripts = /\.js(\?|$)/;
+    await page.route(slowScripts, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
     await userLink.click();
     await page.waitForURL(`**/admin/users/${user.userId}`);
+    await page.getByTestId('user-actions').waitFor();
+    await page.unroute(slowScripts);
+    expect(new URL(page.url()).pathname).toBe(`/admin/users/${user.userId}`);
     await page.getByRole('button', { name: 'Sign in as this user' }).click();
     await giveReason(page, 'Create the link', 'Ticket 4711: the dashboard looks empty to them');
     const shown = page.getByTestId('login-link');

@@ -10,10 +10,10 @@ import { NativeSelect } from '@rooms/ui/native-select';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { RefreshCwIcon, SearchIcon, Undo2Icon } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { QueryView } from '../../../components/query-view';
-import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 import { useFailureToast } from '../../../hooks/use-failure-toast';
+import { useSearchInAddress } from '../../../hooks/use-search-in-address';
 import { formatMoney, paymentMethodLabel, type TPaymentStatus } from '../../../lib/billing';
 import { formatDateTime } from '../../../lib/format';
 import { trpc, trpcClient } from '../../../lib/trpc';
@@ -49,13 +49,10 @@ function PaymentsPage() {
   const { i18n, t } = useLingui();
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const [text, setText] = useState(search.q ?? '');
-  const query = useDebouncedValue(text.trim(), 300);
+  const { text, setText, query } = useSearchInAddress(search.q, (q) =>
+    navigate({ search: (current) => ({ ...current, q }), replace: true }),
+  );
   const [refunding, setRefunding] = useState<TAdminPayment | null>(null);
-
-  useEffect(() => {
-    void navigate({ search: (current) => ({ ...current, q: query || undefined }), replace: true });
-  }, [query, navigate]);
 
   const payments = useInfiniteQuery(
     trpc.admin.payments.list.infiniteQueryOptions(

@@ -8,10 +8,9 @@ import { NativeSelect } from '@rooms/ui/native-select';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { SearchIcon } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { QueryView } from '../../../../components/query-view';
-import { useDebouncedValue } from '../../../../hooks/use-debounced-value';
 import { useFailureToast } from '../../../../hooks/use-failure-toast';
+import { useSearchInAddress } from '../../../../hooks/use-search-in-address';
 import { formatDateTime } from '../../../../lib/format';
 import { trpc } from '../../../../lib/trpc';
 import { nextCursor, SEARCH_MAX_LENGTH, type TAdminUserRow } from '../-components/admin-api';
@@ -71,14 +70,10 @@ function UsersPage() {
   const { t } = useLingui();
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const [text, setText] = useState(search.q ?? '');
-  const query = useDebouncedValue(text.trim(), 300);
+  const { text, setText, query } = useSearchInAddress(search.q, (q) =>
+    navigate({ search: (current) => ({ ...current, q }), replace: true }),
+  );
   const sort = search.sort ?? 'createdAt';
-
-  // The settled search goes into the address, so going back from a user's page finds the same list.
-  useEffect(() => {
-    void navigate({ search: (current) => ({ ...current, q: query || undefined }), replace: true });
-  }, [query, navigate]);
 
   const users = useInfiniteQuery(
     trpc.admin.users.list.infiniteQueryOptions(
