@@ -269,7 +269,11 @@ describe('pages loaded on demand', () => {
     await failure.waitFor();
     expect(await failure.getByRole('alert').textContent()).toContain('Network request failed:');
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+    // The next page fails too, once its code and the server's health check have both been refused (the failure
+    // of the last page is on screen already: waiting for it alone would let the server come back in between).
+    const healthRefused = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/healthz'));
     await page.getByTestId('sidebar').getByRole('link', { name: 'Personal info' }).click();
+    await healthRefused;
     await failure.waitFor();
 
     await context.unroute(`${kit.server.url}/**`, refuse);
