@@ -11,6 +11,22 @@ import { mountPoints } from '../../rooms/profiles/room-volumes';
 
 const run = promisify(execFile);
 
+/**
+ * Waits until no loop device holds the image. A stop unmounts the room's directory lazily when a process is still in
+ * it (a busy machine, a browser slow to exit): until the last one lets go the image stays attached, read-write, and a
+ * read-only mount of it fails ("already mounted or mount point busy").
+ */
+async function imageReleased(image: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { stdout } = await run('losetup', ['--associated', image]);
+    if (stdout.trim() === '') return;
+    if (Date.now() > deadline)
+      throw new Error(`${image} is still attached after ${timeoutMs} ms: ${stdout.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** A file of a stopped room's directory, read from its image (mounted read-only for the read). */
 export async function readStoppedRoomFile(
   roomsDataDir: string,
@@ -19,6 +35,7 @@ export async function readStoppedRoomFile(
 ): Promise<string> {
   const image = join(roomsDataDir, '.volumes', `${roomId}.img`);
   if (!existsSync(image)) return readFile(join(roomsDataDir, roomId, name), 'utf8');
+  await imageReleased(image);
   const mountPoint = await mkdtemp(join(tmpdir(), 'rooms-volume-read-'));
   await run('mount', ['-o', 'loop,ro,noload', image, mountPoint]);
   try {
