@@ -3,13 +3,16 @@
 // second, Chromium loops it) while the speaker holds push-to-talk; each page notes, on the wall clock all pages of
 // this machine share, when a burst starts: the speaker where its microphone's sound enters the page, each listener
 // where the speaker's voice leaves the page's voice node for the speakers (the context's output timestamp). The
-// table gives mouth → ear per listener, p50 and p95. Method and results: bench/README.md.
+// table gives mouth → ear per listener, p50 and p95. The room's page plays a steady tone meanwhile: each listener's
+// room sound must not run dry while voice plays (its jitter buffer's underruns, before and during the talk). The
+// server runs in this process: its CPU while the speaker talks, less its CPU over as long a spell with nobody
+// talking, is what one speaker costs it. Method and results: bench/README.md.
 // Run: npm run bench:voice [-- bursts=30]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@rooms/db';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { QUIET_CHROMIUM_ARGS } from '../apps/server/src/rooms/engine/room-browser';
 import { passEntry } from '../apps/web/e2e/room-support';
 import { startBenchServer } from './bench-server';
@@ -120,6 +123,33 @@ const INSTRUMENT = `(({ role, detector }) => {
 const instrument = (role: 'speaker' | 'listener') =>
   `${INSTRUMENT}(${JSON.stringify({ role, detector: DETECTOR })});`;
 
+/** This process's CPU (the server's, with the bench's own idle waiting) over `run`, in % of one core. */
+async function serverCpuOver(ms: number, run: () => Promise<void>): Promise<number> {
+  const start = process.cpuUsage();
+  const startedAt = performance.now();
+  await run();
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) / 1000 / Math.max(ms, performance.now() - startedAt)) * 100;
+}
+
+/** The listener's room sound as its quality indicator reports it: times it ran dry, sound dropped. */
+async function roomSound(page: Page): Promise<{ underruns: number; droppedMs: number }> {
+  const indicator = page.getByTestId('quality-indicator');
+  return {
+    underruns: Number(await indicator.getAttribute('data-sound-underruns')),
+    droppedMs: Number(await indicator.getAttribute('data-sound-dropped')),
+  };
+}
+
+/** Waits until the listener's page plays the room's sound (its buffer reported). */
+async function soundPlaying(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="quality-indicator"]')?.getAttribute('data-sound-buffer'),
+    undefined,
+    { timeout: 30_000 },
+  );
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -147,7 +177,13 @@ async function main(): Promise<void> {
       password: 'sesame',
       region: 'local',
       image: 'chromium-url',
-      startUrl: server.pages.url('/'),
+      startUrl: server.pages.url('/tone'),
+      // The three members' pages share this machine's two cores with the room and the server (members have their own
+      // computers): a small, slow picture leaves them the time a 720p30 one would take (with it, every page's room
+      // sound ran dry ~70 times in 32 s before anyone talked, and voice took 320 ms).
+      width: 640,
+      height: 360,
+      maxFrameRate: 10,
     });
     await server.call('/api/room/startRoom', { id: room.id });
     /** A guest on the room's share link, joined, with the bench's instrument in the page. */
@@ -167,11 +203,18 @@ async function main(): Promise<void> {
     const speaker = await guest('Sam', 'speaker');
     const talk = speaker.getByTestId('voice-talk');
     await talk.waitFor();
+    const talkMs = (BURSTS + 2) * PERIOD_MS;
+    // Everyone in, the room's tone playing on each listener: a spell as long as the talk with nobody talking.
+    await Promise.all(listeners.map((page) => soundPlaying(page)));
+    const atStart = await Promise.all(listeners.map(roomSound));
+    const quiet = await serverCpuOver(talkMs, () => speaker.waitForTimeout(talkMs));
+    const before = await Promise.all(listeners.map(roomSound));
     await talk.hover();
     await speaker.mouse.down();
-    await speaker.waitForTimeout((BURSTS + 2) * PERIOD_MS);
+    const talked = await serverCpuOver(talkMs, () => speaker.waitForTimeout(talkMs));
     const talking = await talk.getAttribute('data-talking');
     await speaker.mouse.up();
+    const after = await Promise.all(listeners.map(roomSound));
     if (talking !== 'true')
       console.log(`the speaker was not talking (microphone: ${await talk.getAttribute('data-mic')})`);
     const said = await speaker.evaluate(() => (window as unknown as { __bursts: number[] }).__bursts);
@@ -195,6 +238,26 @@ async function main(): Promise<void> {
       ];
       console.log(`| ${row.join(' | ')} |`);
     }
+    console.log('');
+    console.log(
+      `room sound on each listener over ${talkMs / 1000} s with nobody talking, then as long with voice playing:`,
+    );
+    console.log('| listener | ran dry, quiet | dropped ms, quiet | ran dry, voice | dropped ms, voice |');
+    console.log('| -------- | -------------: | ----------------: | -------------: | ----------------: |');
+    for (const [index, start] of atStart.entries()) {
+      const [middle, end] = [before[index]!, after[index]!];
+      const row = [
+        middle.underruns - start.underruns,
+        middle.droppedMs - start.droppedMs,
+        end.underruns - middle.underruns,
+        end.droppedMs - middle.droppedMs,
+      ];
+      console.log(`| listener ${index + 1} | ${row.join(' | ')} |`);
+    }
+    console.log('');
+    console.log(
+      `server CPU (this process): ${quiet.toFixed(2)} % of a core with nobody talking, ${talked.toFixed(2)} % while one speaker talks: ${(talked - quiet).toFixed(2)} % for the speaker`,
+    );
   } finally {
     await browser.close();
     await server.close();

@@ -3,7 +3,7 @@
 // at which context time, the sound clock that the picture follows (av-sync.ts), and how loud what was rendered
 // since the last report is (a silent page still sends sound: silence). Loaded with
 // audioWorklet.addModule from the URL Vite gives for `?worker&url`, so it is bundled with its import.
-import { JITTER_DEFAULTS, JitterBuffer } from './jitter-buffer';
+import { JITTER_DEFAULTS, JitterBuffer, type TJitterOptions } from './jitter-buffer';
 
 // The AudioWorkletGlobalScope, which TypeScript's DOM library does not describe.
 declare const sampleRate: number;
@@ -11,7 +11,15 @@ declare const currentTime: number;
 declare class AudioWorkletProcessor {
   readonly port: MessagePort;
 }
-declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+declare function registerProcessor(
+  name: string,
+  processor: new (options?: { processorOptions?: TSoundWorkletOptions }) => AudioWorkletProcessor,
+): void;
+
+/** What a node of this worklet is made with (`processorOptions`): the room's sound takes the defaults. */
+export interface TSoundWorkletOptions {
+  jitter?: Partial<Omit<TJitterOptions, 'sampleRate'>>;
+}
 
 export type TSoundWorkletMessage =
   | { type: 'chunk'; timestamp: number; channels: Float32Array[] }
@@ -32,14 +40,15 @@ export interface TSoundWorkletReport {
 const REPORT_EVERY_S = 0.05;
 
 class RoomSoundProcessor extends AudioWorkletProcessor {
-  private readonly jitter = new JitterBuffer({ sampleRate, ...JITTER_DEFAULTS });
+  private readonly jitter: JitterBuffer;
   private reportedAt = Number.NEGATIVE_INFINITY;
   private sounding = false;
   private squares = 0;
   private samples = 0;
 
-  constructor() {
+  constructor(options?: { processorOptions?: TSoundWorkletOptions }) {
     super();
+    this.jitter = new JitterBuffer({ sampleRate, ...JITTER_DEFAULTS, ...options?.processorOptions?.jitter });
     this.port.onmessage = (event: MessageEvent<TSoundWorkletMessage>) => {
       const message = event.data;
       if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels);
