@@ -1,10 +1,11 @@
-// Pointing and reactions through a gateway, as real processes: a control plane, an agent running the room's real
-// browser and a gateway. The gateway passes a member's pointer/move and reaction/send on to the agent's hub, and
-// the others' pointer/shown and reaction/shown back, like any other room message; the hub's limits hold there.
+// Pointing, reactions and voice through a gateway, as real processes: a control plane, an agent running the room's
+// real browser and a gateway. The gateway passes a member's pointer/move, reaction/send and binary voice frames on to
+// the agent's hub, and the others' pointer/shown, reaction/shown and voice back, like any other room message; the
+// hub's limits hold there.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { roomSocketPath } from '@rooms/api/room-protocol';
+import { encodeVoiceFrame, roomSocketPath } from '@rooms/api/room-protocol';
 import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,14 +13,14 @@ import { RoomClient } from '../testing/room-client';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 
-const SECRET = 'gateway-pointing-secret-that-is-long-enough-for-hmac';
+const SECRET = 'gateway-pointing-voice-secret-that-is-long-enough-for-hmac';
 
 let database: TestDatabase;
 let dataDir: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  dataDir = await mkdtemp(join(tmpdir(), 'rooms-gateway-pointing-'));
+  dataDir = await mkdtemp(join(tmpdir(), 'rooms-gateway-pointing-voice-'));
 }, 60_000);
 
 afterAll(async () => {
@@ -42,8 +43,8 @@ function startProcess(name: string, env: Record<string, string>, port?: number):
   );
 }
 
-describe('pointing through a gateway', () => {
-  it('reaches the other members on the agent, and not beyond the limits', async () => {
+describe('pointing and voice through a gateway', () => {
+  it('reach the other members on the agent, and not beyond the limits', async () => {
     const controlPort = await freePort();
     const publicUrl = `http://127.0.0.1:${controlPort}`;
     const control = await startProcess(
@@ -66,7 +67,12 @@ describe('pointing through a gateway', () => {
     );
     const gateway = await startProcess('gateway', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl });
     const owner = await storedUser(database.orm, { prefix: 'point' });
-    const room = await storedRoom(database.orm, owner.id, { startUrl: 'about:blank', maxConnections: 5 });
+    // Public, so that another account (who hears the voice: a person's own tabs do not) comes in with its session.
+    const room = await storedRoom(database.orm, owner.id, {
+      startUrl: 'about:blank',
+      maxConnections: 5,
+      isPublic: true,
+    });
     const started = await fetch(`${publicUrl}/api/room/startRoom?id=${room.id}`, {
       method: 'POST',
       headers: { authorization: owner.token },
@@ -74,9 +80,9 @@ describe('pointing through a gateway', () => {
     expect(((await started.json()) as { data: { state: string } }).data.state).toBe('running');
 
     // Two seats of the owner's account: the first drives, the second watches and points.
-    const seat = async (nickname: string) => {
+    const seat = async (nickname: string, token = owner.token) => {
       const client = await RoomClient.connect(
-        `ws://127.0.0.1:${gateway.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(owner.token)}`,
+        `ws://127.0.0.1:${gateway.port}${roomSocketPath(room.id)}?token=${encodeURIComponent(token)}`,
       );
       client.send({ type: 'member/join', nickname });
       return { client, id: (await client.next('member/list')).you };
@@ -103,6 +109,20 @@ describe('pointing through a gateway', () => {
     // Nothing comes back to the sender itself.
     expect(watcher.client.of('pointer/shown')).toEqual([]);
     expect(watcher.client.of('reaction/shown')).toEqual([]);
+
+    // Voice is binary on the same socket: the watcher talks, and another person hears the frame with the watcher's
+    // id, which the hub behind the gateway wrote.
+    const lena = await seat('Lena', (await storedUser(database.orm, { prefix: 'hear' })).token);
+    watcher.client.send({ type: 'voice/talk', talking: true });
+    await lena.client.next('voice/state', (state) => state.speaking.includes(watcher.id));
+    const data = new Uint8Array(80).fill(5);
+    watcher.client.sendBytes(encodeVoiceFrame({ sequence: 1, timestamp: 20, data }));
+    await lena.client.until(() => lena.client.voice.length > 0, 'the voice frame', 10_000);
+    const [heard] = lena.client.voice;
+    expect(heard).toMatchObject({ speaker: watcher.id, sequence: 1 });
+    expect(Array.from(heard!.data)).toEqual(Array.from(data));
+    expect(watcher.client.voice).toEqual([]);
+    lena.client.close();
     watcher.client.close();
     driver.client.close();
     await fetch(`http://127.0.0.1:${control.port}/api/room/stopRoom?id=${room.id}`, {
