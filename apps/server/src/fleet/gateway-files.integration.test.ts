@@ -2,7 +2,8 @@
 // and a gateway. The room's Chromium downloads a file from a page served on loopback (allowed through the egress
 // proxy); the agent's hub offers it to the controller over the socket the gateway forwards, and the controller's
 // browser fetches it from the gateway at the link's path, which fetches it from the agent with its own signed call.
-// Wrong keys, another room's path, or a call straight to the agent spend nothing and get nothing.
+// Wrong keys, another room's path, or a call straight to the agent spend nothing and get nothing. Then a file handed
+// in: the page's chooser reaches the controller through the gateway, and the controller's chunks reach the page.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentDisposition } from '../rooms/engine/download-name';
 import { fleetProcess } from '../testing/fleet-calls';
 import { RoomClient } from '../testing/room-client';
+import { uploadChecksum, uploadFile } from '../testing/rooms/file-upload';
 import { startTestPages, type TTestPages, testFileBytes } from '../testing/rooms/test-pages';
 import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
@@ -63,8 +65,8 @@ async function filesWaiting(roomsDataDir: string): Promise<string[]> {
   return files.flat();
 }
 
-describe('a download in a room on an agent', () => {
-  it('reaches its controller through a gateway, once, and nobody else', async () => {
+describe('files in and out of a room on an agent', () => {
+  it('reach its controller through a gateway, once, and nobody else', async () => {
     const controlPort = await freePort();
     const publicUrl = `http://127.0.0.1:${controlPort}`;
     const control = await startProcess(
@@ -163,6 +165,31 @@ describe('a download in a room on an agent', () => {
       expect(await again.json()).toEqual({ msg: 'error', data: NOT_AVAILABLE });
       // And the file is gone from the agent's disk.
       await expect.poll(() => filesWaiting(roomsDataDir)).toEqual([]);
+
+      // The other way: the page's file chooser asks the controller alone, through the gateway, and the file the
+      // controller sends in chunks over the forwarded socket is what the page in the agent's room reads.
+      pages.events.length = 0;
+      driver.client.send({ type: 'browser/navigate', url: pages.url('/upload') });
+      await pages.waitForEvent('ready:upload', 30_000);
+      for (const action of ['down', 'up'] as const) {
+        driver.client.send({
+          type: 'input/pointer',
+          action,
+          x: 0.5,
+          y: 0.2,
+          button: 'left',
+          buttons: action === 'down' ? 1 : 0,
+          clickCount: 1,
+        });
+      }
+      const request = await driver.client.next('file/requested', undefined, 20_000);
+      const bytes = testFileBytes(150_000);
+      const outcome = await uploadFile(driver.client, bytes, 'notes 笔记.txt', request);
+      expect(outcome).toMatchObject({ type: 'file/delivered', name: 'notes 笔记.txt', size: bytes.length });
+      expect(await pages.waitForEvent('chosen:', 20_000)).toBe(
+        `chosen:notes 笔记.txt:${bytes.length}:${uploadChecksum(bytes)}`,
+      );
+      expect(watcher.client.of('file/requested')).toEqual([]);
     } finally {
       watcher.client.close();
       driver.client.close();
