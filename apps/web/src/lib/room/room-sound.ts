@@ -88,6 +88,14 @@ export class RoomSound {
     this.stamps.decoding(frame.timestamp, decoder.decodeQueueSize);
   }
 
+  /**
+   * The context the room's sound plays in, once its worklet is loaded: members' voices play in it too
+   * (voice-session.ts), on the same audio thread and output, not on a second one beside it.
+   */
+  playingContext(): AudioContext | null {
+    return this.closed || !this.node ? null : this.context;
+  }
+
   /** The click-to-unmute: runs inside the user's gesture, which is what lets the context start. */
   unmute(): void {
     this.setMuted(false);

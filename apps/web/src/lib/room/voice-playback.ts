@@ -31,8 +31,8 @@ export class VoicePlayback {
   private levels: Float32Array<ArrayBuffer> | null = null;
   private closed = false;
 
-  /** `context`: the voice's AudioContext, with sound.worklet.ts loaded. */
-  constructor(private readonly context: AudioContext) {
+  /** `context`: where the voices play (the room's sound's, or the voice's own), with sound.worklet.ts loaded. */
+  constructor(readonly context: AudioContext) {
     this.analyser = context.createAnalyser();
     this.analyser.fftSize = 2048;
     this.analyser.connect(context.destination);

@@ -143,8 +143,10 @@ export class VoiceSession {
     if (event instanceof ArrayBuffer) {
       const frame = decodeVoiceFrame(event);
       if (!frame || this.closed) return;
-      if (this.playback) this.playback.frame(frame);
-      // The first voice heard builds the sound path; packets meanwhile are lost (the jitter buffer waits anyway).
+      const playback = this.voicePlayback();
+      if (playback) playback.frame(frame);
+      // Without the room's sound, the first voice heard builds the voice's own context; packets meanwhile are lost
+      // (the jitter buffer waits anyway).
       else void this.audioContext();
       return;
     }
@@ -153,14 +155,29 @@ export class VoiceSession {
     if (this.snapshot.talking && !this.mayTalk()) this.update({ talking: false });
   }
 
-  /** The voice's AudioContext, with the room sound's worklet for the speakers' jitter buffers. */
+  /**
+   * Where others' voices play: in the room's sound's context when the room has sound (one audio thread and output
+   * on the page; a second context beside it made the room's sound run dry more often on a busy machine), else in
+   * the voice's own. Built again when that context changes (the room's sound started, or started over).
+   */
+  private voicePlayback(): VoicePlayback | null {
+    const context = this.sound()?.playingContext() ?? this.audio;
+    if (!context) return null;
+    if (this.playback?.context !== context) {
+      this.playback?.close();
+      this.playback = new VoicePlayback(context);
+      for (const id of this.snapshot.mutedForMe) this.playback.setMutedForMe(id, true);
+    }
+    return this.playback;
+  }
+
+  /** The voice's own AudioContext (the microphone's, and the voices' without room sound), with the sound worklet. */
   private audioContext(): Promise<AudioContext> {
     this.context ??= (async () => {
       const context = new AudioContext({ latencyHint: 'interactive', sampleRate: OPUS_SAMPLE_RATE });
-      this.audio = context;
       await context.audioWorklet.addModule(workletUrl);
-      this.playback = new VoicePlayback(context);
-      for (const id of this.snapshot.mutedForMe) this.playback.setMutedForMe(id, true);
+      if (this.closed) void context.close().catch(() => undefined);
+      else this.audio = context;
       return context;
     })();
     return this.context;
@@ -224,8 +241,14 @@ export class VoiceSession {
     this.sound()?.duck(this.snapshot.duck && speaking ? DUCK_LEVEL : 1);
   }
 
+  /**
+   * Any press on the page lets the voice's own context start (the autoplay rule); and the room sound's, when voices
+   * wait in it to be heard (the room's sound otherwise waits for its own click to unmute).
+   */
   private readonly resume = (): void => {
     if (this.audio?.state === 'suspended') void this.audio.resume();
+    const shared = this.playback?.context;
+    if (shared?.state === 'suspended' && this.playback?.speaking()) void shared.resume();
   };
 
   private update(patch: Partial<TVoiceSnapshot>): void {
