@@ -171,17 +171,7 @@ describe('files in and out of a room on an agent', () => {
       pages.events.length = 0;
       driver.client.send({ type: 'browser/navigate', url: pages.url('/upload') });
       await pages.waitForEvent('ready:upload', 30_000);
-      for (const action of ['down', 'up'] as const) {
-        driver.client.send({
-          type: 'input/pointer',
-          action,
-          x: 0.5,
-          y: 0.2,
-          button: 'left',
-          buttons: action === 'down' ? 1 : 0,
-          clickCount: 1,
-        });
-      }
+      driver.client.click(0.5, 0.2);
       const request = await driver.client.next('file/requested', undefined, 20_000);
       const bytes = testFileBytes(150_000);
       const outcome = await uploadFile(driver.client, bytes, 'notes 笔记.txt', request);

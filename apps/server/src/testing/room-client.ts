@@ -76,6 +76,21 @@ export class RoomClient {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
+  /** A click of the left button at (x, y) of the picture (0..1), pressed and released as a person's is sent. */
+  click(x: number, y: number): void {
+    for (const action of ['down', 'up'] as const) {
+      this.send({
+        type: 'input/pointer',
+        action,
+        x,
+        y,
+        button: 'left',
+        buttons: action === 'down' ? 1 : 0,
+        clickCount: 1,
+      });
+    }
+  }
+
   /** A binary message, e.g. a voice frame. */
   sendBytes(bytes: Uint8Array): void {
     this.socket.send(bytes, { binary: true });

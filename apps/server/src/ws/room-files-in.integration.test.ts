@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { FILE_IN_MAX_BYTES_FREE } from '@rooms/api/room-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../testing/rest-client';
-import type { RoomClient } from '../testing/room-client';
 import { enterAsMember } from '../testing/room-member';
 import { createOwner, uniqueRoomName } from '../testing/room-test-users';
 import { uploadChecksum, uploadFile } from '../testing/rooms/file-upload';
@@ -74,21 +73,6 @@ async function filesHandedIn(): Promise<string[]> {
   return found;
 }
 
-/** A press of the left button at (x, y) of the picture. */
-function press(client: RoomClient, x: number, y: number): void {
-  for (const action of ['down', 'up'] as const) {
-    client.send({
-      type: 'input/pointer',
-      action,
-      x,
-      y,
-      button: 'left',
-      buttons: action === 'down' ? 1 : 0,
-      clickCount: 1,
-    });
-  }
-}
-
 describe('files from the controller into a room', () => {
   it('hands the controller’s file to the page’s file chooser, told to the controller alone', async () => {
     pages.events.length = 0;
@@ -97,7 +81,7 @@ describe('files from the controller into a room', () => {
     const gus = await enterAsMember(server, room.roomId, 'Gus', { password: 'sesame' });
     try {
       await pages.waitForEvent('ready:upload', 30_000);
-      press(olga.client, 0.5, 0.2);
+      olga.client.click(0.5, 0.2);
       const requested = await olga.client.next('file/requested', undefined, 20_000);
       expect(requested).toMatchObject({ multiple: false, maxBytes: FILE_IN_MAX_BYTES_FREE });
 

@@ -88,17 +88,7 @@ async function storedFiles(): Promise<string[]> {
 /** Olga presses the page's file input: the chooser it opens comes to her as a request. */
 async function openChooser(): Promise<TServerMessageOf<'file/requested'>> {
   const before = room.olga.of('file/requested').length;
-  for (const action of ['down', 'up'] as const) {
-    room.olga.send({
-      type: 'input/pointer',
-      action,
-      x: 0.5,
-      y: 0.2,
-      button: 'left',
-      buttons: action === 'down' ? 1 : 0,
-      clickCount: 1,
-    });
-  }
+  room.olga.click(0.5, 0.2);
   await room.olga.until(() => room.olga.of('file/requested').length > before, 'file/requested', 20_000);
   return room.olga.of('file/requested').at(-1)!;
 }

@@ -70,26 +70,13 @@ describe('a running room over the WebSocket', () => {
     expect(isJpeg(frame.data)).toBe(true);
     expect(server.app.roomEngine.state(roomId)).toBe('running');
 
-    const press = (action: 'down' | 'up') =>
-      ({
-        type: 'input/pointer',
-        action,
-        x: 0.5,
-        y: 0.5,
-        button: 'left',
-        buttons: action === 'down' ? 1 : 0,
-        clickCount: 1,
-      }) as const;
-
     // Gus presses the button without control: refused, the page never hears of it.
-    gus.client.send(press('down'));
-    gus.client.send(press('up'));
+    gus.client.click(0.5, 0.5);
     expect(await gus.client.next('system/error')).toMatchObject({ code: 'NOT_CONTROLLER' });
 
     // Olga, the owner, is in control: her press reaches the page, and the page repaints for both.
     const before = gus.client.frames.length;
-    olga.client.send(press('down'));
-    olga.client.send(press('up'));
+    olga.client.click(0.5, 0.5);
     await pages.waitForEvent('clicked', 20_000);
     expect(clicks()).toBe(1);
     await gus.client.until(() => gus.client.frames.length > before, 'a frame after the press');
@@ -99,15 +86,13 @@ describe('a running room over the WebSocket', () => {
     await olga.client.next('control/state', (state) => state.queue.includes(gus.you));
     olga.client.send({ type: 'control/grant', memberId: gus.you });
     await gus.client.next('control/state', (state) => state.controllerId === gus.you);
-    gus.client.send(press('down'));
-    gus.client.send(press('up'));
+    gus.client.click(0.5, 0.5);
     await expect.poll(clicks, { timeout: 20_000 }).toBe(2);
 
     // The owner takes control back; Gus's presses are ignored again.
     olga.client.send({ type: 'control/take' });
     await gus.client.next('control/state', (state) => state.controllerId === olga.you);
-    gus.client.send(press('down'));
-    gus.client.send(press('up'));
+    gus.client.click(0.5, 0.5);
     gus.client.send({ type: 'system/ping', t: 1 });
     await gus.client.next('system/pong');
     olga.client.send({ type: 'system/ping', t: 2 });
