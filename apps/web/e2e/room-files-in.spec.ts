@@ -4,7 +4,7 @@
 // page shows the file's name and size. A file dropped on the picture reaches the page's drop zone.
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSharedRoom, type TSharedRoom } from './room-support';
+import { holdControl, startSharedRoom, type TSharedRoom } from './room-support';
 import { screenshots, toast } from './support';
 
 /** The room's page: a file input over the top half, a drop zone below, and the chosen file's name and size. */
@@ -63,10 +63,7 @@ describe('a file from this computer into the room', () => {
       if (language === 'zh-CN') {
         await context.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
         await page.reload();
-        const take = page.getByTestId('control-take');
-        await page.getByTestId('room-canvas').waitFor();
-        if (await take.isVisible()) await take.click();
-        await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+        await holdControl(page);
       }
       const said = texts[language];
       // The room's browser opens the page with the file input afresh.

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSharedRoom, type TSharedRoom } from './room-support';
+import { holdControl, startSharedRoom, type TSharedRoom } from './room-support';
 import { DESKTOP, type Page, PHONE, screenshots, toast } from './support';
 
 /** What the room's /files page offers to copy, and the name and text of the file it saves. */
@@ -229,10 +229,7 @@ describe('the room with the keyboard', () => {
       if (language === 'zh-CN') {
         await context.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
         await page.reload();
-        const take = page.getByTestId('control-take');
-        await page.getByTestId('room-canvas').waitFor();
-        if (await take.isVisible()) await take.click();
-        await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+        await holdControl(page);
       }
       const said = texts[language];
 

@@ -216,6 +216,26 @@ export async function roomThroughApi(
 }
 
 /** The password of the shared room of startSharedRoom; guests' links carry it. */
+/**
+ * Ends with this page driving the room. The server gives an empty seat to the owner on joining, so the take button
+ * can show for a moment and go before a click lands (a reloaded page); a seat someone left behind is taken back.
+ */
+export async function holdControl(page: Page): Promise<void> {
+  const controlling = page.locator('[data-testid="room-page"][data-controlling="true"]');
+  const take = page.getByTestId('control-take');
+  await page.getByTestId('room-canvas').waitFor();
+  await expect
+    .poll(
+      async () => {
+        if ((await controlling.count()) > 0) return true;
+        if (await take.isVisible()) await take.click({ timeout: 1_000 }).catch(() => undefined);
+        return false;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+}
+
 export const SHARED_ROOM_PASSWORD = 'sesame';
 
 export interface TSharedRoom {
@@ -276,10 +296,7 @@ export async function startSharedRoom(options: {
       const page = await context.newPage();
       await page.goto(`/room/${room.id}`);
       await passEntry(page, owner.username);
-      // The server gives an empty seat to the owner on joining; a seat someone left behind is taken back.
-      const take = page.getByTestId('control-take');
-      if (await take.isVisible()) await take.click();
-      await page.locator('[data-testid="room-page"][data-controlling="true"]').waitFor({ timeout: 15_000 });
+      await holdControl(page);
       return { context, page };
     },
     async guestInRoom(nickname, { viewport = DESKTOP, hasTouch = false } = {}) {
