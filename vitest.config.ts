@@ -42,6 +42,7 @@ const INTEGRATION_WITHOUT_ROOMS = [
   'apps/server/src/fuzz/*.integration.test.ts',
   'apps/server/src/plugins/dev-mailbox.integration.test.ts',
   'apps/server/src/plugins/trpc.integration.test.ts',
+  'apps/server/src/plugins/unused-connections.integration.test.ts',
   'apps/server/src/rooms/hub/room-chat.integration.test.ts',
   'apps/server/src/rooms/profiles/profile-archive.integration.test.ts',
   'apps/server/src/rooms/profiles/room-volumes.integration.test.ts',

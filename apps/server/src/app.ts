@@ -17,6 +17,7 @@ import { roomThumbnailsPlugin } from './plugins/room-thumbnails';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { servicesPlugin } from './plugins/services';
 import { trpcPlugin } from './plugins/trpc';
+import { endUnusedConnectionsOnClose } from './plugins/unused-connections';
 import { webAppPlugin } from './plugins/web-app';
 import { roomRelayPlugin } from './ws/room-relay-plugin';
 
@@ -60,6 +61,8 @@ export async function buildApp(config: TConfig, options: TBuildOptions = {}): Pr
     // a busy machine, and the server then refused to start. Each step of it has its own limit.
     pluginTimeout: 120_000,
   });
+
+  endUnusedConnectionsOnClose(app, { tls: Boolean(options.https) });
 
   // Fastify's own rejections (bad JSON, oversized body) answer in the API's envelope with the right status.
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
