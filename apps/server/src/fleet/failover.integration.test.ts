@@ -23,7 +23,7 @@ import { processTree, stillThere, type TProcessInfo, uidOf } from '../testing/pr
 import { RoomClient } from '../testing/room-client';
 import { unmountUnder } from '../testing/rooms/room-volume-files';
 import { startTestS3, type TTestS3 } from '../testing/rooms/s3-server';
-import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { killServerProcesses, startInstallProcess, type TServerProcess } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 
 const SECRET = 'failover-secret-that-is-long-enough-for-hmac';
@@ -114,20 +114,9 @@ async function scrape(port: number): Promise<Map<string, number>> {
   return series;
 }
 
-/** One process of the fleet on this test's database and data directory. */
-function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
-  return startServerProcess(
-    name,
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: join(dataDir, name),
-      APP_SECRET: SECRET,
-      BILLING_JOBS: 'off',
-      ...env,
-    },
-    port,
-  );
-}
+/** One process of the fleet on this suite's database, data directory and secret. */
+const startProcess = (name: string, env: Record<string, string>, port?: number) =>
+  startInstallProcess({ databaseUrl: database.url, dataDir, secret: SECRET }, name, env, port);
 
 /** Where kept profiles are saved: the install's bucket, which agents and the control plane are both told. */
 function bucketEnv(): Record<string, string> {

@@ -9,7 +9,6 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { roomSocketPath } from '@rooms/api/room-protocol';
-import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentDisposition } from '../rooms/engine/download-name';
@@ -17,7 +16,7 @@ import { fleetProcess } from '../testing/fleet-calls';
 import { RoomClient } from '../testing/room-client';
 import { uploadChecksum, uploadFile } from '../testing/rooms/file-upload';
 import { startTestPages, type TTestPages, testFileBytes } from '../testing/rooms/test-pages';
-import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { killServerProcesses, startOneAgentFleet } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 import { agentDownloadPath, DOWNLOAD_KEY_HEADER } from './agent-downloads';
 import { developmentSigningKey } from './fleet-keys';
@@ -43,19 +42,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
-  return startServerProcess(
-    name,
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: join(dataDir, name),
-      APP_SECRET: SECRET,
-      BILLING_JOBS: 'off',
-      ...env,
-    },
-    port,
-  );
-}
+/** This suite's install: its database, data directory and secret. */
+const install = () => ({ databaseUrl: database.url, dataDir, secret: SECRET });
 
 /** Files waiting in the agent's downloads directories (every run's). */
 async function filesWaiting(roomsDataDir: string): Promise<string[]> {
@@ -67,30 +55,11 @@ async function filesWaiting(roomsDataDir: string): Promise<string[]> {
 
 describe('files in and out of a room on an agent', () => {
   it('reach its controller through a gateway, once, and nobody else', async () => {
-    const controlPort = await freePort();
-    const publicUrl = `http://127.0.0.1:${controlPort}`;
-    const control = await startProcess(
-      'control',
-      { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl },
-      controlPort,
-    );
-    const agentPort = await freePort();
-    const agentAddress = `127.0.0.1:${agentPort}`;
-    const roomsDataDir = join(dataDir, 'agent', 'rooms');
-    await startProcess(
-      'agent',
-      {
-        ROOM_ROLE: 'agent',
-        AGENT_ADDRESS: agentAddress,
-        CONTROL_URL: publicUrl,
-        ROOMS_DATA_DIR: roomsDataDir,
-        ROOM_CAPACITY: '1',
-        ROOM_WARM_POOL: '0',
-        ROOM_EGRESS_ALLOW: pages.hostPort,
-      },
-      agentPort,
-    );
-    const gateway = await startProcess('gateway', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl });
+    const { control, agent, publicUrl, roomsDataDir, startGateway } = await startOneAgentFleet(install(), {
+      ROOM_EGRESS_ALLOW: pages.hostPort,
+    });
+    const agentAddress = `127.0.0.1:${agent.port}`;
+    const gateway = await startGateway();
     const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
     const owner = await storedUser(database.orm, { prefix: 'dl' });
     const room = await storedRoom(database.orm, owner.id, {

@@ -6,11 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeVoiceFrame, roomSocketPath } from '@rooms/api/room-protocol';
-import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoomClient } from '../testing/room-client';
-import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { killServerProcesses, startOneAgentFleet } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 
 const SECRET = 'gateway-pointing-voice-secret-that-is-long-enough-for-hmac';
@@ -29,43 +28,13 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
-  return startServerProcess(
-    name,
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: join(dataDir, name),
-      APP_SECRET: SECRET,
-      BILLING_JOBS: 'off',
-      ...env,
-    },
-    port,
-  );
-}
+/** This suite's install: its database, data directory and secret. */
+const install = () => ({ databaseUrl: database.url, dataDir, secret: SECRET });
 
 describe('pointing and voice through a gateway', () => {
   it('reach the other members on the agent, and not beyond the limits', async () => {
-    const controlPort = await freePort();
-    const publicUrl = `http://127.0.0.1:${controlPort}`;
-    const control = await startProcess(
-      'control',
-      { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl },
-      controlPort,
-    );
-    const agentPort = await freePort();
-    await startProcess(
-      'agent',
-      {
-        ROOM_ROLE: 'agent',
-        AGENT_ADDRESS: `127.0.0.1:${agentPort}`,
-        CONTROL_URL: publicUrl,
-        ROOMS_DATA_DIR: join(dataDir, 'agent', 'rooms'),
-        ROOM_CAPACITY: '1',
-        ROOM_WARM_POOL: '0',
-      },
-      agentPort,
-    );
-    const gateway = await startProcess('gateway', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl });
+    const { control, publicUrl, startGateway } = await startOneAgentFleet(install());
+    const gateway = await startGateway();
     const owner = await storedUser(database.orm, { prefix: 'point' });
     // Public, so that another account (who hears the voice: a person's own tabs do not) comes in with its session.
     const room = await storedRoom(database.orm, owner.id, {

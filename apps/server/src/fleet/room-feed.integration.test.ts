@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { roomSocketPath } from '@rooms/api/room-protocol';
-import { freePort } from '@rooms/db';
 import { createTestDatabase, type TestDatabase } from '@rooms/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoomClient } from '../testing/room-client';
 import { decodeH264 } from '../testing/rooms/decode-check';
-import { killServerProcesses, startServerProcess, type TServerProcess } from '../testing/server-processes';
+import { killServerProcesses, startOneAgentFleet } from '../testing/server-processes';
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 
 const run = promisify(execFile);
@@ -47,19 +46,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function startProcess(name: string, env: Record<string, string>, port?: number): Promise<TServerProcess> {
-  return startServerProcess(
-    name,
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: join(dataDir, name),
-      APP_SECRET: SECRET,
-      BILLING_JOBS: 'off',
-      ...env,
-    },
-    port,
-  );
-}
+/** This suite's install: its database, data directory and secret. */
+const install = () => ({ databaseUrl: database.url, dataDir, secret: SECRET });
 
 /** Bytes the agent has sent on its connections (every gateway's), from the kernel's socket counters. */
 async function agentBytesSent(port: number): Promise<number> {
@@ -69,33 +57,12 @@ async function agentBytesSent(port: number): Promise<number> {
 
 describe('a room watched through two gateways', () => {
   it('costs the agent one copy per gateway, and every viewer decodes its pictures', async () => {
-    const controlPort = await freePort();
-    const publicUrl = `http://127.0.0.1:${controlPort}`;
-    const control = await startProcess(
-      'control',
-      { ROOM_ROLE: 'control', PUBLIC_URL: publicUrl },
-      controlPort,
-    );
-    const agentPort = await freePort();
-    await startProcess(
-      'agent',
-      {
-        ROOM_ROLE: 'agent',
-        AGENT_ADDRESS: `127.0.0.1:${agentPort}`,
-        // Its heartbeats go through the control plane, as a fleet's do (the run would lapse in 10 s otherwise).
-        CONTROL_URL: publicUrl,
-        ROOMS_DATA_DIR: join(dataDir, 'agent', 'rooms'),
-        ROOM_EGRESS_ALLOW: pageHost,
-        ROOM_CAPACITY: '1',
-        ROOM_WARM_POOL: '0',
-        ROOM_MEDIA: 'h264',
-      },
-      agentPort,
-    );
-    const gateways = [
-      await startProcess('gateway-1', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl }),
-      await startProcess('gateway-2', { ROOM_ROLE: 'gateway', PUBLIC_URL: publicUrl }),
-    ];
+    const { control, agent, startGateway } = await startOneAgentFleet(install(), {
+      ROOM_EGRESS_ALLOW: pageHost,
+      ROOM_MEDIA: 'h264',
+    });
+    const agentPort = agent.port;
+    const gateways = [await startGateway('gateway-1'), await startGateway('gateway-2')];
     const owner = await storedUser(database.orm, { prefix: 'feed' });
     const room = await storedRoom(database.orm, owner.id, {
       startUrl: `http://${pageHost}/`,
