@@ -1,7 +1,8 @@
 // Knocking in real Chromium against the real server: the owner turns on the knock link in the share section, a
 // guest opens it (no password), enters a nickname and waits on a page that says so; the owner sees "Kim wants to
-// join" and lets them in (the guest is in the room); a second knocker is turned away and told so. Then in Chinese;
-// and once knocking is off, the old link no longer lets anyone knock.
+// join" and lets them in (the guest is in the room); a second knocker is turned away and told so. An owner on the
+// dashboard, outside the room, is told too ("Kim wants to join <room>") and goes into the room from that alert to
+// answer. Then in Chinese; and once knocking is off, the old link no longer lets anyone knock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESS_ME_PAGE, startSharedRoom, type TSharedRoom } from './room-support';
 import { type Page, screenshots } from './support';
@@ -31,6 +32,9 @@ async function openShare(page: Page) {
   await dialog.getByTestId('room-knock').waitFor();
   return dialog;
 }
+
+/** The alert an owner outside the room gets for `nickname`'s knock (components/knock-alerts.tsx). */
+const knockAlert = (page: Page, text: string) => page.locator('[role="status"]').filter({ hasText: text });
 
 /** A guest's browser on the knock link, through the nickname entry, to the waiting page. */
 async function knock(link: string, nickname: string, language?: string) {
@@ -63,8 +67,10 @@ describe('knocking', () => {
       link = await linkField.inputValue();
       expect(link).toMatch(new RegExp(`/share/room/${shared.room.id}#knock=[\\w-]+$`));
       await screenshots(settings, 'room-knock-share');
+      await settings.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
 
-      // A guest knocks and waits; the owner sees who and lets them in.
+      // A guest knocks and waits; the owner sees who in the room, and on the dashboard an alert.
       const kim = await knock(link, 'Kim');
       expect(await kim.page.getByTestId('knock-waiting').textContent()).toContain(
         'You knocked. Please wait: someone in the room will let you in, or not.',
@@ -73,7 +79,16 @@ describe('knocking', () => {
       const request = owner.getByTestId('knock-request').filter({ hasText: 'Kim wants to join' });
       await request.waitFor({ timeout: 15_000 });
       await screenshots(owner, 'room-knock-request');
-      await request.getByTestId('knock-admit').click();
+      const alert = knockAlert(settings, `Kim wants to join ${shared.room.name}`);
+      await alert.waitFor({ timeout: 15_000 });
+      expect(await alert.textContent()).toContain('Let them in or turn them away from inside the room.');
+      await screenshots(settings, 'room-knock-alert');
+      // From the alert into the room, where the owner lets Kim in.
+      await alert.getByRole('button', { name: 'Open the room' }).click();
+      await settings.waitForURL(`**/room/${shared.room.id}`);
+      const fromAlert = settings.getByTestId('knock-request').filter({ hasText: 'Kim wants to join' });
+      await fromAlert.waitFor({ timeout: 30_000 });
+      await fromAlert.getByTestId('knock-admit').click();
       await kim.page.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
       await owner.getByTestId('knock-request').waitFor({ state: 'detached', timeout: 15_000 });
 
@@ -101,6 +116,8 @@ describe('knocking', () => {
       await ownerContext.addCookies([{ name: 'language', value: 'zh-CN', url: shared.kit.server.url }]);
       await owner.reload();
       await owner.locator('[data-testid="room-page"][data-status="joined"]').waitFor({ timeout: 30_000 });
+      const dashboard = await ownerContext.newPage();
+      await dashboard.goto('/dashboard');
       const lin = await knock(link, 'Lin', 'zh-CN');
       expect(await lin.page.getByTestId('knock-waiting').textContent()).toContain(
         '你已敲门，请稍候：房间里的人会决定是否让你进入。',
@@ -109,14 +126,21 @@ describe('knocking', () => {
       await zhRequest.waitFor({ timeout: 15_000 });
       expect(await zhRequest.getByTestId('knock-admit').textContent()).toBe('让其进入');
       await screenshots(owner, 'room-knock-request-zh');
+      const zhAlert = knockAlert(dashboard, `Lin 想要加入 ${shared.room.name}`);
+      await zhAlert.waitFor({ timeout: 15_000 });
+      expect(await zhAlert.textContent()).toContain('请进入房间，让对方进来或拒绝。');
+      await zhAlert.getByRole('button', { name: '进入房间' }).waitFor();
+      await screenshots(dashboard, 'room-knock-alert-zh');
       await zhRequest.getByTestId('knock-refuse').click();
       const zhNotice = lin.page.getByTestId('room-notice-text');
       await zhNotice.waitFor({ timeout: 15_000 });
       expect(await zhNotice.textContent()).toBe('房主没有让你进入');
+      // The knock answered in the room, its alert goes too.
+      await zhAlert.waitFor({ state: 'detached', timeout: 15_000 });
       await lin.context.close();
 
       // Knocking off: the old link lets nobody knock (the room answers as a room shared with a password).
-      const dialog = await openShare(await ownerContext.newPage());
+      const dialog = await openShare(dashboard);
       await dialog.getByTestId('room-knock-switch').click();
       await dialog.getByTestId('room-knock-link').waitFor({ state: 'detached', timeout: 15_000 });
       const late = await shared.kit.newContext();

@@ -1,7 +1,8 @@
-// Pointing, reactions and voice through a gateway, as real processes: a control plane, an agent running the room's
-// real browser and a gateway. The gateway passes a member's pointer/move, reaction/send and binary voice frames on to
-// the agent's hub, and the others' pointer/shown, reaction/shown and voice back, like any other room message; the
-// hub's limits hold there.
+// Pointing, reactions, voice and knocking through a gateway, as real processes: a control plane, an agent running the
+// room's real browser and a gateway. The gateway passes a member's pointer/move, reaction/send and binary voice frames
+// on to the agent's hub, and the others' pointer/shown, reaction/shown and voice back, like any other room message;
+// the hub's limits hold there. A knock waiting at the agent's hub reaches its owner's app through the control plane
+// (the agent's heartbeat reports it; GET /api/room/getKnocks answers with it) until someone answers it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { killServerProcesses, startOneAgentFleet } from '../testing/server-proce
 import { storedRoom, storedUser } from '../testing/stored-accounts';
 
 const SECRET = 'gateway-pointing-voice-secret-that-is-long-enough-for-hmac';
+const KNOCK = 'knock-token-of-the-gateway-room';
 
 let database: TestDatabase;
 let dataDir: string;
@@ -92,9 +94,57 @@ describe('pointing and voice through a gateway', () => {
     expect(Array.from(heard!.data)).toEqual(Array.from(data));
     expect(watcher.client.voice).toEqual([]);
     lena.client.close();
+
     watcher.client.close();
     driver.client.close();
     await fetch(`http://127.0.0.1:${control.port}/api/room/stopRoom?id=${room.id}`, {
+      method: 'POST',
+      headers: { authorization: owner.token },
+    });
+
+    // Someone knocks at another room of the owner's (the agent runs one at a time), shared by its knock link alone:
+    // the owner's app hears of it from the control plane, not only the owner's seats in the room, and no longer
+    // once the owner has answered.
+    const door = await storedRoom(database.orm, owner.id, { startUrl: 'about:blank', knockToken: KNOCK });
+    const opened = await fetch(`${publicUrl}/api/room/startRoom?id=${door.id}`, {
+      method: 'POST',
+      headers: { authorization: owner.token },
+    });
+    expect(((await opened.json()) as { data: { state: string } }).data.state).toBe('running');
+    const host = await RoomClient.connect(
+      `ws://127.0.0.1:${gateway.port}${roomSocketPath(door.id)}?token=${encodeURIComponent(owner.token)}`,
+    );
+    host.send({ type: 'member/join', nickname: 'Olga' });
+    await host.next('member/list');
+    const issued = await fetch(`${publicUrl}/ws/ticket`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roomId: door.id, knock: KNOCK }),
+    });
+    expect(issued.status).toBe(200);
+    const { ticket } = (await issued.json()) as { ticket: string };
+    const knocker = await RoomClient.connect(
+      `ws://127.0.0.1:${gateway.port}${roomSocketPath(door.id)}?ticket=${encodeURIComponent(ticket)}`,
+      { origin: new URL(publicUrl).origin },
+    );
+    knocker.send({ type: 'member/join', nickname: 'Kim' });
+    await knocker.next('knock/waiting');
+    const { knocks } = await host.next('knock/pending', (pending) => pending.knocks.length > 0);
+    expect(knocks).toEqual([expect.objectContaining({ nickname: 'Kim', isGuest: true })]);
+    const knocksAtTheDoor = async () => {
+      const response = await fetch(`${publicUrl}/api/room/getKnocks`, {
+        headers: { authorization: owner.token },
+      });
+      return ((await response.json()) as { data: unknown[] }).data;
+    };
+    await expect
+      .poll(knocksAtTheDoor, { timeout: 15_000 })
+      .toEqual([{ roomId: door.id, roomName: door.name, knocks }]);
+    host.send({ type: 'knock/answer', knockId: knocks[0]!.id, admit: false });
+    await knocker.closedWith();
+    await expect.poll(knocksAtTheDoor, { timeout: 15_000 }).toEqual([]);
+    host.close();
+    await fetch(`${publicUrl}/api/room/stopRoom?id=${door.id}`, {
       method: 'POST',
       headers: { authorization: owner.token },
     });

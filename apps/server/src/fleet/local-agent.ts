@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { fleet, type NodeMonitor, toServerNode } from '@rooms/api';
+import type { TKnock } from '@rooms/api/room-protocol';
 import { Region } from '@rooms/db';
 import { SERVER_ROOT } from '../env';
 import type { THeartbeatSink } from './heartbeat-batcher';
@@ -62,6 +63,8 @@ export interface TLocalAgentOptions {
   name?: string;
   /** People inside each of its rooms, reported with every heartbeat (the control plane's member counts). */
   members?: () => Record<string, number>;
+  /** The knocks waiting at its rooms' doors, reported beside them (the control plane's knock alerts). */
+  knocks?: () => Record<string, TKnock[]>;
   /** The runs live on this agent now; with `abandonUnheld`, how the heartbeat's answers are acted on. */
   runIds?: () => ReadonlySet<string>;
   /** Stops the runs of `candidates` (live before the heartbeat) that no answer held this agent to. */
@@ -108,6 +111,7 @@ export async function startLocalAgent(options: TLocalAgentOptions): Promise<TLoc
       ...toServerNode(node.state()),
       agentName: options.name ?? null,
       members: options.members?.() ?? {},
+      knocks: options.knocks?.() ?? {},
     };
     // Taken before the answers: a run that starts while they come may be missing from them.
     const candidates = new Set(options.runIds?.() ?? []);

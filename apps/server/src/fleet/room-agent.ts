@@ -116,6 +116,7 @@ export async function startRoomAgent(
     runIds: () => runs.runIds(),
     abandonUnheld: (candidates, held) => runs.abandonUnheld(candidates, held),
     members: () => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCounts() : {}),
+    knocks: () => (app.hasDecorator('roomRelay') ? app.roomRelay.knocksByRoom() : {}),
   });
   app.addHook('onClose', async () => agent.close());
   if (config.agent.agonesSdkPort) {

@@ -85,12 +85,15 @@ export const servicesPlugin = fp(
     const local = runsRooms ? await startRoomAgent(app, config, roomListCache) : undefined;
     const { rooms, node } = await startFleetRooms(app, config, { fleetAuth, sessionEvents, local });
     const ownAgents = () => local?.agentIds() ?? new Set<string>();
-    // The relay (registered after this plugin) knows who is connected here; asked at call time.
-    const here = (roomId: string) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0);
+    // The relay (registered after this plugin) knows who is connected here and who knocks; asked at call time.
+    const here: RoomPresence = {
+      memberCount: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.memberCount(roomId) : 0),
+      knocks: (roomId) => (app.hasDecorator('roomRelay') ? app.roomRelay.knocks(roomId) : []),
+    };
     const control = controlsFleet
       ? await startControlPlane(app, { rooms, fleetAuth, here, ownAgents })
       : // An agent or a gateway knows its own members.
-        { jobs: null, presence: { memberCount: here } };
+        { jobs: null, presence: here };
     const caches = watchCaches(app, { sessionEvents, rooms, roomListCache });
     const { payments, now } = await startBilling(app, config, { rooms, jobs: control.jobs });
 
@@ -241,7 +244,7 @@ async function startControlPlane(
   parts: {
     rooms: FleetRoomEngine;
     fleetAuth: TFleetAuth;
-    here: (roomId: string) => number;
+    here: RoomPresence;
     ownAgents: () => ReadonlySet<string>;
   },
 ): Promise<{ jobs: TJobQueue; presence: RoomPresence }> {

@@ -60,6 +60,8 @@ export interface TStoredRoomOptions {
   isPublic?: boolean;
   /** People at once (5 unless told). */
   maxConnections?: number;
+  /** The secret of its knock link: people with the link may knock (none unless told). */
+  knockToken?: string;
 }
 
 /** A stopped room of the owner's in the local zone, opening `startUrl`; 720p30 at 2 Mbit/s unless told. */
@@ -84,6 +86,7 @@ export async function storedRoom(
     videoBitrateKbps: options.videoBitrateKbps ?? 2000,
     maxFrameRate: options.maxFrameRate ?? 30,
     keepData: options.keepData ?? false,
+    knockToken: options.knockToken ?? null,
     owner: em.getReference(User, ownerId),
   });
   await em.flush();

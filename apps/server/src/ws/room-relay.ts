@@ -1,6 +1,6 @@
 // The relay's state for the whole server: its ports, the ticket book and one hub per room with participants.
 import { checkShareAccess, describeError, type OnceStore, type RateLimiter } from '@rooms/api';
-import type { TRoomEnding } from '@rooms/api/room-protocol';
+import type { TKnock, TRoomEnding } from '@rooms/api/room-protocol';
 import { DownloadKeys } from '../rooms/hub/download-keys';
 import { isRemovedBy } from '../rooms/hub/member/removals';
 import { BanList } from '../rooms/hub/member/room-bans';
@@ -132,6 +132,21 @@ export class RoomRelay {
       if (count > 0) counts[roomId] = count;
     }
     return counts;
+  }
+
+  /** Who knocks at the room's door here, waiting for an answer. */
+  knocks(roomId: string): TKnock[] {
+    return this.currentHub(roomId)?.knocksWaiting ?? [];
+  }
+
+  /** The knocks waiting here, per room with any (what an agent reports to the fleet beside the member counts). */
+  knocksByRoom(): Record<string, TKnock[]> {
+    const waiting: Record<string, TKnock[]> = {};
+    for (const roomId of this.hubs.keys()) {
+      const knocks = this.knocks(roomId);
+      if (knocks.length > 0) waiting[roomId] = knocks;
+    }
+    return waiting;
   }
 
   /** The room's hub, made on first use; a hub left from an earlier run of the room's browser is closed first. */

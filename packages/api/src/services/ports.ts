@@ -1,5 +1,6 @@
 // The outside world as the API sees it. apps/server implements these (SMTP, GeeTest, argon2, …) and hands them
 // in through the tRPC context, so procedures stay testable against real local implementations.
+import type { TKnock } from '../room-protocol/knock';
 import type { TCaptchaFields } from '../schemas/captcha';
 
 export interface TMailMessage {
@@ -64,10 +65,12 @@ export interface RateLimiter {
   undo(key: string): Promise<void>;
 }
 
-/** Who is in the rooms this server runs right now (the relay knows; the API asks). */
+/** Who is in the rooms this server runs right now, and who knocks at their doors (the relay knows; the API asks). */
 export interface RoomPresence {
   /** Members connected to the room on this server; 0 when nobody is or it does not run here. */
   memberCount(roomId: string): number;
+  /** Knocks waiting for an answer at the room's door, oldest first; none when it does not run here. */
+  knocks(roomId: string): TKnock[];
 }
 
 /** Remembers single-use keys (captcha pass tokens, room-socket tickets) until they expire, on every server. */

@@ -9,6 +9,7 @@ import {
   ROOM_CLOSE_CODES,
   ROOM_ERROR_MESSAGES,
   type TClientMessage,
+  type TKnock,
   type TMediaCodecName,
   type TMember,
   type TRoomEnding,
@@ -190,6 +191,11 @@ export class RoomHub {
   /** People: one account or guest browser on several devices or tabs is one. */
   get peopleCount(): number {
     return peopleIn(this.members.values());
+  }
+
+  /** The knocks waiting for an answer, for an owner who is not in the room (the app's knock alerts). */
+  get knocksWaiting(): TKnock[] {
+    return this.knocks.waiting();
   }
 
   join(

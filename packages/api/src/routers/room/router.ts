@@ -2,6 +2,7 @@ import { router } from '../../trpc';
 import { createRoom } from './create-room';
 import { deleteRoom } from './delete-room';
 import { getMainDomain, getShareDomain } from './domains';
+import { getKnocks } from './get-knocks';
 import { getPublicRoom } from './get-public-room';
 import { getPublicRoomConfig } from './get-public-room-config';
 import { getRoomConfig } from './get-room-config';
@@ -31,6 +32,7 @@ export const roomRouter = router({
   stopRoom,
   restartRoom,
   updateState,
+  getKnocks,
   // Sharing and the public square
   getRoomEntry,
   getPublicRoom,

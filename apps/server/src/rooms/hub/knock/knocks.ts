@@ -100,7 +100,7 @@ export class RoomKnocks {
     else this.trusted.delete(person);
     this.context.broadcast(this.trustedMessage());
     // The newly trusted see who waits; those no longer trusted stop seeing it.
-    const knocks = message.trusted ? this.knocks() : [];
+    const knocks = message.trusted ? this.waiting() : [];
     for (const seat of this.seatsOf(person)) seat.peer.send({ type: 'knock/pending', knocks });
   }
 
@@ -114,7 +114,7 @@ export class RoomKnocks {
     if (this.trusted.has(member.info.personId)) this.context.broadcast(this.trustedMessage());
     else if (this.trusted.size > 0) member.peer.send(this.trustedMessage());
     if (this.pending.size > 0 && this.mayAnswer(member))
-      member.peer.send({ type: 'knock/pending', knocks: this.knocks() });
+      member.peer.send({ type: 'knock/pending', knocks: this.waiting() });
   }
 
   /** The room went away: every knocker is told, and their pages follow the room back. */
@@ -141,13 +141,14 @@ export class RoomKnocks {
     return pending;
   }
 
-  private knocks(): TKnock[] {
+  /** Every knock waiting now, oldest first. */
+  waiting(): TKnock[] {
     return [...this.pending.values()].map((pending) => pending.knock);
   }
 
   /** Every knock waiting, to each member who may answer. */
   private publish(): void {
-    const message = { type: 'knock/pending' as const, knocks: this.knocks() };
+    const message = { type: 'knock/pending' as const, knocks: this.waiting() };
     const serialized = JSON.stringify(message);
     for (const member of this.context.members.values())
       if (this.mayAnswer(member)) member.peer.send(message, serialized);
