@@ -113,7 +113,17 @@ export function uniqueUser(prefix = 'user') {
 /** Ticks "I'm not a robot" and waits for the proof of work to be solved and redeemed. */
 export async function solveCaptcha(page: Page): Promise<void> {
   const box = page.getByTestId('captcha');
-  await box.waitFor();
+  // The widget stays disabled until the page has the captcha's provider from the server (seconds on a busy
+  // machine), and while it solves or once done: wait for one of those before reading it.
+  await page
+    .locator(
+      [
+        '[data-testid="captcha"]:not([disabled])',
+        ...['solving', 'done'].map((status) => `[data-testid="captcha"][data-status="${status}"]`),
+      ].join(', '),
+    )
+    .first()
+    .waitFor({ timeout: 30_000 });
   // Read the status once: it may turn 'done' between two reads, and a done widget is disabled (not clickable).
   const status = await box.getAttribute('data-status');
   if (status !== 'done' && status !== 'solving') {
