@@ -133,4 +133,42 @@ describe('JitterBuffer', () => {
     expect(jitter.pull(out)).toBeNull();
     expect(jitter.stats().bufferedMs).toBe(40);
   });
+
+  it('takes more headroom at once as a pause, keeps it in the floor, and gives it back at the trim', () => {
+    const jitter = new JitterBuffer({
+      sampleRate: RATE,
+      targetMs: 20,
+      maxMs: 500,
+      floorMs: 10,
+      windowMs: 100,
+    });
+    for (let i = 0; i < 2; i += 1) jitter.push(i * 20, packet(1));
+    const out = quantum();
+    expect(jitter.pull(out)).toBe(0);
+    // 30 ms more headroom while playing: three quanta of silence now, the queue untouched by them.
+    jitter.setHeadroom(30);
+    for (let i = 0; i < 3; i += 1) expect(jitter.pull(out)).toBeNull();
+    expect(jitter.stats()).toMatchObject({ bufferedMs: 30, playing: true });
+    // Arrivals keep pace: the level stays near 40 (floor 10 + 30), so the window's trim leaves it.
+    let next = 40;
+    for (let pulled = 0; pulled < 100; pulled += 10) {
+      if (pulled % 20 === 0) {
+        jitter.push(next, packet(1));
+        next += 20;
+      }
+      expect(jitter.pull(out)).not.toBeNull();
+    }
+    expect(jitter.stats().droppedFrames).toBe(0);
+    // Given back: the next window's trim drops what is queued above the old floor.
+    jitter.setHeadroom(0);
+    for (let pulled = 0; pulled < 100; pulled += 10) {
+      if (pulled % 20 === 0) {
+        jitter.push(next, packet(1));
+        next += 20;
+      }
+      jitter.pull(out);
+    }
+    expect(jitter.stats().droppedFrames).toBeGreaterThan(0);
+    expect(jitter.stats().underruns).toBe(0);
+  });
 });

@@ -56,6 +56,9 @@ export class JitterBuffer {
   private windowLow = Number.POSITIVE_INFINITY;
   /** Silence still to play before the queue plays on (growing the level back). */
   private pauseFrames = 0;
+  /** Sound delayed on purpose (setDelay), and kept queued against a busier page (setHeadroom). */
+  private delayMs = 0;
+  private headroomMs = 0;
 
   constructor(private readonly options: TJitterOptions) {
     this.targetFrames = this.toFrames(options.targetMs);
@@ -71,9 +74,27 @@ export class JitterBuffer {
 
   /** Delays the sound by `ms` beyond what its arrivals need (to wait for a late picture). */
   setDelay(ms: number): void {
-    this.targetFrames = this.toFrames(this.options.targetMs + ms);
-    this.maxFrames = this.toFrames(this.options.maxMs + ms);
-    this.floorFrames = this.toFrames((this.options.floorMs ?? JITTER_DEFAULTS.floorMs) + ms);
+    this.delayMs = ms;
+    this.resize();
+  }
+
+  /**
+   * Keeps `ms` more sound queued than the arrivals have needed, for a spell when they are about to come less evenly
+   * (a voice playing beside the sound keeps the page busier). More headroom is taken at once, as a pause of that
+   * length (the moment someone starts to talk, under their voice); less is given back by the window's trim.
+   */
+  setHeadroom(ms: number): void {
+    const growth = ms - this.headroomMs;
+    this.headroomMs = ms;
+    this.resize();
+    if (growth > 0 && this.playing) this.pauseFrames += this.toFrames(growth);
+  }
+
+  private resize(): void {
+    const extra = this.delayMs + this.headroomMs;
+    this.targetFrames = this.toFrames(this.options.targetMs + extra);
+    this.maxFrames = this.toFrames(this.options.maxMs + extra);
+    this.floorFrames = this.toFrames((this.options.floorMs ?? JITTER_DEFAULTS.floorMs) + extra);
   }
 
   push(timestamp: number, channels: Float32Array[]): void {

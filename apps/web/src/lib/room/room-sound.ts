@@ -52,6 +52,7 @@ export class RoomSound {
   private closed = false;
   /** How far the room's sound is lowered while members talk (voice-session.ts), 0..1 of the volume. */
   private ducking = 1;
+  private headroom = 0;
   /** Packets that arrived while the worklet loaded (dropped) or the decoder broke. */
   skipped = 0;
   private errors = 0;
@@ -126,6 +127,13 @@ export class RoomSound {
   /** Extra delay of the sound, to wait for a picture that arrives later than it. */
   setDelay(ms: number): void {
     this.post({ type: 'target', ms });
+  }
+
+  /** More sound kept queued while the page is busier than usual (voices playing beside it: ./voice-session.ts). */
+  setHeadroom(ms: number): void {
+    if (ms === this.headroom) return;
+    this.headroom = ms;
+    this.post({ type: 'headroom', ms });
   }
 
   /** The server timestamp of the sound at the speakers at performance time `now`, or null when silent. */
@@ -210,6 +218,7 @@ export class RoomSound {
       this.gain = gain;
       this.analyser = analyser;
       this.applyVolume();
+      if (this.headroom > 0) this.post({ type: 'headroom', ms: this.headroom });
       this.decoder = this.createDecoder();
       this.followContext();
     } catch {

@@ -24,6 +24,7 @@ export interface TSoundWorkletOptions {
 export type TSoundWorkletMessage =
   | { type: 'chunk'; timestamp: number; channels: Float32Array[] }
   | { type: 'target'; ms: number }
+  | { type: 'headroom'; ms: number }
   | { type: 'clear' };
 
 export interface TSoundWorkletReport {
@@ -53,6 +54,7 @@ class RoomSoundProcessor extends AudioWorkletProcessor {
       const message = event.data;
       if (message.type === 'chunk') this.jitter.push(message.timestamp, message.channels);
       else if (message.type === 'target') this.jitter.setDelay(message.ms);
+      else if (message.type === 'headroom') this.jitter.setHeadroom(message.ms);
       else this.jitter.clear();
     };
   }

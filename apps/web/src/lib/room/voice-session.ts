@@ -36,6 +36,10 @@ const OPEN_MIC_HOLD_MS = 500;
 /** How far the room's sound goes down while someone talks. */
 const DUCK_LEVEL = 0.3;
 const DUCK_CHECK_MS = 100;
+/** More of the room's sound kept queued while voices play (bench/voice.ts measured its dry runs). */
+const VOICE_HEADROOM_MS = 40;
+/** How long after the last voice the room's sound keeps that headroom. */
+const HEADROOM_HOLD_MS = 10_000;
 
 export class VoiceSession {
   private snapshot: TVoiceSnapshot = {
@@ -57,6 +61,8 @@ export class VoiceSession {
   private readonly stopVoice: () => void;
   private readonly stopStatus: () => void;
   private readonly duckTimer: ReturnType<typeof setInterval>;
+  /** When a voice last played (performance time). */
+  private spokeAt = Number.NEGATIVE_INFINITY;
   private joined = false;
   private closed = false;
 
@@ -136,6 +142,7 @@ export class VoiceSession {
     this.capture?.close();
     this.playback?.close();
     this.sound()?.duck(1);
+    this.sound()?.setHeadroom(0);
     void this.audio?.close().catch(() => undefined);
   }
 
@@ -238,7 +245,14 @@ export class VoiceSession {
 
   private applyDuck(): void {
     const speaking = this.playback?.speaking() ?? false;
-    this.sound()?.duck(this.snapshot.duck && speaking ? DUCK_LEVEL : 1);
+    const sound = this.sound();
+    sound?.duck(this.snapshot.duck && speaking ? DUCK_LEVEL : 1);
+    // Voices decoded and played beside the room's sound make its packets reach the audio thread less evenly: it
+    // keeps more queued while anyone talks, and a while after (a conversation's pauses are short), so that it
+    // does not run dry under them.
+    const now = performance.now();
+    if (speaking) this.spokeAt = now;
+    sound?.setHeadroom(now - this.spokeAt < HEADROOM_HOLD_MS ? VOICE_HEADROOM_MS : 0);
   }
 
   /**
