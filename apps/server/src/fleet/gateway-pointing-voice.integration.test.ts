@@ -94,7 +94,6 @@ describe('pointing and voice through a gateway', () => {
     expect(Array.from(heard!.data)).toEqual(Array.from(data));
     expect(watcher.client.voice).toEqual([]);
     lena.client.close();
-
     watcher.client.close();
     driver.client.close();
     await fetch(`http://127.0.0.1:${control.port}/api/room/stopRoom?id=${room.id}`, {
