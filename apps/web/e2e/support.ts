@@ -88,8 +88,13 @@ export async function startJourneys(
   };
 }
 
-/** Saves the page at 1280×800 and at 390×844 under apps/web/test-results/. */
+/**
+ * Saves the page at 1280×800 and at 390×844 under apps/web/test-results/, for a person to look over, when the run
+ * asks for them (`npm run screenshots`). They assert nothing, and the ~90 of them (each page laid out at both sizes
+ * and encoded twice) cost ~20 s of a full test run on this 2-core machine.
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  if (!process.env.JOURNEY_SCREENSHOTS) return;
   await mkdir(RESULTS, { recursive: true });
   const original = page.viewportSize();
   for (const size of [DESKTOP, PHONE]) {
