@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DESKTOP,
   login,
   PHONE,
   RESULTS,
@@ -203,9 +204,11 @@ describe('layout', () => {
     await page.getByTestId('share-social-qr').click();
     await page.getByTestId('qr-image').waitFor();
     await page.screenshot({ path: join(RESULTS, 'share-qr-1280x800.png') });
-    // A resize hides it too; the helper's resize to the phone size does exactly that.
     await screenshots(page, 'share-dialog');
+    // A resize hides it too.
+    await page.setViewportSize(PHONE);
     await page.getByTestId('qr-popup').waitFor({ state: 'detached' });
+    await page.setViewportSize(DESKTOP);
 
     const [popup] = await Promise.all([
       context.waitForEvent('page'),

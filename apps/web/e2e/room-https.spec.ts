@@ -107,6 +107,10 @@ describe.runIf(await canOpenViewerNamespace())('a room over HTTPS on an address 
       body: { id: created.data.id },
     });
     expect(started.msg).toBe('success');
+    // The room's page plays before the viewer comes: the room's sandbox has added its network links by then, and
+    // a link added under the viewer's page as it loads has failed its requests (ERR_NETWORK_CHANGED) after the
+    // navigation itself had succeeded.
+    await pages.waitForEvent('tone:', 30_000);
 
     // The test's certificate is trusted the way a browser trusts a real one: its errors are not shown.
     const context = await browser.newContext({
