@@ -14,11 +14,14 @@ import './styles.css';
 
 enableDarkMode();
 
-// A 401 from any call clears the session (done by the fetch layer) and sends the user to login.
+// A 401 from any call clears the session (done by the fetch layer) and what was loaded for it, and sends the user
+// to login. On the login pages there is nothing of a session left to clear: a 401 there is a late one of the page
+// just left (after a logout, its queries refetched without the session), and clearing would cancel what the login
+// page is loading, for good (its captcha settings: "I'm not a robot" never enabled).
 setUnauthorizedHandler(() => {
   const here = router.state.location.href;
-  queryClient.clear();
   if (router.state.location.pathname.startsWith('/auth/')) return;
+  queryClient.clear();
   void router.navigate({ to: '/auth/login', search: { redirect: here }, replace: true });
 });
 
