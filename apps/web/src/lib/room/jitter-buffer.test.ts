@@ -15,6 +15,11 @@ function buffer(targetMs = 60, maxMs = 120) {
   return new JitterBuffer({ sampleRate: RATE, targetMs, maxMs });
 }
 
+/** A buffer that trims to a 10 ms floor after each `windowMs`, with room enough never to drop at its maximum. */
+function windowed(targetMs: number, windowMs: number) {
+  return new JitterBuffer({ sampleRate: RATE, targetMs, maxMs: 500, floorMs: 10, windowMs });
+}
+
 describe('JitterBuffer', () => {
   it('stays silent until the target is queued, then plays with the timestamps of what it plays', () => {
     const jitter = buffer();
@@ -94,13 +99,7 @@ describe('JitterBuffer', () => {
   });
 
   it('drops sound that stayed queued above the floor for a whole window', () => {
-    const jitter = new JitterBuffer({
-      sampleRate: RATE,
-      targetMs: 60,
-      maxMs: 500,
-      floorMs: 10,
-      windowMs: 100,
-    });
+    const jitter = windowed(60, 100);
     for (let i = 0; i < 10; i += 1) jitter.push(i * 20, packet(i));
     // 200 ms queued; arrivals keep pace with playing, so the level never falls below 200 - 10 in the window.
     let next = 200;
@@ -117,13 +116,7 @@ describe('JitterBuffer', () => {
   });
 
   it('pauses to grow back to the floor when the sound is to be delayed', () => {
-    const jitter = new JitterBuffer({
-      sampleRate: RATE,
-      targetMs: 20,
-      maxMs: 500,
-      floorMs: 10,
-      windowMs: 40,
-    });
+    const jitter = windowed(20, 40);
     for (let i = 0; i < 4; i += 1) jitter.push(i * 20, packet(1));
     jitter.setDelay(50);
     const out = quantum();
@@ -135,13 +128,7 @@ describe('JitterBuffer', () => {
   });
 
   it('takes more headroom at once as a pause, keeps it in the floor, and gives it back at the trim', () => {
-    const jitter = new JitterBuffer({
-      sampleRate: RATE,
-      targetMs: 20,
-      maxMs: 500,
-      floorMs: 10,
-      windowMs: 100,
-    });
+    const jitter = windowed(20, 100);
     for (let i = 0; i < 2; i += 1) jitter.push(i * 20, packet(1));
     const out = quantum();
     expect(jitter.pull(out)).toBe(0);
